@@ -1,0 +1,67 @@
+# kbts: the two commands a new user needs are `make demo` and `make test` (see README.md).
+SHELL := /usr/bin/env bash -o pipefail
+.SHELLFLAGS := -ec
+.DEFAULT_GOAL := help
+
+KBTS := node bin/kbts.js
+# Kubernetes release of the local control plane (etcd, kube-apiserver, kubectl built from Go modules).
+ENVTEST_K8S_VERSION ?= 1.36.3
+ENVTEST_ASSETS = $$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)
+
+##@ General
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*##"; printf "\nUsage:\n  make \033[36m<target>\033[0m\n"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  \033[36m%-18s\033[0m %s\n", $$1, $$2 } /^##@/ { printf "\n\033[1m%s\033[0m\n", substr($$0, 5) } ' $(MAKEFILE_LIST)
+
+##@ Build
+
+node_modules/.package-lock.json: package.json package-lock.json runtime/package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+.PHONY: install
+install: node_modules/.package-lock.json ## Install npm dependencies (npm ci) when package-lock.json changed.
+
+.PHONY: build
+build: install ## Compile the CLI and @kbts/runtime.
+	npx tsc -b tsconfig.json
+
+.PHONY: typecheck
+typecheck: install ## Type-check sources, tests and benchmarks.
+	npx tsc -p tsconfig.test.json
+
+.PHONY: lint
+lint: install ## Lint and check formatting (biome).
+	npx biome check .
+
+.PHONY: fmt
+fmt: install ## Format and fix lint findings in place.
+	npx biome check --write .
+
+.PHONY: setup-envtest
+setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl; print their directory.
+	$(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path
+
+##@ Test
+
+.PHONY: test
+test: build typecheck lint setup-envtest test-unit test-integration test-e2e ## Every test: unit, then integration and e2e on a real control plane.
+
+.PHONY: test-unit
+test-unit: install ## Unit tests (no cluster).
+	npx vitest run --project unit
+
+.PHONY: test-integration
+test-integration: build ## Integration tests against a real etcd + kube-apiserver.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" npx vitest run --project integration
+
+.PHONY: test-e2e
+test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
+	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" npx vitest run --project e2e
+
+##@ Demo and benchmarks
+
+.PHONY: bench
+bench: build ## Run every benchmark in bench/ and print its figures.
+	@for b in bench/*/; do echo "== $$b"; KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" node --import tsx "$$b/main.ts" || exit 1; done

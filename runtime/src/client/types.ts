@@ -1,0 +1,97 @@
+import type { KubernetesObject, LabelSelector } from "../api/meta.js";
+import type { Kind } from "../kinds.js";
+
+/** namespace/name of one object; no namespace for cluster-scoped kinds. */
+export interface ObjectKey {
+  namespace?: string;
+  name: string;
+}
+
+export interface ListOptions {
+  /** Only objects of this namespace (omit for all namespaces). */
+  namespace?: string;
+  /** A selector string ("app=x,tier!=db"), a label map (all must match) or a LabelSelector. */
+  labelSelector?: string | Record<string, string> | LabelSelector;
+  /** Exact-match lookups on indexes registered with `Cache.indexField` (cache reads only). */
+  matchingFields?: Record<string, string>;
+  /** Server-side field selector (uncached reads only). */
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+}
+
+export type PropagationPolicy = "Foreground" | "Background" | "Orphan";
+
+export interface DeleteOptions {
+  propagationPolicy?: PropagationPolicy;
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+/** A patch body with its type; build one with mergePatch(), jsonPatch() or mergeFrom(). */
+export type Patch =
+  | { type: "merge"; data: Record<string, unknown> }
+  | { type: "json"; data: JsonPatchOperation[] }
+  | { type: "strategic"; data: Record<string, unknown> };
+
+export interface JsonPatchOperation {
+  op: "add" | "remove" | "replace" | "move" | "copy" | "test";
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+export interface ApplyOptions {
+  fieldManager: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+export interface Reader {
+  /** Throws NotFoundError when the object does not exist. */
+  get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T>;
+  list<T extends KubernetesObject>(kind: Kind<T>, options?: ListOptions): Promise<T[]>;
+}
+
+export interface Writer {
+  create<T extends KubernetesObject>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T>;
+  /** Replaces the object; a stale metadata.resourceVersion gives ConflictError. Status is ignored when the kind has a status subresource. */
+  update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T>;
+  delete<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    options?: DeleteOptions,
+  ): Promise<void>;
+  patch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    patch: Patch,
+    options?: WriteOptions,
+  ): Promise<T>;
+  /** Server-side apply (application/apply-patch+yaml) with a field manager. */
+  apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: ApplyOptions): Promise<T>;
+}
+
+/** Writes to a subresource such as "status" or "scale". */
+export interface SubResourceClient {
+  get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T>;
+  update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T>;
+  patch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    patch: Patch,
+    options?: WriteOptions,
+  ): Promise<T>;
+}
+
+/** controller-runtime's client.Client: reads from the informer cache by default, writes to the API server. */
+export interface Client extends Reader, Writer {
+  status(): SubResourceClient;
+  subResource(name: string): SubResourceClient;
+}

@@ -1,0 +1,59 @@
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubernetesObject } from "../api/meta.js";
+import type { Cache, CacheOptions } from "../cache/types.js";
+import type { Client, Reader } from "../client/types.js";
+import type { Logger } from "../log/types.js";
+
+/** Something the manager starts and stops (controller-runtime's Runnable). Resolves when stopped. */
+export interface Runnable {
+  start(signal: AbortSignal): Promise<void>;
+  /** true (default for controllers): start only once this replica is the leader. */
+  readonly needLeaderElection?: boolean;
+}
+
+/** A named health check; throw or reject to report unhealthy. */
+export type HealthCheck = () => void | Promise<void>;
+
+/** Records core/v1 Events about an object. */
+export interface EventRecorder {
+  event(object: KubernetesObject, type: "Normal" | "Warning", reason: string, message: string): void;
+}
+
+export interface ManagerOptions {
+  /** Defaults to KUBECONFIG / ~/.kube/config / in-cluster config. */
+  kubeConfig?: KubeConfig;
+  /** "0" disables; default "0" like Kubebuilder's scaffold, ":8080" for plain HTTP. */
+  metricsBindAddress?: string;
+  /** ":8081" by default; "0" disables. */
+  healthProbeBindAddress?: string;
+  leaderElection?: boolean;
+  leaderElectionID?: string;
+  /** Defaults to the pod's namespace (in-cluster) or "default". */
+  leaderElectionNamespace?: string;
+  /** client-go defaults: 15 s / 10 s / 2 s. */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  webhookServer?: { port?: number; host?: string; certDir?: string; certName?: string; keyName?: string };
+  cache?: CacheOptions;
+  /** Graceful shutdown bound; default 30 s as controller-runtime. */
+  gracefulShutdownTimeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface Manager {
+  getClient(): Client;
+  /** Uncached reads straight from the API server. */
+  getAPIReader(): Reader;
+  getCache(): Cache;
+  getConfig(): KubeConfig;
+  getLogger(): Logger;
+  getEventRecorderFor(name: string): EventRecorder;
+  add(runnable: Runnable): void;
+  addHealthzCheck(name: string, check: HealthCheck): void;
+  addReadyzCheck(name: string, check: HealthCheck): void;
+  /** Starts servers, webhooks, caches, then (once leader) controllers; resolves after a clean stop. */
+  start(signal?: AbortSignal): Promise<void>;
+  /** Resolves once this replica is leader (immediately without leader election). */
+  elected(): Promise<void>;
+}

@@ -1,0 +1,37 @@
+import { Command, CommanderError } from "commander";
+import { KbtsError } from "../errors.js";
+import { kbtsVersion } from "../version.js";
+import { defineVersion } from "./commands/version.js";
+
+/**
+ * Builds the command tree. Each command file only declares flags and imports its implementation
+ * lazily inside the action, so `kbts --help` never loads ts-morph or the runtime.
+ */
+export function buildProgram(): Command {
+  const program = new Command("kbts")
+    .description("Kubebuilder for TypeScript: scaffold, generate and run Kubernetes operators")
+    .version(kbtsVersion(), "--version", "print the kbts version")
+    .showHelpAfterError("(run `kbts --help` for usage)")
+    .exitOverride();
+  defineVersion(program);
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Errors are printed here, once. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander already printed its message (or help/version, which exit 0).
+      return err.exitCode;
+    }
+    if (err instanceof KbtsError) {
+      process.stderr.write(`error: ${err.format()}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
