@@ -1,8 +1,24 @@
-// @kbts/runtime: the public surface. Each module owns one concept; see the folder names.
-export type * from "./api/meta.js";
+// @kbts/runtime: the public surface. Each folder owns one concept and exports it from its index.ts.
+export * from "./api/index.js";
+export * from "./builder/index.js";
+export * from "./cache/index.js";
 export type * from "./cache/types.js";
+export * from "./client/index.js";
 export type * from "./client/types.js";
+export * from "./conditions/index.js";
+export * from "./controller/index.js";
+export * from "./controllerutil/index.js";
+export * from "./events/index.js";
+export * from "./handler/index.js";
+export * from "./healthz/index.js";
 export * from "./kinds.js";
+export * from "./leaderelection/index.js";
+export * from "./log/index.js";
 export type * from "./log/types.js";
+export * from "./manager/index.js";
 export type * from "./manager/types.js";
-export * from "./reconcile/types.js";
+export * from "./metrics/index.js";
+export * from "./predicate/index.js";
+export * from "./reconcile/index.js";
+export * from "./webhook/index.js";
+export * from "./workqueue/index.js";

@@ -1,6 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { KbtsError } from "../errors.js";
 import { kbtsVersion } from "../version.js";
+import { defineCreate } from "./commands/create.js";
+import { defineEnvtest } from "./commands/envtest.js";
+import { defineInit } from "./commands/init.js";
+import { defineManifests } from "./commands/manifests.js";
+import { defineSetupEnvtest } from "./commands/setup-envtest.js";
 import { defineVersion } from "./commands/version.js";
 
 /**
@@ -13,6 +18,11 @@ export function buildProgram(): Command {
     .version(kbtsVersion(), "--version", "print the kbts version")
     .showHelpAfterError("(run `kbts --help` for usage)")
     .exitOverride();
+  defineInit(program);
+  defineCreate(program);
+  defineManifests(program);
+  defineSetupEnvtest(program);
+  defineEnvtest(program);
   defineVersion(program);
   return program;
 }

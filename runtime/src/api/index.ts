@@ -1,0 +1,1 @@
+export type * from "./meta.js";
