@@ -3,6 +3,7 @@ import { KbtsError } from "../errors.js";
 import { kbtsVersion } from "../version.js";
 import { defineCreate } from "./commands/create.js";
 import { defineEnvtest } from "./commands/envtest.js";
+import { defineGenerate } from "./commands/generate.js";
 import { defineInit } from "./commands/init.js";
 import { defineManifests } from "./commands/manifests.js";
 import { defineSetupEnvtest } from "./commands/setup-envtest.js";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   defineInit(program);
   defineCreate(program);
   defineManifests(program);
+  defineGenerate(program);
   defineSetupEnvtest(program);
   defineEnvtest(program);
   defineVersion(program);

@@ -3,6 +3,7 @@ import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, CacheOptions } from "../cache/types.js";
 import type { Client, Reader } from "../client/types.js";
 import type { Logger } from "../log/types.js";
+import type { WebhookServer } from "../webhook/types.js";
 
 /** Something the manager starts and stops (controller-runtime's Runnable). Resolves when stopped. */
 export interface Runnable {
@@ -49,6 +50,7 @@ export interface Manager {
   getConfig(): KubeConfig;
   getLogger(): Logger;
   getEventRecorderFor(name: string): EventRecorder;
+  getWebhookServer(): WebhookServer;
   add(runnable: Runnable): void;
   addHealthzCheck(name: string, check: HealthCheck): void;
   addReadyzCheck(name: string, check: HealthCheck): void;
