@@ -1,1 +1,10 @@
-export {};
+export {
+  type ConditionInput,
+  findStatusCondition,
+  isStatusConditionFalse,
+  isStatusConditionPresentAndEqual,
+  isStatusConditionTrue,
+  nowTime,
+  removeStatusCondition,
+  setStatusCondition,
+} from "./conditions.js";
