@@ -1,4 +1,5 @@
-import type { Condition } from "@kbts/runtime";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Condition } from "../api/meta.js";
 import {
   findStatusCondition,
   isStatusConditionFalse,
@@ -6,8 +7,7 @@ import {
   isStatusConditionTrue,
   removeStatusCondition,
   setStatusCondition,
-} from "@kbts/runtime";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+} from "./index.js";
 
 const T0 = "2026-01-01T00:00:00Z";
 const T1 = "2026-02-02T00:00:00Z";
