@@ -1,1 +1,39 @@
+export {
+  AdmissionDenied,
+  type AdmissionHandler,
+  type AdmissionRequest,
+  type AdmissionResponse,
+  type AdmissionResult,
+  type AdmissionStatus,
+  allowed,
+  denialFromError,
+  denied,
+  errored,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  MAX_ADMISSION_REQUEST_BYTES,
+  type Operation,
+  serveAdmission,
+  type UserInfo,
+} from "./admission.js";
+export {
+  type CustomDefaulter,
+  type CustomValidator,
+  defaultingHandler,
+  mutatingWebhookPath,
+  validatingHandler,
+  validatingWebhookPath,
+  type Warnings,
+  type WebhookBuilder,
+  type WebhookHost,
+  webhookManagedBy,
+} from "./builder.js";
+export { jsonPatchDiff } from "./jsonpatch.js";
+export {
+  createWebhookServer,
+  DEFAULT_WEBHOOK_PORT,
+  defaultCertDir,
+  type HttpsWebhookServer,
+  type WebhookServerOptions,
+} from "./server.js";
 export type * from "./types.js";

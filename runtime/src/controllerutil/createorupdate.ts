@@ -1,0 +1,126 @@
+import type { KubernetesObject } from "../api/meta.js";
+import type { Client } from "../client/types.js";
+import { isNotFound } from "../fake/apierrors.js";
+import type { Kind } from "../kinds.js";
+import { jsonClone, jsonEqual, mergePatchDiff } from "./json.js";
+
+/** What createOrUpdate / createOrPatch did (controller-runtime's OperationResult values). */
+export type OperationResult = "unchanged" | "created" | "updated" | "updatedStatus" | "updatedStatusOnly";
+
+/** Sets the desired state on the object it is given (the live one, or the new one on create). */
+export type MutateFn<T> = (obj: T) => void | Promise<void>;
+
+/**
+ * Reads the object named by obj's namespace/name into `obj`, applies `mutate`, then creates it
+ * (not found), updates it (mutate changed something) or leaves it alone. `obj` ends up holding what
+ * the API server returned. Status changes are not written (update ignores status), as in controller-runtime.
+ */
+export async function createOrUpdate<T extends KubernetesObject>(
+  client: Client,
+  kind: Kind<T>,
+  obj: T,
+  mutate: MutateFn<T>,
+): Promise<"unchanged" | "created" | "updated"> {
+  const key = keyOf(obj);
+  const live = await getOrUndefined(client, kind, key);
+  if (!live) {
+    await mutateChecked(mutate, obj, key);
+    replaceContents(obj, await client.create(kind, obj));
+    return "created";
+  }
+  replaceContents(obj, live);
+  const existing = jsonClone(obj);
+  await mutateChecked(mutate, obj, key);
+  if (jsonEqual(existing, obj)) return "unchanged";
+  replaceContents(obj, await client.update(kind, obj));
+  return "updated";
+}
+
+/**
+ * Like createOrUpdate, but writes with JSON merge patches: one for everything but status
+ * ("updated"), then one on the status subresource if status changed ("updatedStatus" for both,
+ * "updatedStatusOnly" for status alone). Status is not written on create.
+ */
+export async function createOrPatch<T extends KubernetesObject>(
+  client: Client,
+  kind: Kind<T>,
+  obj: T,
+  mutate: MutateFn<T>,
+): Promise<OperationResult> {
+  const key = keyOf(obj);
+  const live = await getOrUndefined(client, kind, key);
+  if (!live) {
+    await mutateChecked(mutate, obj, key);
+    replaceContents(obj, await client.create(kind, obj));
+    return "created";
+  }
+  replaceContents(obj, live);
+  const before = jsonClone(obj) as Record<string, unknown>;
+  await mutateChecked(mutate, obj, key);
+  const after = jsonClone(obj) as Record<string, unknown>;
+  const { status: beforeStatus, ...beforeRest } = before;
+  const { status: afterStatus, ...afterRest } = after;
+
+  let result: OperationResult = "unchanged";
+  if (!jsonEqual(beforeRest, afterRest)) {
+    const patched = await client.patch(kind, obj, {
+      type: "merge",
+      data: mergePatchDiff(beforeRest, afterRest),
+    });
+    replaceContents(obj, patched);
+    // Keep the caller's desired status for the status write below.
+    if (afterStatus === undefined) delete (obj as Record<string, unknown>).status;
+    else (obj as Record<string, unknown>).status = jsonClone(afterStatus);
+    result = "updated";
+  }
+  if (!jsonEqual(beforeStatus, afterStatus)) {
+    const statusPatch = mergePatchDiff({ status: beforeStatus }, { status: afterStatus ?? null });
+    replaceContents(obj, await client.status().patch(kind, obj, { type: "merge", data: statusPatch }));
+    result = result === "updated" ? "updatedStatus" : "updatedStatusOnly";
+  }
+  return result;
+}
+
+interface Key {
+  namespace?: string;
+  name: string;
+}
+
+function keyOf(obj: KubernetesObject): Key {
+  const name = obj.metadata?.name;
+  if (!name) throw new Error("createOrUpdate/createOrPatch need metadata.name set on the object");
+  const namespace = obj.metadata?.namespace;
+  return namespace ? { namespace, name } : { name };
+}
+
+async function getOrUndefined<T extends KubernetesObject>(
+  client: Client,
+  kind: Kind<T>,
+  key: Key,
+): Promise<T | undefined> {
+  try {
+    return await client.get(kind, key);
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+async function mutateChecked<T extends KubernetesObject>(
+  mutate: MutateFn<T>,
+  obj: T,
+  key: Key,
+): Promise<void> {
+  await mutate(obj);
+  const after = keyOf(obj);
+  if (after.name !== key.name || (after.namespace ?? "") !== (key.namespace ?? "")) {
+    throw new Error("MutateFn cannot mutate object name and/or object namespace");
+  }
+}
+
+/** Makes `target` hold exactly `source`'s fields, keeping the caller's reference valid. */
+function replaceContents(target: object, source: object): void {
+  const t = target as Record<string, unknown>;
+  for (const k of Object.keys(t)) delete t[k];
+  Object.assign(t, jsonClone(source));
+}

@@ -1,0 +1,306 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KubernetesObject } from "../api/meta.js";
+import type { JsonPatchOperation } from "../client/types.js";
+import type { Logger } from "../log/types.js";
+import {
+  initWebhookSeries,
+  webhookLatencySeconds,
+  webhookPanicsTotal,
+  webhookRequestsInFlight,
+  webhookRequestsTotal,
+} from "./metrics.js";
+import { nopLogger } from "./nop-logger.js";
+import type { HttpHandler } from "./types.js";
+
+/** controller-runtime's limit on an AdmissionReview body (7 MiB); larger bodies get 413. */
+export const MAX_ADMISSION_REQUEST_BYTES = 7 * 1024 * 1024;
+
+export type Operation = "CREATE" | "UPDATE" | "DELETE" | "CONNECT";
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface UserInfo {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** admission.k8s.io/v1 AdmissionRequest. */
+export interface AdmissionRequest<T extends KubernetesObject = KubernetesObject> {
+  uid: string;
+  kind: GroupVersionKind;
+  resource: GroupVersionResource;
+  subResource?: string;
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  requestSubResource?: string;
+  name?: string;
+  namespace?: string;
+  operation: Operation;
+  userInfo: UserInfo;
+  object?: T | null;
+  oldObject?: T | null;
+  dryRun?: boolean;
+  options?: Record<string, unknown> | null;
+}
+
+/** metav1.Status as carried in an admission response. */
+export interface AdmissionStatus {
+  metadata?: Record<string, never>;
+  status?: "Success" | "Failure";
+  code?: number;
+  reason?: string;
+  message?: string;
+}
+
+/** admission.k8s.io/v1 AdmissionResponse as sent back. */
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: AdmissionStatus;
+  patch?: string;
+  patchType?: "JSONPatch";
+  warnings?: string[];
+  auditAnnotations?: Record<string, string>;
+}
+
+/** What an admission handler decides; the HTTP layer completes it (uid, default code, base64 patch). */
+export interface AdmissionResult {
+  allowed: boolean;
+  status?: AdmissionStatus;
+  patches?: JsonPatchOperation[];
+  warnings?: string[];
+}
+
+/** Handles one decoded AdmissionRequest (controller-runtime's admission.Handler). */
+export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
+
+/**
+ * Thrown by a validator or defaulter to deny with a message (403 Forbidden unless code/reason say
+ * otherwise); warnings still reach the client.
+ */
+export class AdmissionDenied extends Error {
+  readonly code: number;
+  readonly reason: string;
+  readonly warnings: string[];
+  constructor(message: string, options: { code?: number; reason?: string; warnings?: string[] } = {}) {
+    super(message);
+    this.name = "AdmissionDenied";
+    this.code = options.code ?? 403;
+    this.reason = options.reason ?? "Forbidden";
+    this.warnings = options.warnings ?? [];
+  }
+}
+
+export function allowed(message = "", warnings?: string[]): AdmissionResult {
+  const status: AdmissionStatus = { metadata: {}, code: 200 };
+  if (message) status.message = message;
+  return warnings?.length ? { allowed: true, status, warnings } : { allowed: true, status };
+}
+
+/** controller-runtime's Denied: 403 Forbidden with a message. */
+export function denied(message: string, warnings?: string[]): AdmissionResult {
+  const result: AdmissionResult = {
+    allowed: false,
+    status: { metadata: {}, code: 403, reason: "Forbidden", message },
+  };
+  if (warnings?.length) result.warnings = warnings;
+  return result;
+}
+
+/** controller-runtime's Errored: not allowed, with the code and the error's message. */
+export function errored(code: number, err: unknown): AdmissionResult {
+  return {
+    allowed: false,
+    status: { metadata: {}, code, message: err instanceof Error ? err.message : String(err) },
+  };
+}
+
+/**
+ * Turns a thrown error into a denial: AdmissionDenied and API errors (anything with a numeric code
+ * and a reason, such as the client's ApiError) keep their code and reason; any other error is a
+ * 403 Forbidden, as controller-runtime does for validator errors.
+ */
+export function denialFromError(err: unknown, warnings?: string[]): AdmissionResult {
+  if (err instanceof AdmissionDenied) {
+    const all = [...(warnings ?? []), ...err.warnings];
+    const result: AdmissionResult = {
+      allowed: false,
+      status: { metadata: {}, code: err.code, reason: err.reason, message: err.message },
+    };
+    if (all.length) result.warnings = all;
+    return result;
+  }
+  if (err instanceof Error) {
+    const { code, reason } = err as Error & { code?: unknown; reason?: unknown };
+    if (typeof code === "number" && typeof reason === "string") {
+      const result: AdmissionResult = {
+        allowed: false,
+        status: { metadata: {}, code, reason, message: err.message },
+      };
+      if (warnings?.length) result.warnings = warnings;
+      return result;
+    }
+    return denied(err.message, warnings);
+  }
+  return denied(String(err), warnings);
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads the body up to `limit` bytes; past it, drains what the client still sends and fails with 413. */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  const tooLarge = () => new HttpError(413, `request entity is too large; limit is ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = declared > limit;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) over = true;
+    if (!over) chunks.push(chunk);
+    if (size > 4 * limit) break; // stop draining an abusive client; the socket is closed after the reply
+  }
+  if (over) throw tooLarge();
+  return Buffer.concat(chunks);
+}
+
+const REVIEW_VERSIONS = new Set(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]);
+
+interface Review {
+  apiVersion: string;
+  kind: string;
+  request: AdmissionRequest;
+}
+
+function parseReview(body: Buffer, contentType: string | undefined): Review {
+  if (body.length === 0) throw new HttpError(400, "request body is empty");
+  const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new HttpError(400, `contentType=${contentType ?? ""}, expected application/json`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch (err) {
+    throw new HttpError(400, `unable to decode the request: ${(err as Error).message}`);
+  }
+  const review = parsed as Partial<Review> | null;
+  if (!review || typeof review !== "object" || review.kind !== "AdmissionReview") {
+    throw new HttpError(400, "unable to decode the request: not an AdmissionReview");
+  }
+  if (!REVIEW_VERSIONS.has(review.apiVersion ?? "")) {
+    throw new HttpError(
+      400,
+      `unable to decode the request: AdmissionReview apiVersion ${review.apiVersion} is not admission.k8s.io/v1 or v1beta1`,
+    );
+  }
+  if (!review.request || typeof review.request !== "object" || typeof review.request.uid !== "string") {
+    throw new HttpError(400, "unable to decode the request: AdmissionReview has no request with a uid");
+  }
+  return review as Review;
+}
+
+function complete(uid: string, result: AdmissionResult): AdmissionResponse {
+  const response: AdmissionResponse = { uid, allowed: result.allowed };
+  response.status = { metadata: {}, ...result.status, code: result.status?.code || 200 };
+  if (result.patches && result.patches.length > 0) {
+    response.patch = Buffer.from(JSON.stringify(result.patches)).toString("base64");
+    response.patchType = "JSONPatch";
+  }
+  if (result.warnings && result.warnings.length > 0) response.warnings = result.warnings;
+  return response;
+}
+
+function send(res: ServerResponse, httpCode: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(httpCode, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * Serves an AdmissionHandler over HTTP at `path` (the metrics label): AdmissionReview v1 (or v1beta1)
+ * in, the same apiVersion out, uid echoed. Malformed requests (empty, over 7 MiB, not JSON, not an
+ * AdmissionReview) get that HTTP status (400/413) and an AdmissionReview carrying the same code;
+ * every decoded request is answered 200 with the decision inside, as the API server expects.
+ */
+export function serveAdmission(
+  path: string,
+  handler: AdmissionHandler,
+  options: { logger?: Logger; maxRequestBytes?: number } = {},
+): HttpHandler {
+  const log = (options.logger ?? nopLogger).child({ webhook: path });
+  initWebhookSeries(path);
+  return async (req, res) => {
+    const stopTimer = webhookLatencySeconds.labels(path).startTimer();
+    webhookRequestsInFlight.labels(path).inc();
+    let httpCode = 200;
+    try {
+      let review: Review;
+      try {
+        if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
+        review = parseReview(
+          await readBody(req, options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES),
+          req.headers["content-type"],
+        );
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        httpCode = err.code;
+        log.error({ err: err.message, code: err.code }, "bad admission request");
+        if (err.code === 413) res.setHeader("connection", "close");
+        send(res, httpCode, {
+          apiVersion: "admission.k8s.io/v1",
+          kind: "AdmissionReview",
+          response: complete("", errored(err.code, err)),
+        });
+        return;
+      }
+      const { request } = review;
+      let result: AdmissionResult;
+      try {
+        result = await handler(request);
+      } catch (err) {
+        // A handler that throws (rather than denying) is controller-runtime's recovered panic.
+        webhookPanicsTotal.inc();
+        log.error({ err, uid: request.uid }, "admission handler panicked");
+        result = errored(500, new Error(`panic: ${(err as Error)?.message ?? String(err)} [recovered]`));
+      }
+      log.debug(
+        {
+          uid: request.uid,
+          operation: request.operation,
+          allowed: result.allowed,
+          code: result.status?.code,
+        },
+        "admission decision",
+      );
+      send(res, 200, {
+        apiVersion: review.apiVersion,
+        kind: "AdmissionReview",
+        response: complete(request.uid, result),
+      });
+    } finally {
+      webhookRequestsInFlight.labels(path).dec();
+      webhookRequestsTotal.labels(path, String(httpCode)).inc();
+      stopTimer();
+    }
+  };
+}

@@ -1,0 +1,108 @@
+import { type FSWatcher, watch } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createSecureContext } from "node:tls";
+import type { Logger } from "../log/types.js";
+import { certReadErrorsTotal, certReadsTotal } from "./metrics.js";
+
+export interface CertPair {
+  cert: Buffer;
+  key: Buffer;
+}
+
+export interface CertWatcherOptions {
+  certDir: string;
+  certName: string;
+  keyName: string;
+  /** Called with each new valid pair (not for the first read). */
+  onChange: (pair: CertPair) => void;
+  logger: Logger;
+  /** Re-read even without file events (controller-runtime polls every 10 s). */
+  pollIntervalMs?: number;
+  /** Coalesces the bursts of events a cert rotation makes (write cert, write key, swap symlink). */
+  debounceMs?: number;
+}
+
+/**
+ * Watches a serving certificate and key (controller-runtime's certwatcher): directory events plus a
+ * poll, debounced; a pair that does not parse or does not match is logged and the old one kept.
+ */
+export class CertWatcher {
+  private current: CertPair | undefined;
+  private watcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private readonly options: Required<CertWatcherOptions>;
+
+  constructor(options: CertWatcherOptions) {
+    this.options = { pollIntervalMs: 10_000, debounceMs: 100, ...options };
+  }
+
+  get certPath(): string {
+    return join(this.options.certDir, this.options.certName);
+  }
+
+  get keyPath(): string {
+    return join(this.options.certDir, this.options.keyName);
+  }
+
+  /** Reads and checks the pair; throws a clear error when it is missing or invalid. */
+  async read(): Promise<CertPair> {
+    certReadsTotal.inc();
+    let pair: CertPair;
+    try {
+      const [cert, key] = await Promise.all([readFile(this.certPath), readFile(this.keyPath)]);
+      pair = { cert, key };
+      createSecureContext(pair); // throws on unparsable PEM or a key that does not match the cert
+    } catch (err) {
+      certReadErrorsTotal.inc();
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(
+        `webhook server: cannot load serving certificate ${this.certPath} with key ${this.keyPath}: ${reason}; ` +
+          `put a PEM certificate and its key there (certDir/certName/keyName options)`,
+      );
+    }
+    return pair;
+  }
+
+  async start(): Promise<CertPair> {
+    this.current = await this.read();
+    try {
+      this.watcher = watch(this.options.certDir, () => this.schedule());
+      this.watcher.on("error", (err) =>
+        this.options.logger.warn({ err }, "certificate directory watch failed"),
+      );
+    } catch (err) {
+      this.options.logger.warn({ err }, "cannot watch the certificate directory; relying on polling");
+    }
+    this.poll = setInterval(() => this.schedule(), this.options.pollIntervalMs);
+    this.poll.unref();
+    return this.current;
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    if (this.poll) clearInterval(this.poll);
+    if (this.debounce) clearTimeout(this.debounce);
+  }
+
+  private schedule(): void {
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.reload(), this.options.debounceMs);
+    this.debounce.unref();
+  }
+
+  private async reload(): Promise<void> {
+    let next: CertPair;
+    try {
+      next = await this.read();
+    } catch (err) {
+      this.options.logger.error({ err }, "keeping the previous serving certificate");
+      return;
+    }
+    if (this.current && next.cert.equals(this.current.cert) && next.key.equals(this.current.key)) return;
+    this.current = next;
+    this.options.logger.info({ cert: this.certPath }, "serving certificate reloaded");
+    this.options.onChange(next);
+  }
+}

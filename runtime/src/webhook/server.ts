@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SecureContextOptions } from "node:tls";
+import type { Logger } from "../log/types.js";
+import { CertWatcher } from "./certwatcher.js";
+import { nopLogger } from "./nop-logger.js";
+import type { HttpHandler, WebhookServer } from "./types.js";
+
+export interface WebhookServerOptions {
+  /** 9443 by default; 0 picks a free port (see address()). */
+  port?: number;
+  /** All interfaces by default. */
+  host?: string;
+  /** Defaults to <tmpdir>/k8s-webhook-server/serving-certs, as controller-runtime. */
+  certDir?: string;
+  certName?: string;
+  keyName?: string;
+  logger?: Logger;
+  /** How often the certificate is re-read without file events (10 s). */
+  certPollIntervalMs?: number;
+  /** Bound on the graceful stop before open connections are cut (60 s, as controller-runtime). */
+  shutdownTimeoutMs?: number;
+}
+
+/** The webhook server createWebhookServer returns: the WebhookServer contract plus what tests and tools need. */
+export interface HttpsWebhookServer extends WebhookServer {
+  /** The bound address once listening (useful with port 0). */
+  address(): { host: string; port: number } | undefined;
+  /** Registered paths, in registration order. */
+  paths(): string[];
+}
+
+const PATH_PATTERN = /^((\/[a-zA-Z0-9-_]+)+|\/)$/;
+
+export const DEFAULT_WEBHOOK_PORT = 9443;
+export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server", "serving-certs");
+
+/**
+ * The admission webhook HTTPS server (controller-runtime's webhook.Server): TLS 1.2+, certificate
+ * and key read from certDir and swapped in for the next handshake when the files change. It runs
+ * on every replica (needLeaderElection false).
+ */
+export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWebhookServer {
+  const port = options.port ?? DEFAULT_WEBHOOK_PORT;
+  const host = options.host;
+  const log = (options.logger ?? nopLogger).child({ component: "webhook-server" });
+  const handlers = new Map<string, HttpHandler>();
+  let server: Server | undefined;
+  let running = false;
+
+  let markStarted!: () => void;
+  let markFailed!: (err: unknown) => void;
+  const startedPromise = new Promise<void>((resolve, reject) => {
+    markStarted = resolve;
+    markFailed = reject;
+  });
+  startedPromise.catch(() => {}); // observed through started() or start()
+
+  const tlsOptions = (pair: { cert: Buffer; key: Buffer }): SecureContextOptions => ({
+    cert: pair.cert,
+    key: pair.key,
+    minVersion: "TLSv1.2",
+  });
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "https://webhook").pathname;
+    const handler = handlers.get(path);
+    if (!handler) {
+      res
+        .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
+        .end(`no webhook registered at ${path}\n`);
+      return;
+    }
+    try {
+      await handler(req, res);
+    } catch (err) {
+      log.error({ err, path }, "webhook handler failed");
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+      if (!res.writableEnded) res.end("internal error\n");
+    }
+  }
+
+  return {
+    needLeaderElection: false,
+
+    register(path: string, handler: HttpHandler): void {
+      if (!PATH_PATTERN.test(path)) {
+        throw new Error(
+          `webhook path ${JSON.stringify(path)} is invalid: it must match ${PATH_PATTERN.source}`,
+        );
+      }
+      if (handlers.has(path)) throw new Error(`webhook path ${path} is already registered`);
+      handlers.set(path, handler);
+      log.info({ path }, "registering webhook");
+    },
+
+    started(): Promise<void> {
+      return startedPromise;
+    },
+
+    address() {
+      const a = server?.address() as AddressInfo | null | undefined;
+      return a ? { host: a.address, port: a.port } : undefined;
+    },
+
+    paths() {
+      return [...handlers.keys()];
+    },
+
+    async start(signal: AbortSignal): Promise<void> {
+      if (running) throw new Error("webhook server already started");
+      running = true;
+      const certs = new CertWatcher({
+        certDir: options.certDir ?? defaultCertDir(),
+        certName: options.certName ?? "tls.crt",
+        keyName: options.keyName ?? "tls.key",
+        logger: log,
+        pollIntervalMs: options.certPollIntervalMs,
+        onChange: (pair) => server?.setSecureContext(tlsOptions(pair)),
+      });
+      let srv: Server;
+      try {
+        const pair = await certs.start();
+        srv = createServer(
+          { ...tlsOptions(pair), maxHeaderSize: 1 << 20, keepAliveTimeout: 90_000, headersTimeout: 32_000 },
+          (req, res) => void dispatch(req, res),
+        );
+        server = srv;
+        await new Promise<void>((resolve, reject) => {
+          srv.once("error", reject);
+          srv.listen({ port, host }, () => {
+            srv.off("error", reject);
+            resolve();
+          });
+        });
+      } catch (err) {
+        certs.stop();
+        running = false;
+        markFailed(err);
+        throw err;
+      }
+      log.info({ address: srv.address() }, "serving webhook server");
+      markStarted();
+
+      if (!signal.aborted)
+        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+      certs.stop();
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => srv.closeAllConnections(), options.shutdownTimeoutMs ?? 60_000);
+        force.unref();
+        srv.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        srv.closeIdleConnections();
+      });
+      log.info("webhook server stopped");
+    },
+  };
+}
