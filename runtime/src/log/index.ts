@@ -1,1 +1,1 @@
-export {};
+export * from "./logger.js";

@@ -1,0 +1,53 @@
+import { createRequire } from "node:module";
+import { type DestinationStream, type LoggerOptions as PinoOptions, pino } from "pino";
+import type { Logger } from "./types.js";
+
+export interface LoggerOptions {
+  /** Human-readable output through pino-pretty (when installed) and debug level by default. */
+  development?: boolean;
+  /** pino level: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent". Default "info" ("debug" in development). */
+  level?: string;
+  /** Bound as `logger` on every line, like logr's WithName. */
+  name?: string;
+  /** Where JSON lines go (default stdout); mostly for tests. */
+  destination?: DestinationStream;
+}
+
+const LEVELS = new Set(["trace", "debug", "info", "warn", "error", "fatal", "silent"]);
+
+/** A pino logger with controller-runtime's conventions: JSON lines, `ts`, `level` as a label. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? (options.development ? "debug" : "info");
+  if (!LEVELS.has(level)) {
+    throw new Error(`createLogger: unknown level "${level}"; use one of ${[...LEVELS].join(", ")}`);
+  }
+  const pinoOptions: PinoOptions = {
+    level,
+    base: options.name ? { logger: options.name } : null,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (options.destination) return pino(pinoOptions, options.destination);
+  if (options.development && prettyAvailable()) {
+    return pino({
+      ...pinoOptions,
+      transport: { target: "pino-pretty", options: { colorize: true, translateTime: "SYS:HH:MM:ss.l" } },
+    });
+  }
+  return pino(pinoOptions);
+}
+
+/** Discards everything (tests, libraries used without a logger). */
+export function nopLogger(): Logger {
+  return pino({ level: "silent" });
+}
+
+// pino-pretty is optional at run time (a dev dependency): fall back to JSON when it is absent.
+function prettyAvailable(): boolean {
+  try {
+    createRequire(import.meta.url).resolve("pino-pretty");
+    return true;
+  } catch {
+    return false;
+  }
+}
