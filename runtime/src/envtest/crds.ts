@@ -1,0 +1,133 @@
+import { basename } from "node:path";
+import { EnvtestError } from "./errors.js";
+import { manifestFiles, readDocuments, type SourcedDoc } from "./manifests.js";
+import { sleep } from "./process.js";
+import { type RestClient, statusMessage } from "./rest.js";
+
+/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition envtest reads; the rest is sent as is. */
+export interface CustomResourceDefinitionLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name?: string; [key: string]: unknown };
+  spec: {
+    group: string;
+    names: { plural: string; kind: string; [key: string]: unknown };
+    versions: { name: string; served: boolean; [key: string]: unknown }[];
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+const KUSTOMIZE_FILES = new Set(["kustomization.yaml", "kustomization.yml", "kustomizeconfig.yaml"]);
+const CRD_API_VERSION = "apiextensions.k8s.io/v1";
+const CRDS_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+/**
+ * Reads the CRDs under paths. Unlike envtest, which skips anything else silently, a document that is not a
+ * CRD is an error (a wrong directory is the usual cause); Kustomization files are skipped.
+ */
+export function readCRDs(
+  paths: string[],
+  errorIfPathMissing: boolean,
+): { crd: CustomResourceDefinitionLike; where: string }[] {
+  const out: { crd: CustomResourceDefinitionLike; where: string }[] = [];
+  for (const file of manifestFiles(paths, "CRD", errorIfPathMissing)) {
+    if (KUSTOMIZE_FILES.has(basename(file))) continue;
+    for (const sourced of readDocuments(file)) {
+      if (sourced.doc.kind === "Kustomization") continue;
+      out.push({ crd: checkCRD(sourced), where: sourced.where });
+    }
+  }
+  return out;
+}
+
+export function checkCRD({ doc, where }: SourcedDoc): CustomResourceDefinitionLike {
+  if (doc.kind !== "CustomResourceDefinition") {
+    const what = typeof doc.kind === "string" ? `a ${doc.kind}` : "an object without kind";
+    throw new EnvtestError(`${where}: ${what}, not a CustomResourceDefinition`, {
+      fix: "point crdDirectoryPaths at CRD manifests only (config/crd/bases)",
+    });
+  }
+  if (doc.apiVersion !== CRD_API_VERSION) {
+    throw new EnvtestError(`${where}: CustomResourceDefinition has apiVersion ${String(doc.apiVersion)}`, {
+      fix: `use apiVersion: ${CRD_API_VERSION}`,
+    });
+  }
+  const spec = doc.spec as Partial<CustomResourceDefinitionLike["spec"]> | undefined;
+  if (!spec?.group || !spec.names?.kind || !spec.names.plural || !Array.isArray(spec.versions)) {
+    throw new EnvtestError(
+      `${where}: CustomResourceDefinition lacks spec.group, spec.names or spec.versions`,
+    );
+  }
+  return doc as CustomResourceDefinitionLike;
+}
+
+function crdName(crd: CustomResourceDefinitionLike): string {
+  return crd.metadata?.name ?? `${crd.spec.names.plural}.${crd.spec.group}`;
+}
+
+/** Creates each CRD, or updates it when it exists (retrying on conflicts). */
+export async function installCRDs(
+  rest: RestClient,
+  crds: { crd: CustomResourceDefinitionLike; where: string }[],
+): Promise<void> {
+  // The last definition of a name wins, as in envtest.
+  const byName = new Map(crds.map((c) => [crdName(c.crd), c]));
+  for (const [name, { crd, where }] of byName) {
+    const body = { ...crd, apiVersion: CRD_API_VERSION, kind: "CustomResourceDefinition" };
+    let res = await rest.call("POST", CRDS_PATH, body);
+    for (let attempt = 0; res.status === 409 && attempt < 5; attempt++) {
+      const existing = await rest.call("GET", `${CRDS_PATH}/${name}`);
+      const rv = (existing.body as { metadata?: { resourceVersion?: string } } | undefined)?.metadata
+        ?.resourceVersion;
+      res = await rest.call("PUT", `${CRDS_PATH}/${name}`, {
+        ...body,
+        metadata: { ...crd.metadata, resourceVersion: rv },
+      });
+    }
+    if (res.status >= 300) {
+      throw new EnvtestError(
+        `${where}: the API server rejected CustomResourceDefinition ${name}: ${statusMessage(res)}`,
+      );
+    }
+  }
+}
+
+/**
+ * Waits until discovery lists every served version's plural (envtest does not check Established; the
+ * resource being in discovery is what clients need).
+ */
+export async function waitForCRDs(
+  rest: RestClient,
+  crds: CustomResourceDefinitionLike[],
+  timeoutMs = 10_000,
+  pollMs = 100,
+): Promise<void> {
+  const pending = new Set<string>();
+  const plurals = new Map<string, Set<string>>();
+  for (const crd of crds) {
+    for (const v of crd.spec.versions) {
+      if (!v.served) continue;
+      const gv = `${crd.spec.group}/${v.name}`;
+      pending.add(gv);
+      plurals.set(gv, (plurals.get(gv) ?? new Set()).add(crd.spec.names.plural));
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const gv of [...pending]) {
+      const res = await rest.call("GET", `/apis/${gv}`);
+      const listed = new Set(
+        ((res.body as { resources?: { name: string }[] })?.resources ?? []).map((r) => r.name),
+      );
+      if ([...(plurals.get(gv) ?? [])].every((p) => listed.has(p))) pending.delete(gv);
+    }
+    if (pending.size === 0) return;
+    if (Date.now() > deadline) {
+      throw new EnvtestError(
+        `CRDs not served after ${timeoutMs}ms: ${[...pending].join(", ")} missing from discovery`,
+      );
+    }
+    await sleep(pollMs);
+  }
+}

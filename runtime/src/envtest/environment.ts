@@ -1,0 +1,405 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
+import { stringify } from "yaml";
+import { type Binaries, resolveBinaries } from "./binaries.js";
+import { CertificateAuthority, serviceAccountSigningKey } from "./certs.js";
+import { type Disposable, track, untrack } from "./cleanup.js";
+import { type CustomResourceDefinitionLike, checkCRD, installCRDs, readCRDs, waitForCRDs } from "./crds.js";
+import { EnvtestError } from "./errors.js";
+import { freePort, portInUse } from "./ports.js";
+import { ControlPlaneProcess, ProcessStartError, sleep } from "./process.js";
+import { RestClient } from "./rest.js";
+import {
+  type InstalledWebhooks,
+  installWebhooks,
+  prepareWebhookServing,
+  readWebhooks,
+  type WebhookInstallOptions,
+} from "./webhooks.js";
+
+export interface EnvironmentOptions {
+  /** CRD files or directories (non-recursive; .yaml/.yml/.json; multi-document). */
+  crdDirectoryPaths?: string[];
+  /** CRDs given as objects. */
+  crds?: CustomResourceDefinitionLike[];
+  /** A missing CRD path is an error (default true, as kubebuilder scaffolds set it). */
+  errorIfPathMissing?: boolean;
+  /** Where etcd/kube-apiserver/kubectl live, after TEST_ASSET_* and KUBEBUILDER_ASSETS. */
+  binaryAssetsDirectory?: string;
+  /** Use the current kubeconfig instead of starting a control plane (default: env USE_EXISTING_CLUSTER=true). */
+  useExistingCluster?: boolean;
+  /** Pass etcd and kube-apiserver output through (default: env KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true). */
+  attachControlPlaneOutput?: boolean;
+  webhookInstallOptions?: WebhookInstallOptions;
+  /** Per-process start timeout (default: env KUBEBUILDER_CONTROLPLANE_START_TIMEOUT, a Go duration, else 20s). */
+  controlPlaneStartTimeoutMs?: number;
+  /** Per-process stop timeout before SIGKILL (default: env KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT, else 20s). */
+  controlPlaneStopTimeoutMs?: number;
+  /** How long to wait for CRDs to be served (default 10s). */
+  crdInstallTimeoutMs?: number;
+  /** Write the kubeconfig here instead of into the control plane's temp dir (it is left in place at stop). */
+  kubeconfigPath?: string;
+  /** Fixed secure port for kube-apiserver (default: a free port, retried on a clash). */
+  apiServerPort?: number;
+  /** Extra or overriding kube-apiserver flags (name without dashes → value). */
+  apiServerFlags?: Record<string, string>;
+}
+
+/** What a client needs to reach the API server as the admin user (PEM strings). */
+export interface RestConfig {
+  host: string;
+  caData: string;
+  certData: string;
+  keyData: string;
+}
+
+export interface Environment {
+  kubeConfig: KubeConfig;
+  kubeconfigPath: string;
+  /** Set when envtest started the control plane (not with an existing cluster). */
+  config: RestConfig | undefined;
+  apiServerURL: string;
+  etcdURL: string | undefined;
+  binaries: Binaries | undefined;
+  /** The CRDs that were installed. */
+  crds: CustomResourceDefinitionLike[];
+  webhookInstallOptions: InstalledWebhooks | undefined;
+  /** Process ids of etcd and kube-apiserver (each leads its own process group); empty with an existing cluster. */
+  pids: number[];
+  /** Temp dirs this environment created; all are removed by stop(). */
+  tempDirs: string[];
+  /** Stops kube-apiserver then etcd (SIGTERM to each process group, SIGKILL after the stop timeout) and removes every temp dir. */
+  stop(): Promise<void>;
+}
+
+const START_ATTEMPTS = 5;
+const ADMIN_USER = "admin";
+const ADMIN_GROUPS = ["system:masters"];
+
+/** Parses a Go duration ("20s", "1m30s", "500ms"); undefined when unset or invalid. */
+export function parseGoDuration(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const units: Record<string, number> = {
+    ns: 1e-6,
+    us: 1e-3,
+    µs: 1e-3,
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+  };
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(value); m; m = re.exec(value)) {
+    total += Number(m[1]) * (units[m[2] ?? "ms"] ?? 1);
+    matched = re.lastIndex;
+  }
+  return matched === value.length ? total : undefined;
+}
+
+/** Starts etcd and kube-apiserver (or uses an existing cluster), installs CRDs and webhooks. */
+export async function startEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+  // Read every manifest before starting anything, so bad input leaves nothing running.
+  const crds = [
+    ...readCRDs(options.crdDirectoryPaths ?? [], options.errorIfPathMissing ?? true),
+    ...(options.crds ?? []).map((crd, i) => ({
+      crd: checkCRD({ doc: crd, where: `crds[${i}]` }),
+      where: `crds[${i}]`,
+    })),
+  ];
+  const webhooks = options.webhookInstallOptions ? readWebhooks(options.webhookInstallOptions) : [];
+
+  const useExisting = options.useExistingCluster ?? process.env.USE_EXISTING_CLUSTER === "true";
+  const extraDirs = new TempDirs();
+  let plane: ControlPlane | undefined;
+  let kubeConfig: KubeConfig;
+  let kubeconfigPath: string;
+  if (useExisting) {
+    kubeConfig = new KubeConfig();
+    kubeConfig.loadFromDefault();
+    kubeconfigPath = process.env.KUBECONFIG?.split(":")[0] || join(homedir(), ".kube", "config");
+  } else {
+    const binaries = resolveBinaries(
+      options.binaryAssetsDirectory ? { binaryAssetsDirectory: options.binaryAssetsDirectory } : {},
+    );
+    plane = await startControlPlaneWithRetries(binaries, options);
+    kubeConfig = plane.kubeConfig;
+    kubeconfigPath = plane.kubeconfigPath;
+  }
+
+  const stop = async () => {
+    await plane?.stop();
+    await extraDirs.remove();
+  };
+  try {
+    const rest = new RestClient(kubeConfig);
+    await installCRDs(rest, crds);
+    await waitForCRDs(
+      rest,
+      crds.map((c) => c.crd),
+      options.crdInstallTimeoutMs,
+    );
+    let installed: InstalledWebhooks | undefined;
+    if (options.webhookInstallOptions) {
+      const host = options.webhookInstallOptions.localServingHost ?? "127.0.0.1";
+      const port = options.webhookInstallOptions.localServingPort ?? (await freePort(host));
+      installed = prepareWebhookServing(host, port);
+      extraDirs.add(installed.localServingCertDir);
+      await installWebhooks(rest, webhooks, installed);
+    }
+    return {
+      kubeConfig,
+      kubeconfigPath,
+      config: plane?.config,
+      apiServerURL: plane?.config.host ?? kubeConfig.getCurrentCluster()?.server ?? "",
+      etcdURL: plane?.etcdURL,
+      binaries: plane?.binaries,
+      crds: crds.map((c) => c.crd),
+      webhookInstallOptions: installed,
+      pids: plane?.pids() ?? [],
+      tempDirs: [...(plane?.dirs ?? []), ...extraDirs.list()],
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Temp dirs that are not a process's (webhook certs), removed at stop or at exit. */
+class TempDirs implements Disposable {
+  private readonly dirs: string[] = [];
+  add(dir: string): void {
+    if (this.dirs.length === 0) track(this);
+    this.dirs.push(dir);
+  }
+  list(): string[] {
+    return [...this.dirs];
+  }
+  async remove(): Promise<void> {
+    untrack(this);
+    await Promise.all(this.dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+  disposeNow(): void {
+    for (const d of this.dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+interface ControlPlane {
+  kubeConfig: KubeConfig;
+  kubeconfigPath: string;
+  config: RestConfig;
+  etcdURL: string;
+  binaries: Binaries;
+  pids(): number[];
+  dirs: string[];
+  stop(): Promise<void>;
+}
+
+function startTimeouts(options: EnvironmentOptions): { start: number; stop: number } {
+  return {
+    start:
+      options.controlPlaneStartTimeoutMs ??
+      parseGoDuration(process.env.KUBEBUILDER_CONTROLPLANE_START_TIMEOUT) ??
+      20_000,
+    stop:
+      options.controlPlaneStopTimeoutMs ??
+      parseGoDuration(process.env.KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT) ??
+      20_000,
+  };
+}
+
+async function startControlPlaneWithRetries(
+  binaries: ReturnType<typeof resolveBinaries>,
+  options: EnvironmentOptions,
+): Promise<ControlPlane> {
+  if (options.apiServerPort !== undefined && (await portInUse(options.apiServerPort))) {
+    throw new EnvtestError(`port ${options.apiServerPort} on 127.0.0.1 is already in use`, {
+      fix: "stop what listens there or choose another port",
+    });
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startControlPlane(binaries, options);
+    } catch (err) {
+      const clash = err instanceof ProcessStartError && /address already in use/i.test(err.output);
+      // A fixed port that clashes will clash again; a free one may have been taken between probe and bind.
+      if (clash && options.apiServerPort === undefined && attempt < START_ATTEMPTS) continue;
+      if (err instanceof ProcessStartError) {
+        throw new EnvtestError(`${err.message}: ${lastErrorLine(err.output)}`, {
+          fix: "set KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see its full output",
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  }
+}
+
+function lastErrorLine(output: string): string {
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const err = [...lines].reverse().find((l) => /error|fail|invalid|unable|cannot/i.test(l));
+  return (err ?? lines.at(-1) ?? "no output").slice(0, 400);
+}
+
+/** No default route means kube-apiserver cannot pick an advertise address by itself (controller-runtime#1749). */
+function hasDefaultRoute(): boolean {
+  try {
+    return readFileSync("/proc/net/route", "utf8")
+      .split("\n")
+      .slice(1)
+      .some((l) => l.split(/\s+/)[1] === "00000000");
+  } catch {
+    return true;
+  }
+}
+
+async function startControlPlane(
+  bins: ReturnType<typeof resolveBinaries>,
+  options: EnvironmentOptions,
+): Promise<ControlPlane> {
+  const timeouts = startTimeouts(options);
+  const attach =
+    options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === "true";
+  const host = "127.0.0.1";
+  const etcdDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
+  const apiDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
+  const clientPort = await freePort(host);
+  const peerPort = await freePort(host);
+  const securePort = options.apiServerPort ?? (await freePort(host));
+  const etcdURL = `http://${host}:${clientPort}`;
+
+  const etcd = new ControlPlaneProcess({
+    name: "etcd",
+    binary: bins.etcd,
+    flags: {
+      "advertise-client-urls": etcdURL,
+      "data-dir": etcdDir,
+      "listen-client-urls": etcdURL,
+      "listen-peer-urls": `http://${host}:${peerPort}`,
+      "unsafe-no-fsync": "true",
+    },
+    healthURL: `${etcdURL}/health`,
+    dirs: [etcdDir],
+    startTimeoutMs: timeouts.start,
+    stopTimeoutMs: timeouts.stop,
+    attachOutput: attach,
+  });
+
+  // Three CAs, as envtest: one for serving, one for client-certificate authn, one for service-account tokens.
+  const servingCA = CertificateAuthority.create();
+  const serving = servingCA.issue({ commonName: "localhost", hosts: ["localhost", host], usage: "server" });
+  const clientCA = CertificateAuthority.create("envtest-client-ca");
+  const admin = clientCA.issue({ commonName: ADMIN_USER, organizations: ADMIN_GROUPS, usage: "client" });
+  const sa = serviceAccountSigningKey();
+  const write = (name: string, data: string) => {
+    const path = join(apiDir, name);
+    writeFileSync(path, data, { mode: 0o600 });
+    return path;
+  };
+  write("apiserver.crt", serving.cert);
+  write("apiserver.key", serving.key);
+  const apiURL = `https://${host}:${securePort}`;
+  const flags: Record<string, string> = {
+    "allow-privileged": "true",
+    "authorization-mode": "RBAC",
+    "bind-address": host,
+    "cert-dir": apiDir,
+    "client-ca-file": write("client-cert-auth-ca.crt", clientCA.cert),
+    "disable-admission-plugins": "ServiceAccount",
+    "etcd-servers": etcdURL,
+    "secure-port": String(securePort),
+    "service-account-issuer": `${apiURL}/`,
+    "service-account-key-file": write("sa-signer.pub", sa.publicKey),
+    "service-account-signing-key-file": write("sa-signer.key", sa.key),
+    "service-cluster-ip-range": "10.0.0.0/24",
+    ...(hasDefaultRoute() ? {} : { "advertise-address": host }),
+    ...options.apiServerFlags,
+  };
+  const apiserver = new ControlPlaneProcess({
+    name: "kube-apiserver",
+    binary: bins["kube-apiserver"],
+    flags,
+    healthURL: `${apiURL}/healthz`,
+    tls: { ca: servingCA.cert, cert: admin.cert, key: admin.key },
+    dirs: [apiDir],
+    startTimeoutMs: timeouts.start,
+    stopTimeoutMs: timeouts.stop,
+    attachOutput: attach,
+  });
+
+  const stop = async () => {
+    await apiserver.stop();
+    await etcd.stop();
+  };
+  const config: RestConfig = {
+    host: apiURL,
+    caData: servingCA.cert,
+    certData: admin.cert,
+    keyData: admin.key,
+  };
+  try {
+    await etcd.start();
+    await apiserver.start();
+    const kubeconfigText = kubeconfigYAML(config);
+    const kubeconfigPath = options.kubeconfigPath ?? join(apiDir, "kubeconfig");
+    writeFileSync(kubeconfigPath, kubeconfigText, { mode: 0o600 });
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(kubeconfigText);
+    await waitForDefaultNamespace(new RestClient(kubeConfig), timeouts.start);
+    return {
+      kubeConfig,
+      kubeconfigPath,
+      config,
+      etcdURL,
+      binaries: { etcd: bins.etcd, "kube-apiserver": bins["kube-apiserver"], kubectl: bins.kubectl ?? "" },
+      pids: () => [etcd.pid, apiserver.pid].filter((p): p is number => p !== undefined),
+      dirs: [etcdDir, apiDir],
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** A kubeconfig whose cluster, user and context are all named `envtest` (as envtest's KubeConfigFromREST). */
+export function kubeconfigYAML(config: RestConfig): string {
+  const b64 = (s: string) => Buffer.from(s).toString("base64");
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [
+      { name: "envtest", cluster: { server: config.host, "certificate-authority-data": b64(config.caData) } },
+    ],
+    users: [
+      {
+        name: "envtest",
+        user: { "client-certificate-data": b64(config.certData), "client-key-data": b64(config.keyData) },
+      },
+    ],
+    contexts: [{ name: "envtest", context: { cluster: "envtest", user: "envtest" } }],
+    "current-context": "envtest",
+  });
+}
+
+async function waitForDefaultNamespace(rest: RestClient, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await rest.call("GET", "/api/v1/namespaces/default").catch(() => undefined);
+    if (res?.status === 200) return;
+    if (Date.now() > deadline) {
+      throw new EnvtestError(
+        `kube-apiserver is healthy but the default namespace did not appear within ${timeoutMs}ms`,
+      );
+    }
+    await sleep(50);
+  }
+}

@@ -1,0 +1,155 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { type Disposable, track, untrack } from "./cleanup.js";
+
+export interface ProcessSpec {
+  /** Short name for messages: "etcd", "kube-apiserver". */
+  name: string;
+  binary: string;
+  /** Flags as name → value, emitted sorted by name as `--name=value` (like envtest). */
+  flags: Record<string, string>;
+  healthURL: string;
+  /** TLS material for an https health URL. */
+  tls?: { ca: string; cert?: string; key?: string };
+  /** Temp dirs owned by this process, removed when it stops. */
+  dirs: string[];
+  startTimeoutMs: number;
+  stopTimeoutMs: number;
+  attachOutput: boolean;
+}
+
+const OUTPUT_TAIL_BYTES = 16 * 1024;
+const HEALTH_POLL_MS = 100;
+
+/** Thrown when the process exits or never gets healthy; carries the tail of its output. */
+export class ProcessStartError extends Error {
+  readonly output: string;
+  constructor(message: string, output: string) {
+    super(message);
+    this.name = "ProcessStartError";
+    this.output = output;
+  }
+}
+
+export function flagsToArgs(flags: Record<string, string>): string[] {
+  return Object.keys(flags)
+    .sort()
+    .map((k) => `--${k}=${flags[k]}`);
+}
+
+/** One control-plane process in its own process group, health-polled, stopped by group. */
+export class ControlPlaneProcess implements Disposable {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private tail = "";
+
+  constructor(readonly spec: ProcessSpec) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last lines the process printed (only kept when output is not attached). */
+  output(): string {
+    return this.tail;
+  }
+
+  async start(): Promise<void> {
+    const { spec } = this;
+    const child = spawn(spec.binary, flagsToArgs(spec.flags), {
+      detached: true, // own process group, so stop() reaches anything it forks
+      stdio: spec.attachOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    track(this);
+    const keep = (chunk: Buffer) => {
+      this.tail = (this.tail + chunk.toString()).slice(-OUTPUT_TAIL_BYTES);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve();
+      });
+      child.once("error", (err) => {
+        this.tail += `\n${err.message}`;
+        this.exitInfo = { code: -1, signal: null };
+        resolve();
+      });
+    });
+
+    const deadline = Date.now() + spec.startTimeoutMs;
+    while (Date.now() < deadline) {
+      if (this.exitInfo) {
+        const how = this.exitInfo.signal ? `signal ${this.exitInfo.signal}` : `code ${this.exitInfo.code}`;
+        throw new ProcessStartError(`${spec.name} exited with ${how} while starting`, this.tail);
+      }
+      if (await healthy(spec.healthURL, spec.tls)) return;
+      await Promise.race([sleep(HEALTH_POLL_MS), this.exited]);
+    }
+    throw new ProcessStartError(
+      `${spec.name} did not become healthy at ${spec.healthURL} within ${spec.startTimeoutMs}ms`,
+      this.tail,
+    );
+  }
+
+  /** SIGTERM the group, SIGKILL it after stopTimeoutMs, then remove the temp dirs. */
+  async stop(): Promise<void> {
+    const pid = this.child?.pid;
+    if (pid !== undefined && !this.exitInfo) {
+      killGroup(pid, "SIGTERM");
+      const timedOut = await Promise.race([
+        this.exited.then(() => false),
+        sleep(this.spec.stopTimeoutMs).then(() => true),
+      ]);
+      if (timedOut) {
+        killGroup(pid, "SIGKILL");
+        await this.exited;
+      }
+    }
+    // Children of the leader (if any) may outlive it: make sure the whole group is gone.
+    if (pid !== undefined) killGroup(pid, "SIGKILL");
+    untrack(this);
+    await Promise.all(this.spec.dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+
+  disposeNow(): void {
+    const pid = this.child?.pid;
+    if (pid !== undefined) killGroup(pid, "SIGKILL");
+    for (const d of this.spec.dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: already gone
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** GET url answers 200 within a second. */
+function healthy(url: string, tls: ProcessSpec["tls"]): Promise<boolean> {
+  return new Promise((resolve) => {
+    const isHttps = url.startsWith("https:");
+    const options = isHttps
+      ? { ca: tls?.ca, cert: tls?.cert, key: tls?.key, timeout: 1000 }
+      : { timeout: 1000 };
+    const req = (isHttps ? httpsRequest : httpRequest)(url, options, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+    req.end();
+  });
+}
