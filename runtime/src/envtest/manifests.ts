@@ -44,7 +44,7 @@ export function manifestFiles(paths: string[], what: string, errorIfPathMissing:
 export function readDocuments(file: string): SourcedDoc[] {
   const text = readFileSync(file, "utf8");
   const out: SourcedDoc[] = [];
-  for (const doc of parseAllDocuments(text, { prettyErrors: false })) {
+  for (const doc of parseAllDocuments(text)) {
     const err = doc.errors[0];
     if (err) {
       const pos = err.linePos?.[0];
