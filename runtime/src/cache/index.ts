@@ -1,1 +1,19 @@
-export {};
+export {
+  CacheNotStartedError,
+  type CreateCacheOptions,
+  createCache,
+  DEFAULT_SYNC_PERIOD_MS,
+  fieldIndexName,
+  InformerCache,
+  transformKey,
+} from "./cache.js";
+export { deepFreeze, dropManagedFields, SharedInformer, type SharedInformerOptions } from "./informer.js";
+export {
+  defaultReflectorTuning,
+  Reflector,
+  type ReflectorOptions,
+  type ReflectorSink,
+  type ReflectorStats,
+  type ReflectorTuning,
+} from "./reflector.js";
+export { keyOf, NAMESPACE_INDEX, Store, storeKey } from "./store.js";

@@ -1,1 +1,23 @@
-export {};
+export {
+  type ClientOptions,
+  createAPIReader,
+  createClient,
+  listQuery,
+  objectKey,
+  type SubResourceClientWithCreate,
+  withTypeMeta,
+} from "./client.js";
+export { type LoadKubeConfigOptions, loadKubeConfig } from "./config.js";
+export * from "./errors.js";
+export * from "./patch.js";
+export { groupVersionPath, type PathParts, queryString, resourcePath } from "./paths.js";
+export {
+  type HttpMethod,
+  RequestAbortedError,
+  RestClient,
+  type RestClientOptions,
+  type RestRequest,
+  type WatchEvent,
+} from "./rest.js";
+export * from "./retry.js";
+export * from "./selector.js";

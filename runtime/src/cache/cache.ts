@@ -1,0 +1,268 @@
+/**
+ * The informer cache (controller-runtime's informerCache): one shared informer per kind, created on
+ * first use and run while the cache runs. Reads of a kind whose informer is not synced yet wait for
+ * it, like controller-runtime's BlockUntilSynced.
+ *
+ * Objects in the store are deep-frozen (see informer.ts); `get` and `list` return deep copies, so a
+ * reconciler can modify what it read and send it back with `update`, exactly as it would with
+ * controller-runtime (whose cache reader DeepCopies too), without ever touching the shared store.
+ */
+import type { KubeConfig } from "@kubernetes/client-node";
+import { pino } from "pino";
+import type { KubernetesObject } from "../api/meta.js";
+import { ApiError, notFound } from "../client/errors.js";
+import { RestClient, type RestClientOptions } from "../client/rest.js";
+import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
+import type { ListOptions, ObjectKey } from "../client/types.js";
+import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
+import { dropManagedFields, SharedInformer } from "./informer.js";
+import type { ReflectorTuning } from "./reflector.js";
+import { keyOf, NAMESPACE_INDEX } from "./store.js";
+import type { Cache, CacheOptions, IndexFunc, Informer, TransformFunc } from "./types.js";
+
+export interface CreateCacheOptions extends CacheOptions {
+  logger?: Logger;
+  /** REST options, or a RestClient to share its connection pool with the client. */
+  rest?: RestClientOptions | RestClient;
+  /** How long a read waits for its informer's first sync before failing (default 2 min). */
+  readSyncTimeoutMs?: number;
+  /** Reflector knobs (watch timeout, backoff, stall margin); the defaults follow client-go. */
+  reflector?: Partial<ReflectorTuning>;
+}
+
+/** controller-runtime's default SyncPeriod: 10 hours. */
+export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
+const ALL_NAMESPACES = "__all_namespaces";
+
+/** Reads before start() fail like controller-runtime's ErrCacheNotStarted. */
+export class CacheNotStartedError extends Error {
+  override name = "CacheNotStartedError";
+  constructor() {
+    super("the cache is not started, can not read objects; start the manager (or cache.start()) first");
+  }
+}
+
+/** "apps/v1/Deployment", "v1/Pod": the key of CacheOptions.transforms. */
+export function transformKey(kind: Kind): string {
+  return `${apiVersionOf(kind)}/${kind.kind}`;
+}
+
+/** The field index name controller-runtime uses for `matchingFields` lookups. */
+export function fieldIndexName(field: string): string {
+  return `field:${field}`;
+}
+
+export function createCache(kubeConfig: KubeConfig, options: CreateCacheOptions = {}): InformerCache {
+  return new InformerCache(kubeConfig, options);
+}
+
+export class InformerCache implements Cache {
+  readonly rest: RestClient;
+  private readonly informers = new Map<string, SharedInformer>();
+  private readonly log: Logger;
+  private signal: AbortSignal | undefined;
+  private readonly runs: Promise<void>[] = [];
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly options: CreateCacheOptions = {},
+  ) {
+    this.rest = options.rest instanceof RestClient ? options.rest : new RestClient(kubeConfig, options.rest);
+    this.log = (options.logger ?? (pino({ name: "kbts" }) as unknown as Logger)).child({
+      component: "cache",
+    });
+    for (const ns of options.namespaces ?? []) {
+      if (!ns)
+        throw new Error(
+          'CacheOptions.namespaces must not contain ""; omit the option to watch all namespaces',
+        );
+    }
+  }
+
+  get started(): boolean {
+    return this.signal !== undefined;
+  }
+
+  /** Starts every informer created so far and any created later; resolves once the signal aborts. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.signal) throw new Error("the cache is already started");
+    this.signal = signal;
+    for (const informer of this.informers.values()) this.run(informer);
+    if (!signal.aborted) {
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+    }
+    await Promise.all(this.runs);
+    this.rest.close();
+  }
+
+  async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
+    for (const informer of this.informers.values()) {
+      if (!(await informer.waitForSync(signal))) return false;
+    }
+    return true;
+  }
+
+  /** The shared informer of a kind; created (and started, if the cache runs) on first call. Does not wait for sync. */
+  async getInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<Informer<T>> {
+    return this.informerFor(kind);
+  }
+
+  /** The informer of a kind, or undefined if nothing asked for it yet. */
+  peekInformer<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> | undefined {
+    return this.informers.get(kindKey(kind)) as SharedInformer<T> | undefined;
+  }
+
+  async indexField<T extends KubernetesObject>(
+    kind: Kind<T>,
+    field: string,
+    extract: IndexFunc<T>,
+  ): Promise<void> {
+    if (!field) throw new Error('indexField needs a field name (e.g. "spec.nodeName")');
+    const informer = this.informerFor(kind);
+    const name = fieldIndexName(field);
+    if (informer.store.hasIndex(name)) {
+      throw new Error(`an index for field "${field}" of ${groupKindOf(kind)} is already registered`);
+    }
+    // controller-runtime's indexByField: every value under "<ns>/<v>", and for namespaced objects
+    // also under "__all_namespaces/<v>" for lookups across namespaces.
+    informer.store.addIndex(name, (obj) => {
+      const ns = obj.metadata?.namespace;
+      const values = extract(obj);
+      const out = values.map((v) => `${ns || ALL_NAMESPACES}/${v}`);
+      if (ns) for (const v of values) out.push(`${ALL_NAMESPACES}/${v}`);
+      return out;
+    });
+  }
+
+  async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
+    const informer = await this.syncedInformer(kind);
+    const namespace = kind.namespaced ? key.namespace : undefined;
+    if (kind.namespaced && !namespace) {
+      throw new Error(`${kind.kind} is namespaced: give the key's namespace for "${key.name}"`);
+    }
+    if (namespace) this.checkNamespace(namespace, `get ${namespace}/${key.name}`);
+    const obj = informer.store.get(keyOf(namespace, key.name));
+    if (!obj) throw notFound(kind.plural, key.name, kind.group);
+    return structuredClone(obj);
+  }
+
+  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+    if (options.continue) {
+      throw new Error(
+        "the cache does not support continue tokens; list without `continue`, or use the API reader",
+      );
+    }
+    if (options.fieldSelector && options.matchingFields) {
+      throw new Error("give either fieldSelector or matchingFields, not both");
+    }
+    const informer = await this.syncedInformer(kind);
+    const namespace = kind.namespaced ? options.namespace : undefined;
+    if (namespace) this.checkNamespace(namespace, `list ${groupKindOf(kind)} in ${namespace}`);
+    const fields = options.fieldSelector
+      ? parseFieldSelector(options.fieldSelector)
+      : (options.matchingFields ?? {});
+    const selector = parseSelector(options.labelSelector);
+    const [first, ...rest] = Object.entries(fields);
+    let candidates: Iterable<T>;
+    if (first) {
+      const index = fieldIndexName(first[0]);
+      if (!informer.store.hasIndex(index)) {
+        throw new Error(
+          `no index for field "${first[0]}" of ${groupKindOf(kind)}: register it with cache.indexField(${kind.kind}, "${first[0]}", fn) before reading`,
+        );
+      }
+      candidates = informer.store.byIndex(index, `${namespace || ALL_NAMESPACES}/${first[1]}`);
+    } else if (namespace) {
+      candidates = informer.store.byIndex(NAMESPACE_INDEX, namespace);
+    } else {
+      candidates = informer.store.values();
+    }
+    // Further field requirements are checked against their own indexes, in memory.
+    const extra = rest.map(([field, value]) => {
+      const index = fieldIndexName(field);
+      if (!informer.store.hasIndex(index)) {
+        throw new Error(
+          `no index for field "${field}" of ${groupKindOf(kind)}: register it with cache.indexField`,
+        );
+      }
+      return new Set(informer.store.byIndex(index, `${namespace || ALL_NAMESPACES}/${value}`));
+    });
+    const out: T[] = [];
+    for (const obj of candidates) {
+      if (!matchesSelector(selector, obj.metadata?.labels)) continue;
+      if (extra.some((set) => !set.has(obj))) continue;
+      out.push(structuredClone(obj));
+      if (options.limit !== undefined && out.length >= options.limit) break;
+    }
+    return out;
+  }
+
+  private checkNamespace(namespace: string, what: string): void {
+    const allowed = this.options.namespaces;
+    if (allowed && !allowed.includes(namespace)) {
+      throw new Error(
+        `unable to ${what} because of unknown namespace for the cache (it watches ${allowed.join(", ")}); use the API reader for other namespaces`,
+      );
+    }
+  }
+
+  private informerFor<T extends KubernetesObject>(kind: Kind<T>): SharedInformer<T> {
+    const key = kindKey(kind);
+    let informer = this.informers.get(key);
+    if (!informer) {
+      const transform: TransformFunc = this.options.transforms?.[transformKey(kind)] ?? dropManagedFields;
+      informer = new SharedInformer({
+        rest: this.rest,
+        kind,
+        namespaces: this.options.namespaces,
+        transform,
+        syncPeriodMs: this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
+        logger: this.log,
+        tuning: this.options.reflector,
+      });
+      this.informers.set(key, informer);
+      if (this.signal) this.run(informer);
+    }
+    return informer as unknown as SharedInformer<T>;
+  }
+
+  private run(informer: SharedInformer): void {
+    const signal = this.signal!;
+    this.runs.push(
+      informer.run(signal).catch((err) => {
+        this.log.error(
+          { err: String(err), kind: groupKindOf(informer.kind) },
+          "informer stopped unexpectedly",
+        );
+      }),
+    );
+  }
+
+  private async syncedInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<SharedInformer<T>> {
+    if (!this.signal) throw new CacheNotStartedError();
+    const informer = this.informerFor(kind);
+    if (informer.hasSynced()) return informer;
+    const timeoutMs = this.options.readSyncTimeoutMs ?? 120_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const synced = await informer.waitForSync(AbortSignal.any([timeout, this.signal]));
+    if (!synced) {
+      throw new ApiError(
+        {
+          apiVersion: "v1",
+          kind: "Status",
+          status: "Failure",
+          code: 504,
+          reason: "Timeout",
+          message: `failed waiting for ${groupKindOf(kind)} informer to sync${this.signal.aborted ? " (cache stopped)" : ` within ${timeoutMs} ms`}`,
+        },
+        504,
+      );
+    }
+    return informer;
+  }
+}
+
+function kindKey(kind: Kind): string {
+  return `${kind.group}/${kind.version}/${kind.kind}`;
+}

@@ -1,0 +1,218 @@
+/**
+ * A shared informer: one store per kind, filled by one reflector per watched namespace (or one for
+ * all), fanning events out to handlers. Each object is transformed (managedFields dropped by
+ * default), stamped with apiVersion/kind and deep-frozen before it is stored: handlers and
+ * predicates receive the stored objects themselves, and freezing makes a handler that mutates one
+ * fail loudly instead of silently corrupting what every other reader sees. Reads through the cache
+ * hand out mutable deep copies instead (see cache.ts).
+ */
+import type { KubernetesObject } from "../api/meta.js";
+import { withTypeMeta } from "../client/client.js";
+import type { RestClient } from "../client/rest.js";
+import { groupKindOf, type Kind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
+import { Reflector, type ReflectorSink, type ReflectorTuning } from "./reflector.js";
+import { NAMESPACE_INDEX, Store, storeKey } from "./store.js";
+import type { Informer, InformerEvent, InformerHandler, TransformFunc } from "./types.js";
+
+export interface SharedInformerOptions {
+  rest: RestClient;
+  kind: Kind;
+  /** Namespaces to watch; undefined = all (always all for cluster-scoped kinds). */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+  transform: TransformFunc;
+  /** Resync period in ms; 0 disables. Each informer draws its own period from [0.9, 1.1)·this. */
+  syncPeriodMs: number;
+  logger: Logger;
+  tuning?: Partial<ReflectorTuning>;
+}
+
+export class SharedInformer<T extends KubernetesObject = KubernetesObject> implements Informer<T> {
+  readonly store = new Store<T>();
+  readonly kind: Kind;
+  readonly reflectors: Reflector[] = [];
+  private readonly handlers = new Set<InformerHandler<T>>();
+  private readonly unsyncedScopes: Set<string>;
+  private syncWaiters: (() => void)[] = [];
+  private running = false;
+  private readonly log: Logger;
+
+  constructor(private readonly options: SharedInformerOptions) {
+    this.kind = options.kind;
+    this.log = options.logger.child({ component: "informer", kind: groupKindOf(options.kind) });
+    const scopes = options.kind.namespaced && options.namespaces ? options.namespaces : [undefined];
+    this.unsyncedScopes = new Set(scopes.map((s) => s ?? ""));
+    for (const namespace of scopes) {
+      this.reflectors.push(
+        new Reflector({
+          rest: options.rest,
+          kind: options.kind,
+          namespace,
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          sink: this.sinkFor(namespace),
+          logger: options.logger,
+          tuning: options.tuning,
+        }),
+      );
+    }
+  }
+
+  hasSynced(): boolean {
+    return this.unsyncedScopes.size === 0;
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Resolves true once synced, false if the signal aborts first. */
+  waitForSync(signal?: AbortSignal): Promise<boolean> {
+    if (this.hasSynced()) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const onAbort = () => resolve(false);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.syncWaiters.push(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(true);
+      });
+    });
+  }
+
+  addEventHandler(handler: InformerHandler<T>): () => void {
+    this.handlers.add(handler);
+    // Like client-go, a late handler first sees everything already known, as initial-list adds.
+    for (const object of this.store.values()) {
+      this.call(handler, { type: "add", object, isInInitialList: true });
+    }
+    return () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  /** Runs the reflectors and the resync timer until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.running) throw new Error(`informer for ${groupKindOf(this.kind)} is already running`);
+    this.running = true;
+    const resync = this.startResync(signal);
+    try {
+      await Promise.all(this.reflectors.map((r) => r.run(signal)));
+    } finally {
+      if (resync) clearTimeout(resync.timer);
+      this.running = false;
+    }
+  }
+
+  private startResync(signal: AbortSignal): { timer: NodeJS.Timeout | undefined } | undefined {
+    const period = this.options.syncPeriodMs;
+    if (!(period > 0)) return undefined;
+    const state: { timer: NodeJS.Timeout | undefined } = { timer: undefined };
+    const schedule = () => {
+      // controller-runtime's calculateResyncPeriod: jitter in [0.9, 1.1) so informers spread out.
+      const jittered = period * (0.9 + Math.random() * 0.2);
+      state.timer = setTimeout(
+        () => {
+          if (signal.aborted) return;
+          if (this.hasSynced()) {
+            // A resync re-delivers every object as an update whose old and new are the same object.
+            for (const obj of [...this.store.values()])
+              this.emit({ type: "update", oldObject: obj, object: obj });
+          }
+          schedule();
+        },
+        Math.min(jittered, 2 ** 31 - 1),
+      );
+      state.timer.unref();
+    };
+    schedule();
+    return state;
+  }
+
+  private prepare(raw: KubernetesObject): T {
+    return deepFreeze(this.options.transform(withTypeMeta(this.kind, raw))) as T;
+  }
+
+  private sinkFor(namespace: string | undefined): ReflectorSink {
+    const scope = namespace ?? "";
+    return {
+      replace: (items) => {
+        const initial = this.unsyncedScopes.has(scope);
+        const seen = new Set<string>();
+        for (const raw of items) {
+          const obj = this.prepare(raw);
+          const key = storeKey(obj);
+          seen.add(key);
+          const old = this.store.set(obj);
+          if (!old) {
+            this.emit({ type: "add", object: obj, isInInitialList: initial });
+          } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+            this.emit({ type: "update", oldObject: old, object: obj });
+          }
+        }
+        // Whatever this scope held and the fresh list lacks was deleted while we were not watching;
+        // its final state is unknown, as client-go's DeletedFinalStateUnknown says.
+        const held = namespace ? this.store.byIndex(NAMESPACE_INDEX, namespace) : [...this.store.values()];
+        for (const old of held) {
+          const key = storeKey(old);
+          if (seen.has(key)) continue;
+          this.store.delete(key);
+          this.emit({ type: "delete", object: old, deleteStateUnknown: true });
+        }
+        if (initial) {
+          this.unsyncedScopes.delete(scope);
+          if (this.hasSynced()) {
+            this.log.debug({ objects: this.store.size }, "synced");
+            const waiters = this.syncWaiters;
+            this.syncWaiters = [];
+            for (const w of waiters) w();
+          }
+        }
+      },
+      upsert: (raw) => {
+        const obj = this.prepare(raw);
+        const old = this.store.set(obj);
+        if (old) this.emit({ type: "update", oldObject: old, object: obj });
+        else this.emit({ type: "add", object: obj, isInInitialList: false });
+      },
+      remove: (raw) => {
+        const obj = this.prepare(raw);
+        this.store.delete(storeKey(obj));
+        this.emit({ type: "delete", object: obj, deleteStateUnknown: false });
+      },
+    };
+  }
+
+  private emit(event: InformerEvent<T>): void {
+    for (const handler of this.handlers) this.call(handler, event);
+  }
+
+  private call(handler: InformerHandler<T>, event: InformerEvent<T>): void {
+    try {
+      handler(event);
+    } catch (err) {
+      // A failing handler must not stop the watch or starve the other handlers.
+      this.log.error(
+        { err: err instanceof Error ? err.message : String(err), event: event.type },
+        "informer event handler threw",
+      );
+    }
+  }
+}
+
+/** Freezes an object graph in place (plain JSON: objects and arrays). */
+export function deepFreeze<V>(value: V): V {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The default transform: managedFields are large and of no use to a controller's reads. */
+export function dropManagedFields(obj: KubernetesObject): KubernetesObject {
+  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+  return obj;
+}

@@ -1,0 +1,319 @@
+/**
+ * The reflector: client-go's list-then-watch loop for one kind (and one namespace, or all).
+ *
+ * Why not client-node's informer: it gives no old object on update (predicates and update events
+ * need it), never requests bookmarks (so every reconnect after a quiet period risks a 410 and a full
+ * relist), and on any error other than 410 or a timeout it emits `error` and stops for good, which
+ * is how Node operators' watches "silently die" (client-node#364, #1933, #2424). This loop:
+ *  - lists in pages, then watches from the list's resourceVersion with allowWatchBookmarks=true and
+ *    a server-side timeout randomised in [min, 2·min) like client-go (5–10 min), so replicas do not
+ *    reconnect in lockstep;
+ *  - on 410 Gone (HTTP or an ERROR event) or "resource version too large", relists;
+ *  - on every other failure or a stream that ends too soon, reconnects with exponential backoff
+ *    (800 ms → 30 s, ±25 % jitter, reset after a healthy period), resuming from the last
+ *    resourceVersion it saw;
+ *  - restarts a watch that has been silent (no event, no bookmark) for longer than its timeout plus
+ *    a margin: a half-open TCP connection never errors on its own;
+ *  - logs every failure with the kind, namespace and attempt, and stops only when its signal aborts.
+ * It keeps no objects: the sink (the informer) owns the store and computes what a relist changed.
+ */
+import type { Status } from "../api/core.js";
+import type { KubernetesList, KubernetesObject } from "../api/meta.js";
+import { ApiError, errorFromStatus, isGone } from "../client/errors.js";
+import { queryString, resourcePath } from "../client/paths.js";
+import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
+import { groupKindOf, type Kind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
+
+export interface ReflectorSink {
+  /** The complete state after a (re)list. */
+  replace(items: KubernetesObject[], resourceVersion: string): void;
+  /** ADDED and MODIFIED events (the sink tells add from update by what it holds). */
+  upsert(obj: KubernetesObject): void;
+  remove(obj: KubernetesObject): void;
+}
+
+export interface ReflectorTuning {
+  /** Items per list page (client-go: 500). */
+  pageSize: number;
+  /** Watch timeoutSeconds is drawn from [min, 2·min) (client-go: 300 s). */
+  minWatchTimeoutSeconds: number;
+  /** A watch silent for longer than its timeout plus this margin is restarted. */
+  stallMarginMs: number;
+  backoffInitialMs: number;
+  backoffMaxMs: number;
+  /** A connection that stayed healthy this long resets the backoff (client-go: 2 min). */
+  backoffResetMs: number;
+  /** A watch that ends cleanly sooner than this, with no events, counts as a failure. */
+  minHealthyWatchMs: number;
+  allowWatchBookmarks: boolean;
+}
+
+export const defaultReflectorTuning: Readonly<ReflectorTuning> = Object.freeze({
+  pageSize: 500,
+  minWatchTimeoutSeconds: 300,
+  stallMarginMs: 30_000,
+  backoffInitialMs: 800,
+  backoffMaxMs: 30_000,
+  backoffResetMs: 120_000,
+  minHealthyWatchMs: 1_000,
+  allowWatchBookmarks: true,
+});
+
+export interface ReflectorOptions {
+  rest: RestClient;
+  kind: Kind;
+  /** Watch one namespace; all when absent (or for cluster-scoped kinds). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  sink: ReflectorSink;
+  logger: Logger;
+  tuning?: Partial<ReflectorTuning>;
+}
+
+/** Counters for tests, benchmarks and debugging. */
+export interface ReflectorStats {
+  lists: number;
+  watches: number;
+  events: number;
+  bookmarks: number;
+  /** Relists caused by 410 Gone / too-large resourceVersion. */
+  relists: number;
+  failures: number;
+  lastResourceVersion: string;
+}
+
+class StallError extends Error {
+  override name = "StallError";
+}
+
+export class Reflector {
+  readonly stats: ReflectorStats = {
+    lists: 0,
+    watches: 0,
+    events: 0,
+    bookmarks: 0,
+    relists: 0,
+    failures: 0,
+    lastResourceVersion: "",
+  };
+  private readonly tuning: ReflectorTuning;
+  private readonly log: Logger;
+  private failuresInARow = 0;
+  private lastFailureAt = 0;
+
+  constructor(private readonly options: ReflectorOptions) {
+    this.tuning = { ...defaultReflectorTuning, ...options.tuning };
+    this.log = options.logger.child({
+      component: "reflector",
+      kind: groupKindOf(options.kind),
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    });
+  }
+
+  /** Runs until the signal aborts; never rejects. */
+  async run(signal: AbortSignal): Promise<void> {
+    let needList = true;
+    while (!signal.aborted) {
+      try {
+        if (needList) {
+          const rv = await this.list(signal);
+          needList = false;
+          this.stats.lastResourceVersion = rv;
+        }
+        const healthy = await this.watchOnce(signal);
+        if (healthy) {
+          this.failuresInARow = 0;
+          continue;
+        }
+        throw new Error("watch closed by the server right after it opened");
+      } catch (err) {
+        if (signal.aborted) break;
+        if (isGone(err) || isTooLargeResourceVersion(err)) {
+          this.stats.relists++;
+          this.log.info(
+            { resourceVersion: this.stats.lastResourceVersion, reason: errorMessage(err) },
+            "resourceVersion no longer served; relisting",
+          );
+          needList = true;
+          continue;
+        }
+        this.stats.failures++;
+        const delay = this.nextBackoff();
+        this.log.error(
+          {
+            attempt: this.failuresInARow,
+            retryInMs: Math.round(delay),
+            phase: needList ? "list" : "watch",
+            err: errorMessage(err),
+            ...(err instanceof ApiError ? { code: err.code, reason: err.reason } : {}),
+          },
+          needList ? "list failed; retrying" : "watch failed; reconnecting",
+        );
+        try {
+          await sleep(delay, signal);
+        } catch {
+          break;
+        }
+      }
+    }
+    this.log.debug("reflector stopped");
+  }
+
+  private nextBackoff(): number {
+    const now = Date.now();
+    if (now - this.lastFailureAt > this.tuning.backoffResetMs) this.failuresInARow = 0;
+    this.lastFailureAt = now;
+    this.failuresInARow++;
+    const base = Math.min(
+      this.tuning.backoffMaxMs,
+      this.tuning.backoffInitialMs * 2 ** Math.min(this.failuresInARow - 1, 30),
+    );
+    return base * (0.75 + Math.random() * 0.5);
+  }
+
+  private collectionPath(): string {
+    const { kind, namespace } = this.options;
+    return resourcePath(kind, { namespace: kind.namespaced ? namespace : undefined });
+  }
+
+  /** Lists every page; hands the result to the sink; returns the list's resourceVersion. */
+  private async list(signal: AbortSignal): Promise<string> {
+    const { rest, labelSelector, fieldSelector, sink } = this.options;
+    let items: KubernetesObject[] = [];
+    let cont: string | undefined;
+    let rv = "";
+    let paged = true;
+    for (;;) {
+      const path =
+        this.collectionPath() +
+        queryString({
+          labelSelector,
+          fieldSelector,
+          limit: paged ? this.tuning.pageSize : undefined,
+          continue: cont,
+        });
+      let page: KubernetesList<KubernetesObject>;
+      try {
+        page = await rest.request<KubernetesList<KubernetesObject>>({ method: "GET", path, signal });
+      } catch (err) {
+        // An expired continue token (the list took longer than etcd keeps history): list in one go.
+        if (cont && isGone(err)) {
+          this.log.info("list continue token expired; listing without pages");
+          items = [];
+          cont = undefined;
+          paged = false;
+          continue;
+        }
+        throw err;
+      }
+      for (const item of page.items ?? []) items.push(item);
+      rv = page.metadata?.resourceVersion ?? rv;
+      cont = page.metadata?.continue || undefined;
+      if (!cont) break;
+    }
+    this.stats.lists++;
+    sink.replace(items, rv);
+    return rv;
+  }
+
+  /**
+   * One watch from the last resourceVersion until the server ends it. Returns whether it was healthy
+   * (lived long enough or delivered something); throws on failure.
+   */
+  private async watchOnce(signal: AbortSignal): Promise<boolean> {
+    const { rest, labelSelector, fieldSelector, sink } = this.options;
+    const min = this.tuning.minWatchTimeoutSeconds;
+    const timeoutSeconds = Math.floor(min + Math.random() * min);
+    const path =
+      this.collectionPath() +
+      queryString({
+        watch: "true",
+        resourceVersion: this.stats.lastResourceVersion,
+        allowWatchBookmarks: this.tuning.allowWatchBookmarks ? "true" : undefined,
+        timeoutSeconds,
+        labelSelector,
+        fieldSelector,
+      });
+    const watchAbort = new AbortController();
+    const onAbort = () => watchAbort.abort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    const stallAfterMs = timeoutSeconds * 1000 + this.tuning.stallMarginMs;
+    let stalled = false;
+    let stallTimer: NodeJS.Timeout | undefined;
+    const armStallTimer = () => {
+      if (stallTimer) clearTimeout(stallTimer);
+      stallTimer = setTimeout(() => {
+        stalled = true;
+        watchAbort.abort();
+      }, stallAfterMs);
+      stallTimer.unref();
+    };
+    const started = Date.now();
+    let delivered = 0;
+    this.stats.watches++;
+    armStallTimer();
+    try {
+      await rest.watch(
+        path,
+        (event: WatchEvent) => {
+          armStallTimer();
+          this.handleEvent(event, sink);
+          delivered++;
+        },
+        watchAbort.signal,
+      );
+    } catch (err) {
+      if (stalled) {
+        throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
+      }
+      if (err instanceof RequestAbortedError && signal.aborted) return true;
+      throw err;
+    } finally {
+      if (stallTimer) clearTimeout(stallTimer);
+      signal.removeEventListener("abort", onAbort);
+    }
+    const lived = Date.now() - started;
+    this.log.debug({ events: delivered, livedMs: lived }, "watch ended; resuming");
+    return delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
+  }
+
+  private handleEvent(event: WatchEvent, sink: ReflectorSink): void {
+    const obj = event.object as KubernetesObject;
+    switch (event.type) {
+      case "ADDED":
+      case "MODIFIED":
+        this.stats.events++;
+        sink.upsert(obj);
+        break;
+      case "DELETED":
+        this.stats.events++;
+        sink.remove(obj);
+        break;
+      case "BOOKMARK":
+        this.stats.bookmarks++;
+        break;
+      case "ERROR": {
+        const status = event.object as Status;
+        // 410 here means the resourceVersion was compacted away: errorFromStatus makes it a GoneError.
+        throw errorFromStatus({ apiVersion: "v1", kind: "Status", status: "Failure", ...status });
+      }
+      default:
+        throw new Error(`unknown watch event type "${String((event as { type: unknown }).type)}"`);
+    }
+    const rv = obj.metadata?.resourceVersion;
+    if (rv) this.stats.lastResourceVersion = rv;
+  }
+}
+
+function isTooLargeResourceVersion(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    (err.status.details?.causes ?? []).some((c) => c.reason === "ResourceVersionTooLarge")
+  );
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,280 @@
+/**
+ * The client: controller-runtime's client.Client. Reads go to the informer cache when one is given
+ * (its first read of a kind starts that kind's informer and waits for it to sync), otherwise
+ * straight to the API server; writes always go to the API server. Every object handed back carries
+ * apiVersion and kind, including list items (the API server leaves them off items).
+ */
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubernetesList, KubernetesObject } from "../api/meta.js";
+import type { Cache } from "../cache/types.js";
+import { apiVersionOf, type Kind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
+import { patchContentType } from "./patch.js";
+import { queryString, resourcePath } from "./paths.js";
+import { RestClient, type RestClientOptions } from "./rest.js";
+import { parseSelector, selectorToString } from "./selector.js";
+import type {
+  ApplyOptions,
+  Client,
+  DeleteOptions,
+  ListOptions,
+  ObjectKey,
+  Patch,
+  Reader,
+  SubResourceClient,
+  WriteOptions,
+} from "./types.js";
+
+export interface ClientOptions {
+  /** Serve get/list from this informer cache (controller-runtime's default client). */
+  cache?: Cache;
+  logger?: Logger;
+  /** Default field manager for create, update and patch (controller-runtime's client.FieldOwner). */
+  fieldOwner?: string;
+  /** Options for the REST layer (user agent, timeouts); a RestClient to share one connection pool. */
+  rest?: RestClientOptions | RestClient;
+}
+
+/** Objects of a subresource other than the parent kind (Scale, Eviction, ...) come back as they are. */
+export interface SubResourceClientWithCreate extends SubResourceClient {
+  /** POST to the subresource, e.g. `subResource("eviction").create(Pod, pod, eviction)`. */
+  create<R extends KubernetesObject>(
+    kind: Kind,
+    obj: KubernetesObject | ObjectKey,
+    body: R,
+    options?: WriteOptions,
+  ): Promise<R>;
+}
+
+export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
+  return new KubeClient(restFor(kubeConfig, options), options);
+}
+
+/** Uncached reads straight from the API server (the manager's getAPIReader()). */
+export function createAPIReader(kubeConfig: KubeConfig, options: Omit<ClientOptions, "cache"> = {}): Reader {
+  return new KubeClient(restFor(kubeConfig, options), { ...options, cache: undefined });
+}
+
+function restFor(kubeConfig: KubeConfig, options: ClientOptions): RestClient {
+  if (options.rest instanceof RestClient) return options.rest;
+  const logger = options.logger;
+  return new RestClient(kubeConfig, {
+    onWarning: logger ? (warning) => logger.warn({ warning }, "API server warning") : undefined,
+    ...options.rest,
+  });
+}
+
+/** Sets apiVersion and kind from the descriptor when the object lacks them. */
+export function withTypeMeta<T extends KubernetesObject>(kind: Kind, obj: T): T {
+  if (obj.apiVersion && obj.kind) return obj;
+  return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(kind), kind: obj.kind || kind.kind };
+}
+
+/** namespace/name of an object or key, checked against the kind's scope. */
+export function objectKey(kind: Kind, obj: KubernetesObject | ObjectKey): ObjectKey {
+  const key: ObjectKey =
+    "name" in obj && typeof obj.name === "string"
+      ? (obj as ObjectKey)
+      : {
+          namespace: (obj as KubernetesObject).metadata?.namespace,
+          name: (obj as KubernetesObject).metadata?.name ?? "",
+        };
+  if (!key.name) throw new Error(`${kind.kind} object has no metadata.name`);
+  return kind.namespaced ? key : { name: key.name };
+}
+
+/** The `labelSelector` and `fieldSelector` query values for a direct list. */
+export function listQuery(options: ListOptions): { labelSelector?: string; fieldSelector?: string } {
+  const labelSelector =
+    options.labelSelector === undefined ? undefined : selectorToString(parseSelector(options.labelSelector));
+  const fields = [
+    ...(options.fieldSelector ? [options.fieldSelector] : []),
+    ...Object.entries(options.matchingFields ?? {}).map(([k, v]) => `${k}=${v}`),
+  ];
+  return { labelSelector: labelSelector || undefined, fieldSelector: fields.join(",") || undefined };
+}
+
+const LIST_PAGE_SIZE = 500;
+
+class KubeClient implements Client {
+  constructor(
+    private readonly rest: RestClient,
+    private readonly options: ClientOptions,
+  ) {}
+
+  async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
+    if (this.options.cache) return this.options.cache.get(kind, key);
+    return this.getDirect(kind, key);
+  }
+
+  async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
+    if (this.options.cache) return this.options.cache.list(kind, options);
+    const { labelSelector, fieldSelector } = listQuery(options);
+    const items: T[] = [];
+    let cont = options.continue;
+    // Without a limit, page through everything, so huge collections never arrive as one response.
+    for (;;) {
+      const limit =
+        options.limit === undefined ? LIST_PAGE_SIZE : Math.min(options.limit - items.length, LIST_PAGE_SIZE);
+      const path =
+        resourcePath(kind, { namespace: options.namespace }) +
+        queryString({ labelSelector, fieldSelector, limit, continue: cont });
+      const list = await this.rest.request<KubernetesList<T>>({ method: "GET", path });
+      for (const item of list.items ?? []) items.push(withTypeMeta(kind, item));
+      cont = list.metadata?.continue;
+      if (!cont || (options.limit !== undefined && items.length >= options.limit)) break;
+    }
+    return items;
+  }
+
+  async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
+    const path = resourcePath(kind, { namespace: kind.namespaced ? requireNamespace(kind, obj) : undefined });
+    return this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj));
+  }
+
+  async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
+    const path = resourcePath(kind, objectKey(kind, obj));
+    return this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj));
+  }
+
+  async delete<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    options: DeleteOptions = {},
+  ): Promise<void> {
+    const path = resourcePath(kind, objectKey(kind, obj));
+    const body: Record<string, unknown> = { apiVersion: "v1", kind: "DeleteOptions" };
+    if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
+    if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
+    if (options.preconditions) body.preconditions = options.preconditions;
+    if (options.dryRun) body.dryRun = ["All"];
+    await this.rest.request({ method: "DELETE", path, body });
+  }
+
+  async patch<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    patch: Patch,
+    options: WriteOptions = {},
+  ): Promise<T> {
+    return this.patchAt(kind, obj, patch, options, undefined);
+  }
+
+  async apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: ApplyOptions): Promise<T> {
+    return this.applyAt(kind, obj, options, undefined);
+  }
+
+  status(): SubResourceClientWithCreate {
+    return this.subResource("status");
+  }
+
+  subResource(name: string): SubResourceClientWithCreate {
+    return {
+      get: <T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey) => this.getDirect(kind, key, name),
+      update: async <T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}) => {
+        const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
+        return this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj));
+      },
+      patch: <T extends KubernetesObject>(
+        kind: Kind<T>,
+        obj: T | ObjectKey,
+        patch: Patch,
+        options: WriteOptions = {},
+      ) => this.patchAt(kind, obj, patch, options, name),
+      create: async <R extends KubernetesObject>(
+        kind: Kind,
+        obj: KubernetesObject | ObjectKey,
+        body: R,
+        options: WriteOptions = {},
+      ) => {
+        const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
+        return this.rest.request<R>({ method: "POST", path: path + this.writeQuery(options), body });
+      },
+    };
+  }
+
+  private async getDirect<T extends KubernetesObject>(
+    kind: Kind<T>,
+    key: ObjectKey,
+    subresource?: string,
+  ): Promise<T> {
+    const path = resourcePath(kind, { ...objectKey(kind, key), subresource });
+    return withTypeMeta(kind, await this.rest.request<T>({ method: "GET", path }));
+  }
+
+  private async patchAt<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T | ObjectKey,
+    patch: Patch,
+    options: WriteOptions,
+    subresource: string | undefined,
+  ): Promise<T> {
+    const path = resourcePath(kind, { ...objectKey(kind, obj), subresource });
+    const res = await this.rest.request<T>({
+      method: "PATCH",
+      path: path + this.writeQuery(options),
+      body: patch.data,
+      contentType: patchContentType(patch.type),
+    });
+    return withTypeMeta(kind, res);
+  }
+
+  private async applyAt<T extends KubernetesObject>(
+    kind: Kind<T>,
+    obj: T,
+    options: ApplyOptions,
+    subresource: string | undefined,
+  ): Promise<T> {
+    if (!options?.fieldManager) {
+      throw new Error(
+        `server-side apply of ${kind.kind} needs options.fieldManager (e.g. your controller's name)`,
+      );
+    }
+    const key = objectKey(kind, obj);
+    const path = resourcePath(kind, { ...key, subresource });
+    // The API server refuses an apply body that carries managedFields; objects read back carry them.
+    const body = withTypeMeta(kind, obj);
+    const metadata = body.metadata ? { ...body.metadata } : undefined;
+    if (metadata) delete metadata.managedFields;
+    const res = await this.rest.request<T>({
+      method: "PATCH",
+      path:
+        path +
+        queryString({
+          fieldManager: options.fieldManager,
+          force: options.force ? "true" : undefined,
+          dryRun: options.dryRun ? "All" : undefined,
+        }),
+      // JSON is valid YAML, so the apply-patch+yaml content type takes it as is.
+      body: { ...body, metadata },
+      contentType: patchContentType("apply"),
+    });
+    return withTypeMeta(kind, res);
+  }
+
+  private async write<T extends KubernetesObject>(
+    kind: Kind<T>,
+    method: "POST" | "PUT",
+    path: string,
+    body: T,
+  ): Promise<T> {
+    return withTypeMeta(kind, await this.rest.request<T>({ method, path, body }));
+  }
+
+  private writeQuery(options: WriteOptions): string {
+    return queryString({
+      dryRun: options.dryRun ? "All" : undefined,
+      fieldManager: options.fieldManager ?? this.options.fieldOwner,
+    });
+  }
+}
+
+function requireNamespace(kind: Kind, obj: KubernetesObject): string {
+  const ns = obj.metadata?.namespace;
+  if (!ns) {
+    throw new Error(
+      `${kind.kind} "${obj.metadata?.name ?? obj.metadata?.generateName ?? ""}" is namespaced: set metadata.namespace`,
+    );
+  }
+  return ns;
+}
