@@ -1,0 +1,130 @@
+/**
+ * Builds (once, cached) and runs the real controller-gen, the oracle every kbts manifests case is
+ * checked against. The binary lives in the user cache, never in the repository; when Go is missing,
+ * callers get a reason to print instead of a failure.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import lockfile from "proper-lockfile";
+
+const run = promisify(execFile);
+
+export const CONTROLLER_GEN_VERSION = "v0.23.0";
+
+/** Where the binary is cached: ${XDG_CACHE_HOME:-~/.cache}/kbts/controller-gen/<version>/controller-gen. */
+export function controllerGenDir(): string {
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(cache, "kbts", "controller-gen", CONTROLLER_GEN_VERSION);
+}
+
+export type ControllerGen = { ok: true; bin: string } | { ok: false; reason: string };
+
+/** Go's version line, or undefined when no `go` is on PATH. */
+export async function goVersion(): Promise<string | undefined> {
+  try {
+    const { stdout } = await run("go", ["version"]);
+    return stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The controller-gen binary, installed from the Go module proxy on first use. Concurrent callers
+ * (test workers, regen) serialise on a lock so only one `go install` runs.
+ */
+export async function ensureControllerGen(): Promise<ControllerGen> {
+  const dir = controllerGenDir();
+  const bin = join(dir, "controller-gen");
+  if (existsSync(bin)) return { ok: true, bin };
+  if ((await goVersion()) === undefined) {
+    return {
+      ok: false,
+      reason: `Go is not installed, so controller-gen ${CONTROLLER_GEN_VERSION} cannot be built`,
+    };
+  }
+  mkdirSync(dir, { recursive: true });
+  const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 500, maxTimeout: 1000 } });
+  try {
+    if (!existsSync(bin)) {
+      await run(
+        "go",
+        ["install", `sigs.k8s.io/controller-tools/cmd/controller-gen@${CONTROLLER_GEN_VERSION}`],
+        {
+          env: { ...process.env, GOBIN: dir, GOFLAGS: "-mod=mod" },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+    }
+  } catch (err) {
+    return {
+      ok: false,
+      reason: `go install controller-gen ${CONTROLLER_GEN_VERSION} failed: ${String(err)}`,
+    };
+  } finally {
+    await release();
+  }
+  return { ok: true, bin };
+}
+
+export interface RunOptions {
+  /** The Go module root (testdata/markers). */
+  moduleDir: string;
+  /** A package pattern relative to moduleDir, e.g. "./01-basic/...". */
+  packages: string;
+  roleName?: string;
+  allowDangerousTypes?: boolean;
+}
+
+export type RunResult = { ok: true; files: Map<string, string> } | { ok: false; error: string };
+
+/**
+ * Runs `controller-gen crd rbac webhook` on one package tree and returns what it wrote, keyed by the
+ * paths kbts uses in a project (config/crd/bases/..., config/rbac/role.yaml, config/webhook/manifests.yaml).
+ */
+export async function runControllerGen(bin: string, opts: RunOptions): Promise<RunResult> {
+  const out = mkdtempSync(join(tmpdir(), "kbts-cg-"));
+  try {
+    const crd = opts.allowDangerousTypes ? "crd:allowDangerousTypes=true" : "crd";
+    const args = [
+      crd,
+      `rbac:roleName=${opts.roleName ?? "manager-role"}`,
+      "webhook",
+      `paths=${opts.packages}`,
+      `output:crd:artifacts:config=${join(out, "config/crd/bases")}`,
+      `output:rbac:artifacts:config=${join(out, "config/rbac")}`,
+      `output:webhook:artifacts:config=${join(out, "config/webhook")}`,
+    ];
+    try {
+      await run(bin, args, {
+        cwd: opts.moduleDir,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, GOFLAGS: "" },
+      });
+    } catch (err) {
+      const e = err as { stderr?: string; stdout?: string; message: string };
+      return { ok: false, error: (e.stderr || e.stdout || e.message).trim() };
+    }
+    return { ok: true, files: readTree(out) };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** Every file under dir, keyed by its /-separated path relative to dir. */
+export function readTree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.set(relative(dir, p).split("\\").join("/"), readFileSync(p, "utf8"));
+    }
+  };
+  walk(dir);
+  return files;
+}

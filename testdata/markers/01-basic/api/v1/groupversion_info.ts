@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=basic.kbts.test
+export const GroupVersion = { group: "basic.kbts.test", version: "v1" } as const;

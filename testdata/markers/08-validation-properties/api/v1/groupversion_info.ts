@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=props.kbts.test
+export const GroupVersion = { group: "props.kbts.test", version: "v1" } as const;

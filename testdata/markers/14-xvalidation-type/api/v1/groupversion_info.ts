@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=celtype.kbts.test
+export const GroupVersion = { group: "celtype.kbts.test", version: "v1" } as const;

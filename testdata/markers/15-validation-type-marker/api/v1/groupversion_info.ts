@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=typemarker.kbts.test
+export const GroupVersion = { group: "typemarker.kbts.test", version: "v1" } as const;

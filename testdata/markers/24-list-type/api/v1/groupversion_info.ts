@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=listtype.kbts.test
+export const GroupVersion = { group: "listtype.kbts.test", version: "v1" } as const;

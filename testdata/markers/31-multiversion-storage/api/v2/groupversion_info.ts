@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=multi.kbts.test
+export const GroupVersion = { group: "multi.kbts.test", version: "v2" } as const;

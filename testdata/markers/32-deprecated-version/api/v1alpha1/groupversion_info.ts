@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=deprecated.kbts.test
+export const GroupVersion = { group: "deprecated.kbts.test", version: "v1alpha1" } as const;

@@ -1,0 +1,4 @@
+// Package v1 contains the deprecated.kbts.test API.
+// +kubebuilder:object:generate=true
+// +groupName=deprecated.kbts.test
+package v1

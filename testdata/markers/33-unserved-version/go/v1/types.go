@@ -1,0 +1,20 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type RaftSpec struct {
+	// fieldv1 exists only in v1.
+	// +optional
+	Fieldv1 string `json:"fieldv1,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:storageversion
+
+// Raft is a test kind.
+type Raft struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	// +optional
+	Spec RaftSpec `json:"spec,omitempty"`
+}

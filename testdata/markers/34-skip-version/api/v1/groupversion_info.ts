@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=skipver.kbts.test
+export const GroupVersion = { group: "skipver.kbts.test", version: "v1" } as const;

@@ -1,0 +1,4 @@
+// Package v1 contains the skipver.kbts.test API.
+// +kubebuilder:object:generate=true
+// +groupName=skipver.kbts.test
+package v1

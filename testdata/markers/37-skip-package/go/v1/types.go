@@ -1,0 +1,19 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+type KayakSpec struct {
+	// fieldv1 exists only in v1.
+	// +optional
+	Fieldv1 string `json:"fieldv1,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+
+// Kayak is a test kind.
+type Kayak struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	// +optional
+	Spec KayakSpec `json:"spec,omitempty"`
+}

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=oneof.kbts.test
+export const GroupVersion = { group: "oneof.kbts.test", version: "v1" } as const;

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=function.kbts.test
+export const GroupVersion = { group: "function.kbts.test", version: "v1" } as const;

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=twostorage.kbts.test
+export const GroupVersion = { group: "twostorage.kbts.test", version: "v2" } as const;

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=printpath.kbts.test
+export const GroupVersion = { group: "printpath.kbts.test", version: "v1" } as const;

@@ -1,0 +1,80 @@
+/**
+ * The oracle: controller-gen v0.23.0 (built from the Go module proxy) run on every Go twin must
+ * reproduce the committed expected/ byte for byte, so expected/ really is controller-gen's output and
+ * not a copy of kbts'. Cases with WHY.md are kbts' own output and are not checked here.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  CONTROLLER_GEN_VERSION,
+  ensureControllerGen,
+  goVersion,
+  runControllerGen,
+} from "../controller-gen/index.js";
+import { expectedFiles, listCases, MARKERS_DIR } from "./cases.js";
+import { lineDiff } from "./diff.js";
+
+const hasGo = (await goVersion()) !== undefined;
+const cases = listCases();
+
+describe("the corpus", () => {
+  it("has at least 60 cases, with a Go twin for every output case that Go can express", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+    for (const c of cases) {
+      if (c.kind === "output") {
+        expect(c.hasGo || c.differs, `${c.name} needs go/ or a WHY.md`).toBe(true);
+        expect(expectedFiles(c).size, `${c.name} has no expected/ files`).toBeGreaterThan(0);
+      } else {
+        expect(c.hasGo, `${c.name} is an ${c.kind} case and must not have a Go twin`).toBe(false);
+      }
+      expect(
+        existsSync(join(c.dir, "api")) || existsSync(join(c.dir, "internal")),
+        `${c.name} has no TS`,
+      ).toBe(true);
+    }
+  });
+
+  it("gives every Go twin package the same version directories as its TS package", () => {
+    for (const c of cases.filter((x) => x.hasGo && existsSync(join(x.dir, "api")))) {
+      const ts = readdirSync(join(c.dir, "api")).sort();
+      const go = readdirSync(join(c.dir, "go"))
+        .filter((d) => /^v\d/.test(d))
+        .sort();
+      expect(go, c.name).toEqual(ts);
+    }
+  });
+});
+
+describe.skipIf(!hasGo)(`controller-gen ${CONTROLLER_GEN_VERSION} reproduces expected/`, () => {
+  let bin = "";
+  beforeAll(async () => {
+    const cg = await ensureControllerGen();
+    if (!cg.ok) throw new Error(cg.reason);
+    bin = cg.bin;
+  }, 900_000);
+
+  for (const c of cases.filter((x) => x.hasGo && !x.differs)) {
+    it(c.name, async () => {
+      const result = await runControllerGen(bin, {
+        moduleDir: MARKERS_DIR,
+        packages: `./${c.name}/...`,
+        ...c.options,
+      });
+      if (!result.ok) expect.fail(`controller-gen failed on ${c.name}:\n${result.error}`);
+      const expected = expectedFiles(c);
+      expect([...result.files.keys()].sort()).toEqual([...expected.keys()].sort());
+      for (const [path, want] of expected) {
+        const got = result.files.get(path) ?? "";
+        if (got !== want)
+          expect.fail(
+            `${c.name}/${path} is stale; run npx tsx testdata/markers/regen.ts\n${lineDiff(want, got)}`,
+          );
+      }
+    }, 120_000);
+  }
+});
+
+describe.runIf(!hasGo)("controller-gen oracle", () => {
+  it.skip("skipped: Go is not installed, so the expected YAML cannot be re-derived from controller-gen", () => {});
+});
