@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import {
+  addDependency,
+  addMakeTarget,
+  addYamlListEntry,
+  insertAfterLine,
+  replaceLineContaining,
+} from "./edits.js";
+
+describe("GPUBudget plugin edits", () => {
+  it("inserts after an anchor once", () => {
+    const once = insertAfterLine("a\n  options: {\nb", /^\s*options: \{$/, "  x: 1,");
+    expect(once).toBe("a\n  options: {\n  x: 1,\nb");
+    expect(insertAfterLine(once, /^\s*options: \{$/, "  x: 1,")).toBe(once);
+    expect(() => insertAfterLine("a", /nope/, "x")).toThrow(/anchor/);
+  });
+
+  it("replaces a line, and only drops duplicates on a second run", () => {
+    const once = replaceLineContaining(
+      "a\n  new FooReconciler(c).setup(m);\nb",
+      /new FooReconciler\(/,
+      "  setupFoo();",
+    );
+    expect(once).toBe("a\n  setupFoo();\nb");
+    expect(replaceLineContaining(once, /new FooReconciler\(/, "  setupFoo();")).toBe(once);
+    expect(
+      replaceLineContaining("import { FooReconciler } from 'x';\nz", /import \{ FooReconciler \}/, ""),
+    ).toBe("z");
+  });
+
+  it("adds to a YAML list after its last item, or creates the list", () => {
+    const y = "resources:\n- manifests.yaml\n- service.yaml\n\nconfigurations:\n- k.yaml\n";
+    const once = addYamlListEntry(y, "resources", "- rules.yaml");
+    expect(once).toBe(
+      "resources:\n- manifests.yaml\n- service.yaml\n- rules.yaml\n\nconfigurations:\n- k.yaml\n",
+    );
+    expect(addYamlListEntry(once, "resources", "- rules.yaml")).toBe(once);
+    expect(addYamlListEntry("resources:\n- a.yaml\n", "patches", "- path: p.yaml")).toBe(
+      "resources:\n- a.yaml\npatches:\n- path: p.yaml\n",
+    );
+  });
+
+  it("adds a sorted dependency to package.json once", () => {
+    const pkg = `${JSON.stringify({ name: "p", dependencies: { zod: "1", "@kbts/runtime": "2" } }, null, 2)}\n`;
+    const once = addDependency(pkg, "prom-client", "^15.1.3");
+    expect(Object.keys(JSON.parse(once).dependencies)).toEqual(["@kbts/runtime", "prom-client", "zod"]);
+    expect(addDependency(once, "prom-client", "^15.1.3")).toBe(once);
+  });
+
+  it("appends a Makefile target once", () => {
+    const once = addMakeTarget("all: build\n", "check-rules", "Check rules.", "bash hack/check-rules.sh");
+    expect(once).toBe(
+      "all: build\n\n.PHONY: check-rules\ncheck-rules: ## Check rules.\n\tbash hack/check-rules.sh\n",
+    );
+    expect(addMakeTarget(once, "check-rules", "Check rules.", "x")).toBe(once);
+  });
+});

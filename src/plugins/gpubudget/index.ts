@@ -1,0 +1,139 @@
+import { type ResourceModel, resourceModel } from "../../project/resource.js";
+import type { Scaffold } from "../../scaffold/scaffold.js";
+import { templateSet } from "../../scaffold/template.js";
+import { findPlugin } from "../registry.js";
+import type { ApiOptions, Plugin, PluginContext } from "../types.js";
+import {
+  addDependency,
+  addMakeTarget,
+  addYamlListEntry,
+  insertAfterLine,
+  replaceLineContaining,
+} from "./edits.js";
+
+/**
+ * `gpu-budget/v1-alpha`: a scaffolding plugin in the manner of Kubebuilder's deploy-image. On
+ * `kbts create api ... --plugins gpu-budget/v1-alpha` it runs the project's base plugin (types,
+ * controller, CRD kustomization, RBAC roles, PROJECT entry), then the base plugin's `create webhook`
+ * for core/v1 Pod with programmatic validation, then writes the GPUBudget operator over the stubs:
+ * types with markers, the reconciler, the Pod validator, metrics, utilization, tests, observability
+ * (config/grafana, config/prometheus), the webhook namespaceSelector patch and the README tutorial.
+ * Every edit of an existing file is anchored and idempotent; nothing is written unless all succeed.
+ */
+export const GPU_BUDGET_PLUGIN_KEY = "gpu-budget.kbts.dev/v1-alpha";
+
+/** The plugin's templates: templates/plugins/gpu-budget, each overwriting the base plugin's stub. */
+export const TEMPLATE_SET = "plugins/gpu-budget";
+
+/** The extra manager flags, inserted at the top of cmd/main.ts' parseArgs options. */
+const FLAGS = `    // The most {{kind}}s reconciled at once (replicas are for failover; raise this for throughput).
+    "max-concurrent-reconciles": { type: "string", default: "1" },
+    // Prometheus server to read DCGM GPU utilization from (e.g. http://prometheus.monitoring:9090); off when empty.
+    "prometheus-url": { type: "string", default: "" },
+    // How often a budget's utilization is refreshed (requeue interval) when --prometheus-url is set.
+    "utilization-interval": { type: "string", default: "60s" },
+    // PromQL window utilization is averaged over.
+    "utilization-window": { type: "string", default: "5m" },
+    // A GPU averaging below this utilization (percent) over the window is reported idle.
+    "idle-threshold": { type: "string", default: "5" },`;
+
+function fill(text: string, r: ResourceModel): string {
+  return text.replaceAll("{{kind}}", r.kind).replaceAll("{{kindLower}}", r.kindLower);
+}
+
+/** Template data: the resource plus the relative paths the base plugin's templates use. */
+export function templateData(ctx: PluginContext, r: ResourceModel): Record<string, unknown> {
+  const up = r.groupDir === "" ? "../.." : "../../..";
+  return {
+    ...r,
+    projectName: ctx.config.projectName ?? "",
+    apiImportFromController: `${up}/api/${r.groupDir}${r.version}`,
+    configFromController: `${up}/config`,
+  };
+}
+
+/** Runs another plugin's subcommand, as deploy-image runs go/v4 before writing its own files. */
+async function runBase(ctx: PluginContext, resource: ResourceModel, options: ApiOptions): Promise<void> {
+  const base = findPlugin(ctx.config.layout?.[0] ?? "typescript/v1");
+  if (!base.createApi || !base.createWebhook) {
+    throw new Error(`the project's base plugin ${base.key} cannot create APIs and webhooks`);
+  }
+  await base.createApi(ctx, resource, options);
+  const pod = resourceModel(ctx.config, { group: "core", version: "v1", kind: "Pod" }, true);
+  const hasPodWebhook = ctx.config.resources?.some(
+    (r) => r.core && r.kind === "Pod" && r.webhooks?.validation,
+  );
+  if (!hasPodWebhook || options.force) {
+    await base.createWebhook(ctx, pod, { defaulting: false, validation: true, force: options.force });
+  }
+}
+
+export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unknown>, r: ResourceModel): void {
+  for (const file of templateSet(TEMPLATE_SET, "overwrite")) scaffold.template(file, data);
+
+  // cmd/main.ts: the operator's flags, and the controller set up with them instead of the base stub.
+  scaffold.edit("cmd/main.ts", (text) => insertAfterLine(text, /^\s*options: \{\s*$/, fill(FLAGS, r)));
+  scaffold.insert("cmd/main.ts", {
+    imports: [
+      `import { setup${r.kind}Controller } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
+      `import { parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";`,
+    ],
+  });
+  const setup = `  await setup${r.kind}Controller(mgr, {
+    maxConcurrentReconciles: parsePositiveInt(flags["max-concurrent-reconciles"] ?? "1", "--max-concurrent-reconciles"),
+    utilization: utilizationFromFlags(flags),
+  });`;
+  scaffold.edit("cmd/main.ts", (text) => {
+    // The base plugin's import and registration of the stub reconciler give way to ours.
+    let next = replaceLineContaining(text, new RegExp(`import \\{ ${r.kind}Reconciler \\}`), "");
+    next = replaceLineContaining(next, new RegExp(`new ${r.kind}Reconciler\\(`), setup);
+    return next;
+  });
+  scaffold.insert("cmd/main.ts", { builder: [setup] });
+
+  // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
+  scaffold.edit("config/webhook/kustomization.yaml", (text) =>
+    addYamlListEntry(text, "patches", "- path: pod_namespace_selector_patch.yaml"),
+  );
+  scaffold.edit("config/prometheus/kustomization.yaml", (text) =>
+    addYamlListEntry(text, "resources", `- ${r.kindLower}_rules.yaml`),
+  );
+
+  // The metrics use prom-client directly (the same range as @kbts/runtime's, so npm dedupes them).
+  scaffold.edit("package.json", (text) => addDependency(text, "prom-client", "^15.1.3"));
+  scaffold.edit("Makefile", (text) =>
+    addMakeTarget(
+      text,
+      "check-rules",
+      "Check the Prometheus rules (promtool check/test rules) and the Grafana dashboard's queries.",
+      "bash hack/check-rules.sh",
+    ),
+  );
+}
+
+export const gpuBudgetPlugin: Plugin = {
+  key: GPU_BUDGET_PLUGIN_KEY,
+  description: "The GPUBudget operator: GPU budgets per namespace, Pod admission, metrics, alerts, dashboard",
+  async createApi(ctx, resource, options) {
+    await runBase(ctx, resource, options);
+    scaffoldGPUBudget(ctx.scaffold, templateData(ctx, resource), resource);
+    const key = GPU_BUDGET_PLUGIN_KEY;
+    const entry = {
+      group: resource.group,
+      version: resource.version,
+      kind: resource.kind,
+      domain: resource.domain,
+    };
+    ctx.config.plugins ??= {};
+    const plugins = ctx.config.plugins;
+    const mine = (plugins[key] ?? { resources: [] }) as { resources: (typeof entry)[] };
+    if (
+      !mine.resources.some(
+        (e) => e.group === entry.group && e.version === entry.version && e.kind === entry.kind,
+      )
+    ) {
+      mine.resources.push(entry);
+    }
+    plugins[key] = mine;
+  },
+};

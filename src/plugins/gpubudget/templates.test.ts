@@ -1,0 +1,113 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { Renderer, templateSet } from "../../scaffold/template.js";
+import { TEMPLATE_SET } from "./index.js";
+
+// Renders every template of the plugin with the GPUBudget tutorial's names and checks each output is
+// well-formed for its kind of file. The rendered operator's behaviour is tested by its own tests
+// (run by e2e/gpubudget.test.ts inside a scaffolded project).
+const data = {
+  group: "capacity",
+  version: "v1alpha1",
+  kind: "GPUBudget",
+  kindLower: "gpubudget",
+  kindVar: "gpuBudget",
+  plural: "gpubudgets",
+  domain: "lab.example.com",
+  qualifiedGroup: "capacity.lab.example.com",
+  apiVersion: "capacity.lab.example.com/v1alpha1",
+  namespaced: true,
+  core: false,
+  multigroup: false,
+  groupDir: "",
+  projectName: "gpubudget",
+  apiImportFromController: "../../api/v1alpha1",
+  configFromController: "../../config",
+};
+
+const rendered = new Map<string, string>();
+let dir = "";
+
+beforeAll(() => {
+  const renderer = new Renderer();
+  // Under the repository's tmp/ (git-ignored) so the rendered modules resolve this checkout's packages.
+  const tmp = fileURLToPath(new URL("../../../tmp/", import.meta.url));
+  mkdirSync(tmp, { recursive: true });
+  dir = mkdtempSync(join(tmp, "gpubudget-templates-"));
+  for (const file of templateSet(TEMPLATE_SET, "overwrite")) {
+    const path = renderer.outputPath(file, data);
+    const body = renderer.render(file.template, data);
+    rendered.set(path, body);
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), body);
+  }
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("gpu-budget/v1-alpha templates", () => {
+  it("write the operator's files at Kubebuilder's paths", () => {
+    expect([...rendered.keys()]).toEqual(
+      expect.arrayContaining([
+        "api/v1alpha1/gpubudget_types.ts",
+        "internal/controller/gpubudget_controller.ts",
+        "internal/controller/gpubudget_controller.test.ts",
+        "internal/webhook/v1/pod_webhook.ts",
+        "internal/gpu/podgpus.ts",
+        "config/grafana/gpubudget-dashboard.json",
+        "config/prometheus/gpubudget_rules.yaml",
+        "config/webhook/pod_namespace_selector_patch.yaml",
+        "config/samples/capacity_v1alpha1_gpubudget.yaml",
+        "README.md",
+      ]),
+    );
+  });
+
+  it("render TypeScript without syntax errors and without leftover template braces", () => {
+    for (const [path, body] of rendered) {
+      if (!path.endsWith(".ts")) continue;
+      const out = ts.transpileModule(body, {
+        fileName: path,
+        reportDiagnostics: true,
+        compilerOptions: { module: ts.ModuleKind.NodeNext },
+      });
+      expect(
+        out.diagnostics?.map((d) => `${path}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`),
+      ).toEqual([]);
+      expect(body, path).not.toMatch(/\{\{/);
+    }
+  });
+
+  it("render YAML and JSON that parse", () => {
+    for (const [path, body] of rendered) {
+      if (/\.ya?ml$/.test(path)) expect(() => parse(body), path).not.toThrow();
+      if (path.endsWith(".json")) expect(() => JSON.parse(body), path).not.toThrow();
+    }
+  });
+
+  it("keep Prometheus and Grafana template syntax ({{ $labels.x }}, {{result}}) intact", () => {
+    expect(rendered.get("config/prometheus/gpubudget_rules.yaml")).toContain("{{ $labels.namespace }}");
+    const dashboard = JSON.parse(rendered.get("config/grafana/gpubudget-dashboard.json") ?? "{}");
+    const legends = dashboard.panels.flatMap((p: { targets?: { legendFormat?: string }[] }) =>
+      (p.targets ?? []).map((t) => t.legendFormat),
+    );
+    expect(legends).toContain("{{result}}");
+  });
+
+  it("count GPUs by the scheduler's rule in the rendered module", async () => {
+    const { podGPUs } = await import(join(dir, "internal/gpu/podgpus.ts"));
+    const pod = {
+      spec: {
+        initContainers: [{ name: "i", resources: { limits: { "nvidia.com/gpu": "4" } } }],
+        containers: [{ name: "c", resources: { requests: { "nvidia.com/gpu": "1" } } }],
+      },
+    };
+    expect(podGPUs(pod, "nvidia.com/gpu")).toBe(4);
+  });
+});
