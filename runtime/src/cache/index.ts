@@ -7,7 +7,13 @@ export {
   InformerCache,
   transformKey,
 } from "./cache.js";
-export { deepFreeze, dropManagedFields, SharedInformer, type SharedInformerOptions } from "./informer.js";
+export {
+  deepFreeze,
+  dropManagedFields,
+  jitteredResyncPeriod,
+  SharedInformer,
+  type SharedInformerOptions,
+} from "./informer.js";
 export {
   defaultReflectorTuning,
   Reflector,

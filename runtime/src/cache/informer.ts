@@ -52,7 +52,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           namespace,
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,
-          sink: this.sinkFor(namespace),
+          sink: this.sink(namespace),
           logger: options.logger,
           tuning: options.tuning,
         }),
@@ -131,11 +131,18 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
     return state;
   }
 
+  /** Re-delivers every object as an update whose old and new are the same object (once synced). */
+  resync(): void {
+    if (!this.hasSynced()) return;
+    for (const obj of [...this.store.values()]) this.emit({ type: "update", oldObject: obj, object: obj });
+  }
+
   private prepare(raw: KubernetesObject): T {
     return deepFreeze(this.options.transform(withTypeMeta(this.kind, raw))) as T;
   }
 
-  private sinkFor(namespace: string | undefined): ReflectorSink {
+  /** What the reflector of one namespace (undefined: all) feeds; public for tests and custom sources. */
+  sink(namespace?: string): ReflectorSink {
     const scope = namespace ?? "";
     return {
       replace: (items) => {
@@ -200,6 +207,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
       );
     }
   }
+}
+
+/** controller-runtime's calculateResyncPeriod: jitter in [0.9, 1.1) so informers spread out. */
+export function jitteredResyncPeriod(periodMs: number): number {
+  return periodMs * (0.9 + Math.random() * 0.2);
 }
 
 /** Freezes an object graph in place (plain JSON: objects and arrays). */

@@ -1,0 +1,182 @@
+import { KubeConfig } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { ConfigMap, Namespace } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
+import { RestClient } from "../client/rest.js";
+import type { Logger } from "../log/types.js";
+import { dropManagedFields, jitteredResyncPeriod, SharedInformer } from "./informer.js";
+import type { InformerEvent } from "./types.js";
+
+// These tests drive the informer's sink directly (what its reflector feeds it); the reflector and the
+// whole loop against a real API server are covered by cache.int.test.ts.
+const kc = new KubeConfig();
+kc.loadFromClusterAndUser({ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: false }, { name: "u" });
+
+function silentLogger(errors: string[] = []): Logger {
+  const l: Logger = {
+    info: () => {},
+    warn: () => {},
+    debug: () => {},
+    error: (o: unknown, m?: string) => {
+      errors.push(m ?? String(o));
+    },
+    child: () => l,
+  };
+  return l;
+}
+
+function informer(namespaces?: string[], errors?: string[]) {
+  return new SharedInformer({
+    rest: new RestClient(kc),
+    kind: ConfigMap,
+    namespaces,
+    transform: dropManagedFields,
+    syncPeriodMs: 0,
+    logger: silentLogger(errors),
+  });
+}
+
+const cm = (ns: string, name: string, rv: string, data: Record<string, string> = {}): KubernetesObject => ({
+  metadata: { namespace: ns, name, resourceVersion: rv, managedFields: [{ manager: "kubectl" }] },
+  data,
+});
+
+function record(inf: SharedInformer) {
+  const events: string[] = [];
+  const raw: InformerEvent[] = [];
+  inf.addEventHandler((e) => {
+    raw.push(e);
+    const o = e.object.metadata!;
+    if (e.type === "add") events.push(`add ${o.namespace}/${o.name} initial=${e.isInInitialList}`);
+    if (e.type === "update")
+      events.push(
+        `update ${o.namespace}/${o.name} ${e.oldObject.metadata!.resourceVersion}->${o.resourceVersion}`,
+      );
+    if (e.type === "delete") events.push(`delete ${o.namespace}/${o.name} unknown=${e.deleteStateUnknown}`);
+  });
+  return { events, raw };
+}
+
+describe("SharedInformer", () => {
+  it("marks the initial list, then gives updates with old and new, and deletes", () => {
+    const inf = informer();
+    const { events, raw } = record(inf);
+    expect(inf.hasSynced()).toBe(false);
+    inf.sink().replace([cm("a", "x", "1")], "1");
+    expect(inf.hasSynced()).toBe(true);
+    inf.sink().upsert(cm("a", "y", "2"));
+    inf.sink().upsert(cm("a", "x", "3", { k: "v" }));
+    inf.sink().remove(cm("a", "y", "4"));
+    expect(events).toEqual([
+      "add a/x initial=true",
+      "add a/y initial=false",
+      "update a/x 1->3",
+      "delete a/y unknown=false",
+    ]);
+    const update = raw[2];
+    expect(update?.type === "update" && update.oldObject.metadata?.resourceVersion).toBe("1");
+  });
+
+  it("after a relist, deletes what vanished (state unknown) and updates only what changed", () => {
+    const inf = informer();
+    inf.sink().replace([cm("a", "same", "1"), cm("a", "changed", "1"), cm("a", "gone", "1")], "1");
+    const { events } = record(inf);
+    events.length = 0; // drop the replayed adds
+    inf.sink().replace([cm("a", "same", "1"), cm("a", "changed", "5"), cm("a", "new", "6")], "6");
+    expect(events).toEqual([
+      "update a/changed 1->5",
+      "add a/new initial=false",
+      "delete a/gone unknown=true",
+    ]);
+  });
+
+  it("stamps apiVersion/kind, drops managedFields and freezes stored objects", () => {
+    const inf = informer();
+    inf.sink().replace([cm("a", "x", "1")], "1");
+    const stored = inf.store.get("a/x")!;
+    expect(stored.apiVersion).toBe("v1");
+    expect(stored.kind).toBe("ConfigMap");
+    expect(stored.metadata?.managedFields).toBeUndefined();
+    expect(Object.isFrozen(stored.metadata)).toBe(true);
+    expect(() => {
+      (stored.metadata as { name: string }).name = "evil";
+    }).toThrow(TypeError);
+  });
+
+  it("replays existing objects to a late handler and stops calling it after unsubscribe", () => {
+    const inf = informer();
+    inf.sink().replace([cm("a", "x", "1"), cm("b", "y", "1")], "1");
+    const seen: string[] = [];
+    const off = inf.addEventHandler((e) => seen.push(`${e.type}:${e.type === "add" && e.isInInitialList}`));
+    expect(seen).toEqual(["add:true", "add:true"]);
+    off();
+    inf.sink().upsert(cm("a", "z", "2"));
+    expect(seen).toHaveLength(2);
+  });
+
+  it("keeps delivering to other handlers when one throws", () => {
+    const errors: string[] = [];
+    const inf = informer(undefined, errors);
+    inf.addEventHandler(() => {
+      throw new Error("bad handler");
+    });
+    const { events } = record(inf);
+    inf.sink().replace([cm("a", "x", "1")], "1");
+    expect(events).toEqual(["add a/x initial=true"]);
+    expect(errors).toEqual(["informer event handler threw"]);
+  });
+
+  it("syncs only when every watched namespace has listed, and relists touch only their namespace", async () => {
+    const inf = informer(["a", "b"]);
+    const synced = inf.waitForSync();
+    inf.sink("a").replace([cm("a", "x", "1")], "1");
+    expect(inf.hasSynced()).toBe(false);
+    inf.sink("b").replace([cm("b", "y", "1")], "1");
+    expect(inf.hasSynced()).toBe(true);
+    await expect(synced).resolves.toBe(true);
+    const { events } = record(inf);
+    events.length = 0;
+    inf.sink("a").replace([], "2");
+    expect(events).toEqual(["delete a/x unknown=true"]);
+    expect(inf.store.get("b/y")).toBeDefined();
+  });
+
+  it("waitForSync resolves false when its signal aborts first", async () => {
+    const inf = informer();
+    const ac = new AbortController();
+    const p = inf.waitForSync(ac.signal);
+    ac.abort();
+    await expect(p).resolves.toBe(false);
+  });
+
+  it("resync delivers update events with the same old and new object", () => {
+    const inf = informer();
+    inf.sink().replace([cm("a", "x", "1")], "1");
+    const { raw } = record(inf);
+    raw.length = 0;
+    inf.resync();
+    expect(raw).toHaveLength(1);
+    const e = raw[0]!;
+    expect(e.type === "update" && e.oldObject === e.object).toBe(true);
+  });
+
+  it("draws resync periods in [0.9, 1.1) of the configured one", () => {
+    for (let i = 0; i < 100; i++) {
+      const p = jitteredResyncPeriod(1000);
+      expect(p).toBeGreaterThanOrEqual(900);
+      expect(p).toBeLessThan(1100);
+    }
+  });
+
+  it("watches cluster-scoped kinds cluster-wide even with namespaces set", () => {
+    const inf = new SharedInformer({
+      rest: new RestClient(kc),
+      kind: Namespace,
+      namespaces: ["a", "b"],
+      transform: (o) => o,
+      syncPeriodMs: 0,
+      logger: silentLogger(),
+    });
+    expect(inf.reflectors).toHaveLength(1);
+  });
+});
