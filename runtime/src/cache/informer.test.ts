@@ -1,7 +1,6 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
-import type { KubernetesObject } from "../api/meta.js";
 import { RestClient } from "../client/rest.js";
 import type { Logger } from "../log/types.js";
 import { dropManagedFields, jitteredResyncPeriod, SharedInformer } from "./informer.js";
@@ -36,7 +35,7 @@ function informer(namespaces?: string[], errors?: string[]) {
   });
 }
 
-const cm = (ns: string, name: string, rv: string, data: Record<string, string> = {}): KubernetesObject => ({
+const cm = (ns: string, name: string, rv: string, data: Record<string, string> = {}): ConfigMap => ({
   metadata: { namespace: ns, name, resourceVersion: rv, managedFields: [{ manager: "kubectl" }] },
   data,
 });
