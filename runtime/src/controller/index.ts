@@ -1,1 +1,3 @@
-export {};
+export * from "./controller.js";
+export * from "./names.js";
+export * from "./source.js";

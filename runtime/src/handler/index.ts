@@ -1,1 +1,2 @@
-export {};
+export * from "./enqueue.js";
+export type * from "./types.js";

@@ -1,1 +1,1 @@
-export {};
+export * from "./healthz.js";

@@ -1,1 +1,2 @@
-export {};
+export * from "./elector.js";
+export * from "./lock.js";

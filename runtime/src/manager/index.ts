@@ -1,1 +1,2 @@
-export {};
+export * from "./manager.js";
+export * from "./signals.js";

@@ -37,9 +37,24 @@ export interface ManagerOptions {
   retryPeriodMs?: number;
   webhookServer?: { port?: number; host?: string; certDir?: string; certName?: string; keyName?: string };
   cache?: CacheOptions;
-  /** Graceful shutdown bound; default 30 s as controller-runtime. */
+  /**
+   * Hand the lease back on a clean stop, after every controller has finished, so a standby takes
+   * over at once. Default true (controller-runtime's LeaderElectionReleaseOnCancel defaults to
+   * false because its Start may return before runnables end; ours resolves only after they have).
+   */
+  leaderElectionReleaseOnCancel?: boolean;
+  /**
+   * On losing the lease, log it and exit the process with code 1 (default true), as controller-runtime
+   * expects of its callers. With false, start() rejects with Error("leader election lost") instead.
+   */
+  exitOnLeaderElectionLost?: boolean;
+  /** Graceful shutdown bound; default 30 s as controller-runtime. 0 stops without waiting; negative waits forever. */
   gracefulShutdownTimeoutMs?: number;
   logger?: Logger;
+  /** Replace the informer cache (controller-runtime's NewCache); default createCache. */
+  newCache?: (kubeConfig: KubeConfig, options: CacheOptions & { logger?: Logger }) => Cache;
+  /** Replace the client (controller-runtime's NewClient); default createClient reading from the cache. */
+  newClient?: (kubeConfig: KubeConfig, options: { cache: Cache; logger?: Logger }) => Client;
 }
 
 export interface Manager {
@@ -58,4 +73,6 @@ export interface Manager {
   start(signal?: AbortSignal): Promise<void>;
   /** Resolves once this replica is leader (immediately without leader election). */
   elected(): Promise<void>;
+  /** Where the metrics or health-probe server listens once started (handy with port 0); undefined when disabled. */
+  httpAddress(server: "metrics" | "healthProbe"): { host: string; port: number } | undefined;
 }

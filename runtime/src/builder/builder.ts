@@ -1,0 +1,168 @@
+import type { KubernetesObject } from "../api/meta.js";
+import { type Controller, type ControllerOptions, createController } from "../controller/controller.js";
+import { kindSource, type Source } from "../controller/source.js";
+import { enqueueRequestForObject, enqueueRequestForOwner } from "../handler/enqueue.js";
+import type { EventHandler } from "../handler/types.js";
+import type { Kind } from "../kinds.js";
+import type { Manager } from "../manager/types.js";
+import type { Predicate } from "../predicate/predicate.js";
+import type { Reconciler } from "../reconcile/types.js";
+
+export interface WatchOptions<T extends KubernetesObject> {
+  predicates?: Predicate<T>[];
+}
+
+export interface OwnsOptions<T extends KubernetesObject> extends WatchOptions<T> {
+  /** Reconcile every owner of the For kind, not only the controller owner (controller-runtime's MatchEveryOwner). */
+  matchEveryOwner?: boolean;
+}
+
+export type BuilderControllerOptions = Omit<ControllerOptions, "reconciler" | "forKind">;
+
+/**
+ * Sugar over source → predicates → handler → queue → controller (controller-runtime's builder):
+ * `controllerManagedBy(mgr).for(Kind).owns(Child).complete(reconciler)`.
+ */
+export interface Builder {
+  /** The kind this controller reconciles; its events enqueue the object itself. Exactly once. */
+  for<T extends KubernetesObject>(kind: Kind<T>, options?: WatchOptions<T>): Builder;
+  /** Objects whose controller owner reference points at a For object enqueue that owner. Needs for(). */
+  owns<T extends KubernetesObject>(kind: Kind<T>, options?: OwnsOptions<T>): Builder;
+  /** Any kind, mapped to requests by your handler (e.g. enqueueRequestsFromMapFunc). */
+  watches<T extends KubernetesObject>(
+    kind: Kind<T>,
+    handler: EventHandler<T>,
+    options?: WatchOptions<T>,
+  ): Builder;
+  /** A source used as is: withEventFilter predicates do not apply to it. */
+  watchesRawSource(source: Source): Builder;
+  /** Predicates applied to every for/owns/watches event. */
+  withEventFilter(predicate: Predicate): Builder;
+  withOptions(options: BuilderControllerOptions): Builder;
+  /** Controller name (metrics label, log field); default the lower-case kind of for(). */
+  named(name: string): Builder;
+  /** Builds the controller, registers it with the manager and returns it. */
+  complete(reconciler: Reconciler): Controller;
+  /** Alias of complete(). */
+  build(reconciler: Reconciler): Controller;
+}
+
+interface WatchInput {
+  kind: Kind;
+  handler: EventHandler;
+  predicates: Predicate[];
+}
+
+export function controllerManagedBy(mgr: Manager): Builder {
+  let forInput: { kind: Kind; predicates: Predicate[] } | undefined;
+  const ownsInputs: { kind: Kind; predicates: Predicate[]; matchEveryOwner: boolean }[] = [];
+  const watchInputs: WatchInput[] = [];
+  const rawSources: Source[] = [];
+  const globalPredicates: Predicate[] = [];
+  let options: BuilderControllerOptions = {};
+  let name: string | undefined;
+  let built = false;
+
+  const builder: Builder = {
+    for(kind, opts) {
+      if (forInput) {
+        throw new Error(
+          `For(...) should only be called once, could not assign multiple objects for reconciliation (already ${forInput.kind.kind}, now ${kind.kind})`,
+        );
+      }
+      forInput = { kind, predicates: (opts?.predicates ?? []) as Predicate[] };
+      return builder;
+    },
+    owns(kind, opts) {
+      ownsInputs.push({
+        kind,
+        predicates: (opts?.predicates ?? []) as Predicate[],
+        matchEveryOwner: opts?.matchEveryOwner ?? false,
+      });
+      return builder;
+    },
+    watches(kind, handler, opts) {
+      watchInputs.push({
+        kind,
+        handler: handler as EventHandler,
+        predicates: (opts?.predicates ?? []) as Predicate[],
+      });
+      return builder;
+    },
+    watchesRawSource(source) {
+      rawSources.push(source);
+      return builder;
+    },
+    withEventFilter(predicate) {
+      globalPredicates.push(predicate);
+      return builder;
+    },
+    withOptions(o) {
+      options = { ...options, ...o };
+      return builder;
+    },
+    named(n) {
+      name = n;
+      return builder;
+    },
+    build(reconciler) {
+      return builder.complete(reconciler);
+    },
+    complete(reconciler) {
+      if (built)
+        throw new Error(
+          "complete() was already called on this builder; start a new controllerManagedBy(mgr)",
+        );
+      if (!reconciler || typeof reconciler.reconcile !== "function") {
+        throw new Error(
+          "complete(reconciler): the reconciler must have a reconcile(request, context) method",
+        );
+      }
+      if (ownsInputs.length > 0 && !forInput) {
+        throw new Error("Owns() can only be used together with For()");
+      }
+      const controllerName = name ?? forInput?.kind.kind.toLowerCase();
+      if (!controllerName) throw new Error("one of For() or Named() must be called");
+      if (!/^[a-zA-Z_][a-zA-Z0-9_-]*$/.test(controllerName)) {
+        throw new Error(
+          `controller name "${controllerName}" must start with a letter or "_" and contain only letters, digits, "_" and "-" (it becomes a metrics label and log field)`,
+        );
+      }
+      if (!forInput && ownsInputs.length === 0 && watchInputs.length === 0 && rawSources.length === 0) {
+        throw new Error(
+          "there are no watches configured, controller will never get triggered. Use For(), Owns(), Watches() or WatchesRawSource() to set them up",
+        );
+      }
+      built = true;
+      const controller = createController(mgr, controllerName, {
+        ...options,
+        reconciler,
+        forKind: forInput?.kind,
+      });
+      const cache = mgr.getCache();
+      if (forInput) {
+        controller.watch(
+          kindSource(
+            cache,
+            forInput.kind,
+            enqueueRequestForObject(),
+            ...globalPredicates,
+            ...forInput.predicates,
+          ),
+        );
+      }
+      for (const o of ownsInputs) {
+        // forInput is set: checked above.
+        const owner = forInput?.kind as Kind;
+        const handler = enqueueRequestForOwner(owner, { onlyControllerOwner: !o.matchEveryOwner });
+        controller.watch(kindSource(cache, o.kind, handler, ...globalPredicates, ...o.predicates));
+      }
+      for (const w of watchInputs) {
+        controller.watch(kindSource(cache, w.kind, w.handler, ...globalPredicates, ...w.predicates));
+      }
+      for (const s of rawSources) controller.watch(s);
+      return controller;
+    },
+  };
+  return builder;
+}

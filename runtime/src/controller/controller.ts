@@ -1,0 +1,280 @@
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { RequestQueue } from "../handler/types.js";
+import type { Kind } from "../kinds.js";
+import { nopLogger } from "../log/logger.js";
+import type { Logger } from "../log/types.js";
+import type { Manager, Runnable } from "../manager/types.js";
+import {
+  controllerRuntimeActiveWorkers,
+  controllerRuntimeReconcileErrors,
+  controllerRuntimeReconcilePanics,
+  controllerRuntimeReconcileTime,
+  controllerRuntimeReconcileTimeouts,
+  controllerRuntimeReconcileTotal,
+  controllerRuntimeTerminalReconcileErrors,
+  initControllerMetrics,
+  type ReconcileResultLabel,
+} from "../metrics/controller.js";
+import {
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  TerminalError,
+} from "../reconcile/types.js";
+import { createRateLimitingQueue, type RateLimitingQueue } from "../workqueue/queue.js";
+import type { RateLimiter } from "../workqueue/ratelimiter.js";
+import { claimControllerName } from "./names.js";
+import type { Source } from "./source.js";
+
+export interface ControllerOptions {
+  reconciler: Reconciler;
+  /** Workers reconciling different keys at once; default 1. A key is never reconciled twice at once. */
+  maxConcurrentReconciles?: number;
+  /** Aborts the reconcile's signal after this many ms and counts controller_runtime_reconcile_timeouts_total; default none. */
+  reconcileTimeoutMs?: number;
+  /** Default: per-item exponential backoff 5 ms → 1000 s (controller-runtime ≥ 0.23). */
+  rateLimiter?: RateLimiter;
+  /** How long sources may take to sync before start fails; default 2 minutes. */
+  cacheSyncTimeoutMs?: number;
+  /** Start only on the leader (default true). */
+  needLeaderElection?: boolean;
+  /** Allow a name already used in this process (metrics will then be shared). */
+  skipNameValidation?: boolean;
+  logger?: Logger;
+  /** The kind this controller reconciles; adds controllerGroup and controllerKind to its log lines (the builder sets it). */
+  forKind?: Kind;
+}
+
+export interface Controller extends Runnable {
+  readonly name: string;
+  readonly needLeaderElection: boolean;
+  /** Adds an event source; sources added after start are started at once. */
+  watch(source: Source): void;
+  /** Starts sources, waits for them to sync, runs the workers; resolves after the signal aborts and workers finish. */
+  start(signal: AbortSignal): Promise<void>;
+}
+
+const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 2 * 60_000;
+
+/** A controller registered with the manager, which starts it (once leader, by default). */
+export function createController(mgr: Manager, name: string, options: ControllerOptions): Controller {
+  const controller = createUnmanagedController(name, { logger: mgr.getLogger(), ...options });
+  mgr.add(controller);
+  return controller;
+}
+
+/** A controller you start yourself (controller-runtime's NewUnmanaged). */
+export function createUnmanagedController(name: string, options: ControllerOptions): Controller {
+  if (!name) throw new Error("createController: a controller needs a non-empty name");
+  if (!options?.reconciler || typeof options.reconciler.reconcile !== "function") {
+    throw new Error(`controller ${name}: options.reconciler must have a reconcile(request, context) method`);
+  }
+  const workers = options.maxConcurrentReconciles ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) {
+    throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`);
+  }
+  const timeoutMs = options.reconcileTimeoutMs ?? 0;
+  if (!(timeoutMs >= 0))
+    throw new Error(`controller ${name}: reconcileTimeoutMs must be ≥ 0, got ${timeoutMs}`);
+  claimControllerName(name, options.skipNameValidation);
+
+  const reconciler = options.reconciler;
+  const cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
+  const bindings: Record<string, unknown> = { controller: name };
+  if (options.forKind) {
+    bindings.controllerGroup = options.forKind.group;
+    bindings.controllerKind = options.forKind.kind;
+  }
+  const log = (options.logger ?? nopLogger()).child(bindings);
+  const sources: Source[] = [];
+  let queue: RateLimitingQueue<Request> | undefined;
+  let runSignal: AbortSignal | undefined;
+  let started = false;
+  const labels = { controller: name };
+
+  async function startSource(source: Source, q: RequestQueue, signal: AbortSignal): Promise<void> {
+    const timeout = AbortSignal.timeout(cacheSyncTimeoutMs);
+    const syncSignal = AbortSignal.any([signal, timeout]);
+    await source.start(q, signal, log);
+    const ok = await source.waitForSync(syncSignal);
+    if (!ok && !signal.aborted) {
+      throw new Error(
+        `failed to wait for ${name} caches to sync ${source.name}: timed out after ${cacheSyncTimeoutMs}ms`,
+      );
+    }
+  }
+
+  async function reconcileHandler(
+    q: RateLimitingQueue<Request>,
+    req: Request,
+    priority: number,
+    signal: AbortSignal,
+  ) {
+    const reconcileID = randomUUID();
+    const reqLog = log.child({ namespace: req.namespace ?? "", name: req.name, reconcileID });
+    const t0 = performance.now();
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let reconcileSignal = signal;
+    if (timeoutMs > 0) {
+      const timeoutCtrl = new AbortController();
+      timeoutTimer = setTimeout(() => {
+        controllerRuntimeReconcileTimeouts.inc(labels);
+        timeoutCtrl.abort(new Error(`reconcile timed out after ${timeoutMs}ms`));
+      }, timeoutMs);
+      reconcileSignal = AbortSignal.any([signal, timeoutCtrl.signal]);
+    }
+    const ctx: ReconcileContext = { log: reqLog, signal: reconcileSignal, reconcileID, controllerName: name };
+
+    let result: Result | undefined;
+    let failure: unknown;
+    let failed = false;
+    reqLog.debug("Reconciling");
+    try {
+      let promise: ReturnType<Reconciler["reconcile"]>;
+      try {
+        promise = reconciler.reconcile(req, ctx);
+      } catch (thrown) {
+        // A synchronous throw from reconcile() breaks its Promise contract: the closest thing to a panic.
+        throw new ReconcilePanic(thrown);
+      }
+      result = (await promise) ?? undefined;
+    } catch (thrown) {
+      failed = true;
+      failure = thrown;
+      if (thrown instanceof ReconcilePanic || isPanic(thrown)) {
+        controllerRuntimeReconcilePanics.inc(labels);
+        const cause = thrown instanceof ReconcilePanic ? thrown.cause : thrown;
+        reqLog.error({ err: cause, panic: true }, "Observed a panic in reconciler");
+        failure = new Error(`panic: ${describe(cause)} [recovered]`, { cause });
+      }
+    } finally {
+      if (timeoutTimer) clearTimeout(timeoutTimer);
+    }
+
+    let outcome: ReconcileResultLabel;
+    const requeueAfter =
+      !failed && result && typeof result.requeueAfter === "number" ? result.requeueAfter : 0;
+    if (failed) {
+      outcome = "error";
+      if (isTerminal(failure)) {
+        controllerRuntimeTerminalReconcileErrors.inc(labels);
+      } else {
+        q.addRateLimited(req, { priority });
+      }
+      controllerRuntimeReconcileErrors.inc(labels);
+      reqLog.error({ err: failure }, "Reconciler error");
+    } else if (requeueAfter > 0) {
+      outcome = "requeue_after";
+      q.forget(req);
+      q.addAfter(req, requeueAfter, { priority });
+      reqLog.debug({ requeueAfter }, "Reconcile done, requeueing after");
+    } else {
+      outcome = "success";
+      q.forget(req);
+      reqLog.debug("Reconcile successful");
+    }
+    controllerRuntimeReconcileTotal.inc({ controller: name, result: outcome });
+    controllerRuntimeReconcileTime.observe(labels, (performance.now() - t0) / 1000);
+  }
+
+  async function worker(q: RateLimitingQueue<Request>, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const next = await q.get();
+      if (!next) return;
+      controllerRuntimeActiveWorkers.inc(labels);
+      try {
+        await reconcileHandler(q, next.item, next.priority, signal);
+      } catch (err) {
+        // Only bookkeeping runs here; keep the worker alive whatever happens.
+        log.error({ err }, "unexpected error handling a reconcile result");
+      } finally {
+        controllerRuntimeActiveWorkers.dec(labels);
+        q.done(next.item);
+      }
+    }
+  }
+
+  const controller: Controller = {
+    name,
+    needLeaderElection: options.needLeaderElection ?? true,
+    watch(source) {
+      sources.push(source);
+      if (started && queue && runSignal && !runSignal.aborted) {
+        const q = queue;
+        startSource(source, q, runSignal).catch((err: unknown) =>
+          log.error({ err, source: source.name }, "source added after start failed"),
+        );
+      }
+    },
+    async start(signal) {
+      if (started) throw new Error(`controller ${name} was started more than once`);
+      started = true;
+      runSignal = signal;
+      initControllerMetrics(name, workers);
+      const q = createRateLimitingQueue<Request>({ name, rateLimiter: options.rateLimiter });
+      queue = q;
+      signal.addEventListener("abort", () => q.shutdown(), { once: true });
+      log.info("Starting EventSource");
+      try {
+        await Promise.all(sources.map((s) => startSource(s, q, signal)));
+      } catch (err) {
+        q.shutdown();
+        throw err;
+      }
+      if (signal.aborted) {
+        q.shutdown();
+        return;
+      }
+      log.info({ workerCount: workers }, "Starting workers");
+      const running = Array.from({ length: workers }, () => worker(q, signal));
+      await Promise.all(running);
+      log.info("All workers finished");
+    },
+  };
+  return controller;
+}
+
+/** Marks a synchronous throw from reconcile(). */
+class ReconcilePanic extends Error {
+  constructor(cause: unknown) {
+    super("reconcile threw synchronously", { cause });
+  }
+}
+
+/**
+ * In TypeScript a thrown Error is a reconcile's way to return an error, so it counts as an error only.
+ * A panic (counted in controller_runtime_reconcile_panics_total, then handled as an error like
+ * controller-runtime's RecoverPanic) is what Go would crash on: a thrown non-Error value, a
+ * synchronous throw, or a programming fault (ReferenceError, RangeError, SyntaxError, EvalError, and
+ * TypeError without a `cause` – network failures surface as TypeError("fetch failed", { cause })).
+ */
+function isPanic(thrown: unknown): boolean {
+  if (!(thrown instanceof Error)) return true;
+  if (thrown instanceof TerminalError) return false;
+  if (thrown instanceof ReferenceError || thrown instanceof RangeError) return true;
+  if (thrown instanceof SyntaxError || thrown instanceof EvalError) return true;
+  return thrown instanceof TypeError && thrown.cause === undefined;
+}
+
+/** errors.Is(err, TerminalError): the error or anything in its cause chain. */
+function isTerminal(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let e: unknown = err;
+  while (e instanceof Error && !seen.has(e)) {
+    if (e instanceof TerminalError) return true;
+    seen.add(e);
+    e = e.cause;
+  }
+  return false;
+}
+
+function describe(v: unknown): string {
+  if (v instanceof Error) return v.message;
+  try {
+    return typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,148 @@
+import type { KubernetesObject } from "../api/meta.js";
+import type { Cache, InformerEvent } from "../cache/types.js";
+import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
+import { groupKindOf, type Kind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
+import { type EventType, evaluatePredicates, type Predicate } from "../predicate/predicate.js";
+
+/** Where a controller's events come from (controller-runtime's source.Source). */
+export interface Source {
+  /** A name for logs and errors, e.g. "kind source: Pod". */
+  readonly name: string;
+  /** Begins delivering events to the queue; must not block until the signal aborts. */
+  start(queue: RequestQueue, signal: AbortSignal, logger: Logger): Promise<void>;
+  /** Resolves true once the source has delivered its initial state, false if the signal aborts first. */
+  waitForSync(signal: AbortSignal): Promise<boolean>;
+}
+
+function runHandler(promise: void | Promise<void>, logger: Logger, type: EventType): void {
+  if (promise && typeof (promise as Promise<void>).catch === "function") {
+    (promise as Promise<void>).catch((err: unknown) =>
+      logger.error({ err, event: type }, "event handler failed; the event was dropped"),
+    );
+  }
+}
+
+function dispatchEvent<T extends KubernetesObject>(
+  handler: EventHandler<T>,
+  predicates: readonly Predicate<T>[],
+  queue: RequestQueue,
+  logger: Logger,
+  ev: InformerEvent<T>,
+): void {
+  try {
+    switch (ev.type) {
+      case "add": {
+        const e = { object: ev.object, isInInitialList: ev.isInInitialList };
+        if (evaluatePredicates(predicates, "create", e))
+          runHandler(handler.create(e, queue), logger, "create");
+        return;
+      }
+      case "update": {
+        const e = { objectOld: ev.oldObject, objectNew: ev.object };
+        if (evaluatePredicates(predicates, "update", e))
+          runHandler(handler.update(e, queue), logger, "update");
+        return;
+      }
+      case "delete": {
+        const e = { object: ev.object, deleteStateUnknown: ev.deleteStateUnknown };
+        if (evaluatePredicates(predicates, "delete", e))
+          runHandler(handler.delete(e, queue), logger, "delete");
+        return;
+      }
+    }
+  } catch (err) {
+    // A throwing predicate or handler must not stop the informer's event delivery.
+    logger.error({ err, event: ev.type }, "predicate or event handler threw; the event was dropped");
+  }
+}
+
+/** Events of one Kind from the cache's informer (controller-runtime's source.Kind). */
+export function kindSource<T extends KubernetesObject>(
+  cache: Cache,
+  kind: Kind<T>,
+  handler: EventHandler<T>,
+  ...predicates: Predicate<T>[]
+): Source {
+  let synced: (() => boolean) | undefined;
+  let started: (() => void) | undefined;
+  const startedPromise = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  return {
+    name: `kind source: ${groupKindOf(kind)}`,
+    async start(queue, signal, logger) {
+      const informer = await cache.getInformer(kind);
+      const unsubscribe = informer.addEventHandler((ev) =>
+        dispatchEvent(handler, predicates, queue, logger, ev),
+      );
+      signal.addEventListener("abort", unsubscribe, { once: true });
+      synced = () => informer.hasSynced();
+      started?.();
+    },
+    async waitForSync(signal) {
+      await Promise.race([startedPromise, aborted(signal)]);
+      while (!signal.aborted) {
+        if (synced?.()) return true;
+        await sleep(10, signal);
+      }
+      return false;
+    },
+  };
+}
+
+/** A source fed by the program itself: `emit(obj)` delivers a generic event (controller-runtime's source.Channel). */
+export interface ChannelSource<T extends KubernetesObject> extends Source {
+  emit(object: T): void;
+}
+
+export function channelSource<T extends KubernetesObject>(
+  handler: EventHandler<T>,
+  ...predicates: Predicate<T>[]
+): ChannelSource<T> {
+  let deliver: ((e: GenericEvent<T>) => void) | undefined;
+  const backlog: GenericEvent<T>[] = [];
+  return {
+    name: "channel source",
+    async start(queue, signal, logger) {
+      deliver = (e) => {
+        try {
+          if (evaluatePredicates(predicates, "generic", e))
+            runHandler(handler.generic(e, queue), logger, "generic");
+        } catch (err) {
+          logger.error({ err, event: "generic" }, "predicate or event handler threw; the event was dropped");
+        }
+      };
+      signal.addEventListener("abort", () => {
+        deliver = undefined;
+      });
+      for (const e of backlog.splice(0)) deliver(e);
+    },
+    async waitForSync() {
+      return true;
+    },
+    emit(object) {
+      if (deliver) deliver({ object });
+      else backlog.push({ object });
+    },
+  };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,250 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { nopLogger } from "../log/logger.js";
+import type { Logger } from "../log/types.js";
+import { leaderElectionMasterStatus } from "../metrics/leaderelection.js";
+import { formatMicroTime, type LeaderElectionRecord, type ResourceLock } from "./lock.js";
+
+export interface LeaderElectorOptions {
+  lock: ResourceLock;
+  /** The lease name, used as the `name` label of leader_election_master_status. */
+  name: string;
+  /** Default: hostname + "_" + a UUID, as controller-runtime. */
+  identity?: string;
+  /** client-go defaults: 15 s / 10 s / 2 s. */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** On a clean stop, hand the lease back (empty holder, 1 s duration) so a standby takes over at once. */
+  releaseOnCancel?: boolean;
+  logger?: Logger;
+  /** Called once this replica holds the lease. */
+  onStartedLeading?: () => void;
+  /** Called when a held lease could not be renewed within renewDeadline (not on a clean stop). */
+  onStoppedLeading?: () => void;
+  /** Called whenever the observed holder changes. */
+  onNewLeader?: (identity: string) => void;
+  /** For tests. */
+  now?: () => number;
+}
+
+export interface LeaderElector {
+  readonly identity: string;
+  /** Acquires, then renews until lost or the signal aborts. Resolves "lost" or "stopped". */
+  run(signal: AbortSignal): Promise<"lost" | "stopped">;
+  isLeader(): boolean;
+  /** The holder last observed ("" if none). */
+  getLeader(): string;
+}
+
+export function defaultIdentity(): string {
+  return `${hostname()}_${randomUUID()}`;
+}
+
+/** client-go's tools/leaderelection on a ResourceLock. */
+export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
+  const leaseDurationMs = options.leaseDurationMs ?? 15_000;
+  const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+  const retryPeriodMs = options.retryPeriodMs ?? 2_000;
+  if (leaseDurationMs <= renewDeadlineMs) {
+    throw new Error(
+      `leaseDuration (${leaseDurationMs}ms) must be greater than renewDeadline (${renewDeadlineMs}ms)`,
+    );
+  }
+  if (renewDeadlineMs <= 1.2 * retryPeriodMs) {
+    throw new Error(
+      `renewDeadline (${renewDeadlineMs}ms) must be greater than 1.2 × retryPeriod (${retryPeriodMs}ms)`,
+    );
+  }
+  if (leaseDurationMs < 1000 || retryPeriodMs < 1) {
+    throw new Error("leaseDuration must be at least 1s and retryPeriod positive");
+  }
+  const identity = options.identity ?? defaultIdentity();
+  const lock = options.lock;
+  const now = options.now ?? Date.now;
+  const log = (options.logger ?? nopLogger()).child({ lease: lock.describe(), identity });
+  const leaseDurationSeconds = Math.round(leaseDurationMs / 1000);
+
+  let observedRecord: LeaderElectionRecord | undefined;
+  let observedRaw = "";
+  let observedTime = 0;
+  let reportedLeader = "";
+
+  const isLeader = () => observedRecord?.holderIdentity === identity;
+
+  function observe(record: LeaderElectionRecord, t: number): void {
+    const raw = JSON.stringify(record);
+    if (raw !== observedRaw) {
+      observedRecord = record;
+      observedRaw = raw;
+      observedTime = t;
+    }
+    if (record.holderIdentity !== reportedLeader) {
+      reportedLeader = record.holderIdentity;
+      if (reportedLeader) {
+        log.info({ leader: reportedLeader }, "new leader elected");
+        options.onNewLeader?.(reportedLeader);
+      }
+    }
+  }
+
+  /** One attempt (client-go's tryAcquireOrRenew). */
+  async function tryAcquireOrRenew(): Promise<boolean> {
+    const t = now();
+    const t0 = formatMicroTime(t);
+    // Fast path: we hold a lease that has not expired locally; renew with what we know.
+    if (isLeader() && observedRecord && observedTime + observedRecord.leaseDurationSeconds * 1000 > t) {
+      const renewed = { ...observedRecord, renewTime: t0 };
+      try {
+        await lock.update(renewed);
+        observe(renewed, t);
+        return true;
+      } catch (err) {
+        log.debug({ err }, "lease fast-path renew failed; re-reading");
+      }
+    }
+    let current: LeaderElectionRecord | undefined;
+    try {
+      current = await lock.get();
+    } catch (err) {
+      log.error({ err }, "error retrieving resource lock");
+      return false;
+    }
+    if (!current) {
+      const record: LeaderElectionRecord = {
+        holderIdentity: identity,
+        leaseDurationSeconds,
+        acquireTime: t0,
+        renewTime: t0,
+        leaseTransitions: 0,
+      };
+      try {
+        await lock.create(record);
+      } catch (err) {
+        log.error({ err }, "error initially creating leader election record");
+        return false;
+      }
+      observe(record, t);
+      return true;
+    }
+    observe(current, t);
+    // Expiry is judged on our clock from when we last saw the record change, never on renewTime.
+    if (
+      current.holderIdentity !== "" &&
+      current.holderIdentity !== identity &&
+      observedTime + current.leaseDurationSeconds * 1000 > t
+    ) {
+      return false;
+    }
+    const weHold = current.holderIdentity === identity;
+    const record: LeaderElectionRecord = {
+      holderIdentity: identity,
+      leaseDurationSeconds,
+      acquireTime: weHold ? current.acquireTime : t0,
+      renewTime: t0,
+      leaseTransitions: weHold ? current.leaseTransitions : current.leaseTransitions + 1,
+    };
+    try {
+      await lock.update(record);
+    } catch (err) {
+      log.debug({ err }, "failed to update lease");
+      return false;
+    }
+    observe(record, t);
+    return true;
+  }
+
+  async function release(): Promise<void> {
+    if (!isLeader() || !observedRecord) return;
+    const t = formatMicroTime(now());
+    const record: LeaderElectionRecord = {
+      holderIdentity: "",
+      leaseDurationSeconds: 1,
+      acquireTime: t,
+      renewTime: t,
+      leaseTransitions: observedRecord.leaseTransitions,
+    };
+    try {
+      await lock.update(record);
+      observe(record, now());
+      log.info("released the lease");
+    } catch (err) {
+      log.error({ err }, "failed to release the lease");
+    }
+  }
+
+  /** Until the next acquire attempt: retryPeriod with a little jitter, but no later than the moment the observed lease expires. */
+  function acquireWait(): number {
+    const jittered = retryPeriodMs * (0.8 + 0.2 * Math.random());
+    if (observedRecord?.holderIdentity) {
+      const untilExpiry = observedTime + observedRecord.leaseDurationSeconds * 1000 - now() + 1;
+      if (untilExpiry > 0) return Math.min(jittered, untilExpiry);
+    }
+    return jittered;
+  }
+
+  return {
+    identity,
+    isLeader,
+    getLeader: () => observedRecord?.holderIdentity ?? "",
+    async run(signal) {
+      leaderElectionMasterStatus.set({ name: options.name }, 0);
+      log.info("attempting to acquire leader lease");
+      while (!signal.aborted) {
+        if (await tryAcquireOrRenew()) break;
+        await sleep(acquireWait(), signal);
+      }
+      if (signal.aborted) return "stopped";
+      log.info("successfully acquired lease");
+      leaderElectionMasterStatus.set({ name: options.name }, 1);
+      options.onStartedLeading?.();
+
+      // Renew every retryPeriod; a round that cannot renew within renewDeadline loses the lease.
+      for (;;) {
+        await sleep(retryPeriodMs, signal);
+        if (signal.aborted) break;
+        const deadline = now() + renewDeadlineMs;
+        let renewed = false;
+        while (!signal.aborted) {
+          const attempt = tryAcquireOrRenew();
+          const outcome = await Promise.race([
+            attempt,
+            sleep(Math.max(0, deadline - now()), signal).then(() => false),
+          ]);
+          if (outcome) {
+            renewed = true;
+            break;
+          }
+          if (now() >= deadline || signal.aborted) break;
+          await sleep(Math.min(retryPeriodMs, Math.max(0, deadline - now())), signal);
+          if (now() >= deadline) break;
+        }
+        if (signal.aborted) break;
+        if (!renewed) {
+          leaderElectionMasterStatus.set({ name: options.name }, 0);
+          log.error(
+            `failed to renew lease ${lock.describe()}: timed out after renewDeadline ${renewDeadlineMs}ms`,
+          );
+          options.onStoppedLeading?.();
+          return "lost";
+        }
+      }
+      if (options.releaseOnCancel) await release();
+      leaderElectionMasterStatus.set({ name: options.name }, 0);
+      return "stopped";
+    },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

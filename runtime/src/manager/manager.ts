@@ -1,0 +1,395 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { createCache } from "../cache/cache.js";
+import type { Cache } from "../cache/types.js";
+import { createAPIReader, createClient } from "../client/client.js";
+import { loadKubeConfig } from "../client/config.js";
+import type { Client, Reader } from "../client/types.js";
+import { HealthChecks, ping } from "../healthz/healthz.js";
+import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
+import { leaseLock } from "../leaderelection/lock.js";
+import { createLogger } from "../log/logger.js";
+import type { Logger } from "../log/types.js";
+import { registerProcessMetrics } from "../metrics/defaults.js";
+import { metricsRegistry } from "../metrics/registry.js";
+import { createMetricsServer } from "../metrics/server.js";
+import { createWebhookServer } from "../webhook/server.js";
+import type { WebhookServer } from "../webhook/types.js";
+import { eventRecorderFor } from "./events.js";
+import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
+
+const SA_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
+
+/** One start-order group (controller-runtime's runnable groups), stopped as a unit. */
+class Group {
+  readonly abort = new AbortController();
+  readonly runnables: Runnable[] = [];
+  readonly running: Promise<void>[] = [];
+  started = false;
+  constructor(readonly name: string) {}
+}
+
+/**
+ * controller-runtime's manager: a list of runnables started in groups – HTTP servers (metrics,
+ * health probes), the webhook server, caches (waiting for sync), runnables that need no leader,
+ * then, once leader, controllers – and stopped in reverse within the graceful-shutdown bound.
+ */
+export function createManager(options: ManagerOptions = {}): Manager {
+  return new ControllerManager(options);
+}
+
+class ControllerManager implements Manager {
+  private readonly kubeConfig: KubeConfig;
+  private readonly log: Logger;
+  private readonly cache: Cache;
+  private readonly client: Client;
+  private apiReader: Reader | undefined;
+  private webhookServer: WebhookServer | undefined;
+  private readonly healthz = new HealthChecks("/healthz");
+  private readonly readyz = new HealthChecks("/readyz");
+  private readonly groups = {
+    http: new Group("http servers"),
+    webhooks: new Group("webhooks"),
+    caches: new Group("caches"),
+    others: new Group("others"),
+    leader: new Group("leader election runnables"),
+  };
+  private readonly servers = new Map<"metrics" | "healthProbe", Server>();
+  private readonly recorders = new Map<string, EventRecorder>();
+  private started = false;
+  private cachesSynced = false;
+  private resolveElected!: () => void;
+  private readonly electedPromise = new Promise<void>((resolve) => {
+    this.resolveElected = resolve;
+  });
+  private failure: ((err: Error) => void) | undefined;
+  private elector: LeaderElector | undefined;
+
+  constructor(private readonly options: ManagerOptions) {
+    if (options.leaderElection && !options.leaderElectionID) {
+      throw new Error(
+        "LeaderElectionID must be configured: set leaderElectionID when leaderElection is true",
+      );
+    }
+    this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
+    this.log = options.logger ?? createLogger();
+    const newCache = options.newCache ?? ((kc, o) => createCache(kc, o));
+    this.cache = newCache(this.kubeConfig, { ...options.cache, logger: this.log });
+    const newClient =
+      options.newClient ?? ((kc, o) => createClient(kc, { cache: o.cache, logger: o.logger }));
+    this.client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
+    this.groups.caches.runnables.push({ needLeaderElection: false, start: (s) => this.cache.start(s) });
+    if (options.webhookServer) this.getWebhookServer();
+    this.healthz.add("ping", ping);
+    // Not ready until the caches have synced (and, after that, while any started informer is unsynced).
+    this.readyz.add("cache-sync", async () => {
+      if (!this.cachesSynced) throw new Error("caches have not synced yet");
+      const ok = await this.cache.waitForCacheSync(AbortSignal.timeout(1_000));
+      if (!ok) throw new Error("caches are not synced");
+    });
+  }
+
+  getClient(): Client {
+    return this.client;
+  }
+
+  getAPIReader(): Reader {
+    this.apiReader ??= createAPIReader(this.kubeConfig, { logger: this.log });
+    return this.apiReader;
+  }
+
+  getCache(): Cache {
+    return this.cache;
+  }
+
+  getConfig(): KubeConfig {
+    return this.kubeConfig;
+  }
+
+  getLogger(): Logger {
+    return this.log;
+  }
+
+  getEventRecorderFor(name: string): EventRecorder {
+    let r = this.recorders.get(name);
+    if (!r) {
+      r = eventRecorderFor(this.client, name, this.log);
+      this.recorders.set(name, r);
+    }
+    return r;
+  }
+
+  /** Created on first call (or when options.webhookServer is set) and then started with the manager. */
+  getWebhookServer(): WebhookServer {
+    if (!this.webhookServer) {
+      const server = createWebhookServer({ ...this.options.webhookServer, logger: this.log });
+      this.webhookServer = server;
+      this.addToGroup(this.groups.webhooks, server);
+      this.readyz.add("webhook", () => server.started());
+    }
+    return this.webhookServer;
+  }
+
+  add(runnable: Runnable): void {
+    if (!runnable || typeof runnable.start !== "function") {
+      throw new Error("manager.add: a runnable needs a start(signal) method");
+    }
+    this.addToGroup(
+      runnable.needLeaderElection === false ? this.groups.others : this.groups.leader,
+      runnable,
+    );
+  }
+
+  addHealthzCheck(name: string, check: HealthCheck): void {
+    if (this.started)
+      throw new Error("unable to add new health check because the manager has already started");
+    this.healthz.add(name, check);
+  }
+
+  addReadyzCheck(name: string, check: HealthCheck): void {
+    if (this.started)
+      throw new Error("unable to add new readiness check because the manager has already started");
+    this.readyz.add(name, check);
+  }
+
+  elected(): Promise<void> {
+    return this.electedPromise;
+  }
+
+  httpAddress(server: "metrics" | "healthProbe") {
+    const a = this.servers.get(server)?.address() as AddressInfo | null | undefined;
+    return a ? { host: a.address, port: a.port } : undefined;
+  }
+
+  private addToGroup(group: Group, runnable: Runnable): void {
+    group.runnables.push(runnable);
+    // Added after its group started (e.g. a controller created late): start it right away.
+    if (group.started) this.run(group, runnable);
+  }
+
+  private run(group: Group, runnable: Runnable): void {
+    const p = Promise.resolve()
+      .then(() => runnable.start(group.abort.signal))
+      .catch((err: unknown) => {
+        if (group.abort.signal.aborted) {
+          this.log.error({ err, group: group.name }, "runnable failed while stopping");
+          return;
+        }
+        this.failure?.(err instanceof Error ? err : new Error(String(err)));
+      });
+    group.running.push(p);
+  }
+
+  private startGroup(group: Group): void {
+    group.started = true;
+    for (const r of group.runnables) this.run(group, r);
+  }
+
+  async start(signal: AbortSignal = new AbortController().signal): Promise<void> {
+    if (this.started) throw new Error("the manager was started more than once");
+    this.started = true;
+    registerProcessMetrics();
+
+    let failed: Error | undefined;
+    const stop = new Promise<void>((resolve) => {
+      this.failure = (err) => {
+        failed ??= err;
+        resolve();
+      };
+      if (signal.aborted) resolve();
+      else signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    const stopping = () => failed !== undefined || signal.aborted;
+    const leaderElectionAbort = new AbortController();
+    let leaseLost = false;
+
+    try {
+      await this.startHttpServers();
+      if (this.webhookServer && !stopping()) {
+        this.startGroup(this.groups.webhooks);
+        await Promise.race([this.webhookServer.started(), stop]);
+      }
+      if (!stopping()) {
+        this.startGroup(this.groups.caches);
+        const synced = await this.cache.waitForCacheSync(abortOn(stop));
+        if (synced) this.cachesSynced = true;
+      }
+      if (!stopping()) this.startGroup(this.groups.others);
+      if (!stopping()) {
+        if (this.options.leaderElection) {
+          this.elector = this.createElector();
+          const elector = this.elector;
+          const run = elector.run(leaderElectionAbort.signal).then((outcome) => {
+            if (outcome === "lost") {
+              leaseLost = true;
+              this.failure?.(new Error("leader election lost"));
+            }
+          });
+          this.groups.http.running.push(run); // awaited at the very end, after release
+        } else {
+          this.startLeaderGroup();
+        }
+      }
+    } catch (err) {
+      this.failure?.(err instanceof Error ? err : new Error(String(err)));
+    }
+
+    await stop;
+    if (leaseLost) {
+      // controller-runtime skips graceful shutdown when the lease is lost: another replica may already lead.
+      this.log.error(
+        { leaderElectionID: this.options.leaderElectionID, identity: this.elector?.identity },
+        "leader election lost: stopping at once",
+      );
+      for (const g of Object.values(this.groups)) g.abort.abort();
+      leaderElectionAbort.abort();
+      if (this.options.exitOnLeaderElectionLost ?? true) {
+        this.log.error("exiting with code 1 because leader election was lost");
+        process.exit(1);
+      }
+      await this.closeHttpServers(0);
+      throw failed;
+    }
+    if (failed) this.log.error({ err: failed }, "stopping the manager because a runnable failed");
+    const stopError = await this.stopAll(leaderElectionAbort);
+    if (failed) throw failed;
+    if (stopError) throw stopError;
+  }
+
+  private startLeaderGroup(): void {
+    this.startGroup(this.groups.leader);
+    this.resolveElected();
+  }
+
+  private createElector(): LeaderElector {
+    const id = this.options.leaderElectionID as string;
+    const namespace = this.options.leaderElectionNamespace ?? inClusterNamespace() ?? "default";
+    const renewDeadlineMs = this.options.renewDeadlineMs ?? 10_000;
+    // controller-runtime gives the leader-election client its own timeout: max(renewDeadline/2, 1s).
+    const client = createClient(this.kubeConfig, {
+      logger: this.log,
+      rest: { timeoutMs: Math.max(renewDeadlineMs / 2, 1_000), userAgent: "kbts-manager/leader-election" },
+    });
+    return createLeaderElector({
+      lock: leaseLock(client, namespace, id),
+      name: id,
+      leaseDurationMs: this.options.leaseDurationMs,
+      renewDeadlineMs,
+      retryPeriodMs: this.options.retryPeriodMs,
+      releaseOnCancel: this.options.leaderElectionReleaseOnCancel ?? true,
+      logger: this.log.child({ component: "leader-election" }),
+      onStartedLeading: () => this.startLeaderGroup(),
+    });
+  }
+
+  /** Stop order: leader runnables (controllers), others, caches, webhooks, HTTP servers; then release the lease. */
+  private async stopAll(leaderElectionAbort: AbortController): Promise<Error | undefined> {
+    const timeoutMs = this.options.gracefulShutdownTimeoutMs ?? 30_000;
+    const deadline = timeoutMs < 0 ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
+    const order = [this.groups.leader, this.groups.others, this.groups.caches, this.groups.webhooks];
+    let timedOut = false;
+    for (const g of order) {
+      g.abort.abort();
+      if (!(await settleBy(Promise.all(g.running), deadline))) {
+        timedOut = true;
+        break;
+      }
+    }
+    if (timedOut) for (const g of order) g.abort.abort();
+    leaderElectionAbort.abort();
+    const rest = this.groups.http.running;
+    const closed = this.closeHttpServers(Math.max(0, deadline - Date.now()));
+    if (!timedOut && !(await settleBy(Promise.all([...rest, closed]), deadline))) timedOut = true;
+    if (timedOut) {
+      return new Error(`failed waiting for all runnables to end within grace period of ${timeoutMs / 1000}s`);
+    }
+    this.log.info("all runnables stopped");
+    return undefined;
+  }
+
+  private async startHttpServers(): Promise<void> {
+    const metricsAddr = this.options.metricsBindAddress ?? "0";
+    if (metricsAddr !== "0") {
+      const server = createMetricsServer(metricsRegistry);
+      await listen(server, metricsAddr, "metricsBindAddress");
+      this.servers.set("metrics", server);
+      this.log.info({ address: server.address(), secure: false }, "serving metrics server");
+    }
+    const probeAddr = this.options.healthProbeBindAddress ?? ":8081";
+    if (probeAddr !== "0") {
+      const server = createServer((req, res) => {
+        if (this.healthz.handle(req, res) || this.readyz.handle(req, res)) return;
+        res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("404 page not found\n");
+      });
+      await listen(server, probeAddr, "healthProbeBindAddress");
+      this.servers.set("healthProbe", server);
+      this.log.info({ address: server.address() }, "starting health probe server");
+    }
+  }
+
+  private async closeHttpServers(waitMs: number): Promise<void> {
+    await Promise.all(
+      [...this.servers.values()].map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            const force = setTimeout(() => s.closeAllConnections(), waitMs);
+            force.unref();
+            s.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
+            s.closeIdleConnections();
+          }),
+      ),
+    );
+  }
+}
+
+/** ":8080", "127.0.0.1:8080", "[::1]:0" → listening server. */
+async function listen(server: Server, bindAddress: string, option: string): Promise<void> {
+  const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(bindAddress);
+  if (!m) {
+    throw new Error(
+      `${option} "${bindAddress}" is not host:port; use e.g. ":8080", "127.0.0.1:8080" or "0" to disable`,
+    );
+  }
+  const host = m[1] ?? (m[2] || undefined);
+  const port = Number(m[3]);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err) =>
+      reject(new Error(`${option} ${bindAddress}: ${err.message}`, { cause: err })),
+    );
+    server.listen({ host, port }, () => resolve());
+  });
+}
+
+function inClusterNamespace(): string | undefined {
+  try {
+    return readFileSync(SA_NAMESPACE_FILE, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function abortOn(p: Promise<unknown>): AbortSignal {
+  const c = new AbortController();
+  void p.then(() => c.abort());
+  return c.signal;
+}
+
+/** true if p settled before the deadline. */
+async function settleBy(p: Promise<unknown>, deadline: number): Promise<boolean> {
+  if (deadline === Number.POSITIVE_INFINITY) {
+    await p;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  const r = await Promise.race([p.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return r;
+}
