@@ -18,6 +18,8 @@ export function buildProgram(): Command {
     .description("Kubebuilder for TypeScript: scaffold, generate and run Kubernetes operators")
     .version(kbtsVersion(), "--version", "print the kbts version")
     .showHelpAfterError("(run `kbts --help` for usage)")
+    // Root options only before the subcommand: `create api --version v1` is the API version, not kbts'.
+    .enablePositionalOptions()
     .exitOverride();
   defineInit(program);
   defineCreate(program);

@@ -1,4 +1,73 @@
 import type { Command } from "commander";
+import { collectList, flagBool, parseBool, printResult } from "../../plugins/flags.js";
 
-// Placeholder: the command is declared by the issue that builds it.
-export function defineCreate(_program: Command): void {}
+function gvkOptions(command: Command): Command {
+  return command
+    .requiredOption("--group <group>", "resource Group")
+    .requiredOption("--version <version>", "resource Version")
+    .requiredOption("--kind <kind>", "resource Kind")
+    .option("--plural <plural>", "resource irregular plural form")
+    .option("--force", "attempt to create resource even if it already exists")
+    .option("--plugins <keys>", "plugin keys to be used for this subcommand execution", collectList, []);
+}
+
+function trimmed(value: unknown): string {
+  return String(value ?? "").trim();
+}
+
+// Declares `kbts create api` and `kbts create webhook`; the scaffolding loads only when they run.
+export function defineCreate(program: Command): void {
+  const create = program.command("create").description("Scaffold a Kubernetes API or webhook");
+
+  gvkOptions(
+    create
+      .command("api")
+      .description(
+        "Scaffold a Kubernetes API: types, controller, tests, samples, RBAC and CRD kustomization",
+      ),
+  )
+    .option("--resource [bool]", "if set, generate the resource without prompting the user", parseBool)
+    .option("--controller [bool]", "if set, generate the controller without prompting the user", parseBool)
+    .option("--namespaced [bool]", "resource is namespaced", parseBool)
+    .action(async (opts: Record<string, unknown>) => {
+      const { runCreateApi } = await import("../../plugins/commands.js");
+      printResult(
+        await runCreateApi(process.cwd(), {
+          group: trimmed(opts.group),
+          version: trimmed(opts.version),
+          kind: trimmed(opts.kind),
+          plural: opts.plural === undefined ? undefined : trimmed(opts.plural),
+          resource: flagBool(opts.resource, true),
+          controller: flagBool(opts.controller, true),
+          namespaced: flagBool(opts.namespaced, true),
+          force: opts.force === true,
+          plugins: opts.plugins as string[],
+        }),
+      );
+    });
+
+  gvkOptions(
+    create
+      .command("webhook")
+      .description(
+        "Scaffold a webhook (defaulting and/or validating) for an API of the project or a core kind",
+      ),
+  )
+    .option("--defaulting", "if set, scaffold the defaulting webhook")
+    .option("--programmatic-validation", "if set, scaffold the validating webhook")
+    .action(async (opts: Record<string, unknown>) => {
+      const { runCreateWebhook } = await import("../../plugins/commands.js");
+      printResult(
+        await runCreateWebhook(process.cwd(), {
+          group: trimmed(opts.group),
+          version: trimmed(opts.version),
+          kind: trimmed(opts.kind),
+          plural: opts.plural === undefined ? undefined : trimmed(opts.plural),
+          defaulting: opts.defaulting === true,
+          programmaticValidation: opts.programmaticValidation === true,
+          force: opts.force === true,
+          plugins: opts.plugins as string[],
+        }),
+      );
+    });
+}

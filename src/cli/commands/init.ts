@@ -1,4 +1,40 @@
 import type { Command } from "commander";
+import { collectList, printResult } from "../../plugins/flags.js";
 
-// Placeholder: the command is declared by the issue that builds it.
-export function defineInit(_program: Command): void {}
+// Declares `kbts init`; the scaffolding (templates, handlebars) loads only when it runs.
+export function defineInit(program: Command): void {
+  program
+    .command("init")
+    .description(
+      "Initialize a new operator project (PROJECT, Makefile, cmd/main.ts, config/, ...) in the current directory",
+    )
+    .option("--domain <domain>", "domain for groups", "my.domain")
+    .option("--repo <repo>", "name to use for the project's module path (default: the project name)")
+    .option("--project-name <name>", "name of this project (default: the directory name)")
+    .option("--owner <owner>", "owner to add to the copyright")
+    .option(
+      "--license <license>",
+      "license to use to boilerplate, may be one of 'apache2', 'none'",
+      "apache2",
+    )
+    .option("--multigroup", "API groups in api/<group>/<version> (several groups in one project)")
+    .option("--plugins <keys>", "plugin keys to be used for this subcommand execution", collectList, [])
+    .option(
+      "--runtime <spec>",
+      "where the project gets kbts and @kbts/runtime: link (checkout, default from a checkout), pack, registry or a version",
+    )
+    .action(async (opts: Record<string, unknown>) => {
+      const { runInit } = await import("../../plugins/commands.js");
+      const result = await runInit(process.cwd(), {
+        domain: opts.domain as string,
+        repo: opts.repo as string | undefined,
+        projectName: opts.projectName as string | undefined,
+        owner: opts.owner as string | undefined,
+        license: opts.license as string,
+        multigroup: opts.multigroup === true,
+        plugins: opts.plugins as string[],
+        runtime: opts.runtime as string | undefined,
+      });
+      printResult(result);
+    });
+}

@@ -1,0 +1,304 @@
+import { basename, resolve } from "node:path";
+import { KbtsError } from "../errors.js";
+import {
+  findResource,
+  formatProject,
+  PROJECT_FILE,
+  type ProjectConfig,
+  parseProject,
+} from "../project/config.js";
+import {
+  isCoreResource,
+  type ResourceFlags,
+  type ResourceModel,
+  resourceModel,
+} from "../project/resource.js";
+import { formatStaged } from "../scaffold/format.js";
+import { StagedFS } from "../scaffold/fs.js";
+import {
+  validateDomain,
+  validateGroup,
+  validateKind,
+  validatePlural,
+  validateProjectName,
+  validateVersion,
+} from "../scaffold/names.js";
+import { Scaffold } from "../scaffold/scaffold.js";
+import { Renderer } from "../scaffold/template.js";
+import { kbtsVersion } from "../version.js";
+import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
+import type { Plugin, PluginContext } from "./types.js";
+import { checkRuntimeSpec, resolveDependencySpecs } from "./typescript/dependencies.js";
+import { boilerplate } from "./typescript/plugin.js";
+
+/**
+ * The library behind `kbts init`, `kbts create api` and `kbts create webhook`: validate every input,
+ * run the plugin chain against a staged tree, write PROJECT, then flush once. Any error before the
+ * flush leaves the directory untouched; an error during it restores what was there.
+ */
+
+export interface ScaffoldResult {
+  /** Paths written (created or changed), relative to the project. */
+  written: string[];
+  next: string;
+}
+
+/** The year stamped into license headers: SOURCE_DATE_EPOCH when set (reproducible output), else now. */
+export function scaffoldYear(): string {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  const date = epoch && /^\d+$/.test(epoch) ? new Date(Number(epoch) * 1000) : new Date();
+  return String(date.getUTCFullYear());
+}
+
+/** Formats the staged TypeScript with the project's biome settings, then writes everything at once. */
+function flush(fs: StagedFS): string[] {
+  formatStaged(fs);
+  return fs.flush();
+}
+
+function header(text: string | undefined, year: string): string {
+  return (text ?? "").trimEnd().replace(/\bYEAR\b/g, year);
+}
+
+export interface InitFlags {
+  domain?: string;
+  repo?: string;
+  projectName?: string;
+  owner?: string;
+  license?: string;
+  multigroup?: boolean;
+  plugins?: string[];
+  runtime?: string;
+}
+
+export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldResult> {
+  const root = resolve(dir);
+  const domain = flags.domain ?? "my.domain";
+  validateDomain(domain);
+  const projectName = flags.projectName ?? basename(root).toLowerCase();
+  validateProjectName(projectName);
+  const license = flags.license ?? "apache2";
+  if (license !== "apache2" && license !== "none") {
+    throw new KbtsError(`unknown license ${JSON.stringify(license)}`, {
+      where: "--license",
+      fix: "use apache2 or none",
+    });
+  }
+  const plugins = flags.plugins?.length ? resolvePlugins(flags.plugins) : DEFAULT_LAYOUT.map(findPlugin);
+  if (!plugins.some((p) => p.init)) {
+    throw new KbtsError("none of the selected plugins can initialize a project", {
+      where: "--plugins",
+      fix: `include the base plugin, e.g. --plugins ${DEFAULT_LAYOUT.join(",")}`,
+    });
+  }
+  checkRuntimeSpec(flags.runtime);
+  const fs = new StagedFS(root);
+  for (const marker of [PROJECT_FILE, "Makefile", "cmd/main.ts"]) {
+    if (fs.exists(marker)) {
+      throw new KbtsError(`target directory is already initialized: ${marker} exists`, {
+        where: marker,
+        fix: "run kbts init in an empty directory, or use kbts create api in this project",
+      });
+    }
+  }
+
+  const year = scaffoldYear();
+  const specs = resolveDependencySpecs(flags.runtime);
+  const options = {
+    domain,
+    repo: flags.repo ?? projectName,
+    projectName,
+    owner: flags.owner,
+    license: license as "apache2" | "none",
+    multigroup: flags.multigroup === true,
+    year,
+    ...specs,
+  };
+  const config: ProjectConfig = {
+    version: "3",
+    cliVersion: kbtsVersion(),
+    domain,
+    layout: plugins.map((p) => p.key),
+    multigroup: options.multigroup || undefined,
+    projectName,
+    repo: options.repo,
+  };
+  const ctx: PluginContext = {
+    scaffold: new Scaffold(fs, new Renderer(), header(boilerplate(options), year)),
+    config,
+  };
+  for (const plugin of plugins) await plugin.init?.(ctx, options);
+  fs.write(PROJECT_FILE, formatProject(config));
+  return { written: flush(fs), next: "Next: define a resource with:\n$ kbts create api" };
+}
+
+function loadProject(fs: StagedFS): ProjectConfig {
+  const text = fs.read(PROJECT_FILE);
+  if (text === undefined) {
+    throw new KbtsError(`no PROJECT file in ${fs.root}`, {
+      where: PROJECT_FILE,
+      fix: "run this command in the project's root directory, or create a project with kbts init",
+    });
+  }
+  return parseProject(text);
+}
+
+/**
+ * The plugins a create command runs: those named by --plugins, else the project's layout, as
+ * Kubebuilder does. A plugin that builds on the base one (like deploy-image) runs it itself.
+ */
+function pluginChain(config: ProjectConfig, requested: string[] | undefined): Plugin[] {
+  if (requested?.length) return resolvePlugins(requested);
+  return (config.layout?.length ? config.layout : DEFAULT_LAYOUT).map(findPlugin);
+}
+
+function validateResourceFlags(flags: ResourceFlags): void {
+  validateGroup(flags.group);
+  validateVersion(flags.version);
+  validateKind(flags.kind);
+  if (flags.plural !== undefined) validatePlural(flags.plural);
+}
+
+function projectScaffold(fs: StagedFS, config: ProjectConfig): PluginContext {
+  return {
+    scaffold: new Scaffold(fs, new Renderer(), header(fs.read("hack/boilerplate.ts.txt"), scaffoldYear())),
+    config,
+  };
+}
+
+export interface CreateApiFlags extends ResourceFlags {
+  resource?: boolean;
+  controller?: boolean;
+  force?: boolean;
+  plugins?: string[];
+}
+
+export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<ScaffoldResult> {
+  const fs = new StagedFS(resolve(dir));
+  const config = loadProject(fs);
+  validateResourceFlags(flags);
+  const options = {
+    resource: flags.resource ?? true,
+    controller: flags.controller ?? true,
+    force: flags.force ?? false,
+  };
+  if (!options.resource && !options.controller) {
+    throw new KbtsError("nothing to create: both --resource=false and --controller=false", {
+      where: "--resource, --controller",
+      fix: "drop one of them",
+    });
+  }
+  const chain = pluginChain(config, flags.plugins);
+  if (!chain.some((p) => p.createApi)) {
+    throw new KbtsError("none of the project's plugins can create an API", { where: "--plugins" });
+  }
+  const others = (config.resources ?? []).filter((r) => !r.core && r.group !== flags.group);
+  if (!config.multigroup && others.length > 0 && options.resource) {
+    throw new KbtsError(
+      `multiple groups are not allowed by default (the project already has group ${JSON.stringify(others[0]?.group)})`,
+      {
+        where: "--group",
+        fix: "set `multigroup: true` in PROJECT (and move api/<version> to api/<group>/<version>), or init with --multigroup",
+      },
+    );
+  }
+  const existing = findResource(config, flags);
+  if (
+    !options.force &&
+    ((options.resource && existing?.api) || (options.controller && existing?.controller))
+  ) {
+    throw new KbtsError(`API resource already exists: ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
+      where: PROJECT_FILE,
+      fix: "pass --force to re-scaffold its files (your edits to them are overwritten)",
+    });
+  }
+  if (options.controller && !fs.exists("cmd/main.ts")) {
+    throw new KbtsError("cmd/main.ts is missing; the controller could not be registered", {
+      where: "cmd/main.ts",
+      fix: "restore cmd/main.ts (it holds the // +kubebuilder:scaffold insertion points)",
+    });
+  }
+  const model = resourceModel(config, { ...flags, plural: flags.plural ?? existing?.plural });
+  const ctx = projectScaffold(fs, config);
+  for (const plugin of chain) await plugin.createApi?.(ctx, model, options);
+  fs.write(PROJECT_FILE, formatProject(config));
+  return {
+    written: flush(fs),
+    next: "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests",
+  };
+}
+
+export interface CreateWebhookFlags extends ResourceFlags {
+  defaulting?: boolean;
+  programmaticValidation?: boolean;
+  force?: boolean;
+  plugins?: string[];
+}
+
+export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): Promise<ScaffoldResult> {
+  const fs = new StagedFS(resolve(dir));
+  const config = loadProject(fs);
+  if (flags.group !== "core") validateGroup(flags.group);
+  validateVersion(flags.version);
+  validateKind(flags.kind);
+  if (flags.plural !== undefined) validatePlural(flags.plural);
+  if (!flags.defaulting && !flags.programmaticValidation) {
+    throw new KbtsError(
+      "create webhook requires at least one of --defaulting and --programmatic-validation",
+      {
+        where: "--defaulting, --programmatic-validation",
+        fix: "e.g. kbts create webhook --group cache --version v1alpha1 --kind Memcached --programmatic-validation",
+      },
+    );
+  }
+  const chain = pluginChain(config, flags.plugins);
+  const core = isCoreResource(config, flags);
+  const existing = findResource(config, flags);
+  if (!core && !existing?.api) {
+    throw new KbtsError(`no API found for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
+      where: PROJECT_FILE,
+      fix: "run 'kbts create api' first",
+    });
+  }
+  const force = flags.force ?? false;
+  const had = existing?.webhooks ?? {};
+  const clash = (flags.defaulting && had.defaulting) || (flags.programmaticValidation && had.validation);
+  if (clash && !force) {
+    throw new KbtsError(`webhook already exists for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
+      where: PROJECT_FILE,
+      fix: "pass --force to re-scaffold the webhook file",
+    });
+  }
+  if ((had.defaulting || had.validation) && !force) {
+    throw new KbtsError(
+      `a webhook file already exists for ${flags.kind}; adding another webhook type rewrites it`,
+      {
+        where: "--force",
+        fix: "pass --force (your edits to the webhook file are overwritten), or add the handler by hand",
+      },
+    );
+  }
+  const namespaced = existing?.api?.namespaced ?? (core ? true : undefined);
+  const model: ResourceModel = resourceModel(
+    config,
+    { ...flags, plural: flags.plural ?? existing?.plural, namespaced: namespaced ?? false },
+    core,
+  );
+  if (!fs.exists("cmd/main.ts")) {
+    throw new KbtsError("cmd/main.ts is missing; the webhook could not be registered", {
+      where: "cmd/main.ts",
+    });
+  }
+  const options = {
+    defaulting: Boolean(flags.defaulting || had.defaulting),
+    validation: Boolean(flags.programmaticValidation || had.validation),
+    force,
+  };
+  const ctx = projectScaffold(fs, config);
+  for (const plugin of chain) await plugin.createWebhook?.(ctx, model, options);
+  fs.write(PROJECT_FILE, formatProject(config));
+  return {
+    written: flush(fs),
+    next: "Next: implement your new Webhook and generate the manifests with:\n$ make manifests",
+  };
+}

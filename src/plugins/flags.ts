@@ -1,0 +1,25 @@
+import { InvalidArgumentError } from "commander";
+
+// Flag parsing shared by `init` and `create`: Kubebuilder's `--flag=false` booleans and `--plugins a,b`.
+
+export function collectList(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(",").map((v) => v.trim())].filter((v) => v !== "");
+}
+
+/** `--resource`, `--resource=true`, `--resource=false`. */
+export function parseBool(value: string | undefined): boolean {
+  if (value === undefined || value === "true") return true;
+  if (value === "false") return false;
+  throw new InvalidArgumentError(`expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** Commander passes `true` for a bare optional-value flag. */
+export function flagBool(value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  return value === true || value === "true";
+}
+
+export function printResult(result: { written: string[]; next: string }): void {
+  for (const path of result.written) process.stdout.write(`  wrote ${path}\n`);
+  process.stdout.write(`${result.next}\n`);
+}

@@ -1,0 +1,48 @@
+import type { ProjectConfig } from "../project/config.js";
+import type { ResourceModel } from "../project/resource.js";
+import type { Scaffold } from "../scaffold/scaffold.js";
+
+/**
+ * A scaffolding plugin, as Kubebuilder's: a bundle of subcommands, each contributing templates and
+ * edits to one staged scaffold. Plugins never write to disk; the command validates, runs every plugin
+ * of the chain, then flushes once.
+ */
+export interface InitOptions {
+  domain: string;
+  repo: string;
+  projectName: string;
+  owner?: string;
+  license: "apache2" | "none";
+  multigroup: boolean;
+  /** npm specs for @kbts/runtime and kbts in the generated package.json. */
+  runtimeSpec: string;
+  kbtsSpec: string;
+  year: string;
+}
+
+export interface ApiOptions {
+  resource: boolean;
+  controller: boolean;
+  force: boolean;
+}
+
+export interface WebhookOptions {
+  defaulting: boolean;
+  validation: boolean;
+  force: boolean;
+}
+
+export interface PluginContext {
+  scaffold: Scaffold;
+  /** PROJECT as it will be written; plugins update it (the command writes it last). */
+  config: ProjectConfig;
+}
+
+export interface Plugin {
+  /** "typescript.kbts.dev/v1": `<name>/<version>`, as recorded in PROJECT. */
+  readonly key: string;
+  readonly description: string;
+  init?(ctx: PluginContext, options: InitOptions): void | Promise<void>;
+  createApi?(ctx: PluginContext, resource: ResourceModel, options: ApiOptions): void | Promise<void>;
+  createWebhook?(ctx: PluginContext, resource: ResourceModel, options: WebhookOptions): void | Promise<void>;
+}

@@ -1,0 +1,292 @@
+import { upsertResource } from "../../project/config.js";
+import { type ResourceModel, resourceEntry } from "../../project/resource.js";
+import { uncomment } from "../../scaffold/markers.js";
+import { fnv32a } from "../../scaffold/names.js";
+import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
+import { KUBERNETES_VERSION } from "../../version.js";
+import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
+import { devToolVersions } from "./dependencies.js";
+
+/**
+ * The default plugin: a TypeScript operator with Kubebuilder's go/v4 + kustomize/v2 layout.
+ * Templates live in templates/typescript/{init,api,webhook}; this file only says which ones run,
+ * with which policy, and which insertion points each command edits.
+ */
+export const TYPESCRIPT_PLUGIN_KEY = "typescript.kbts.dev/v1";
+
+function file(set: string, path: string, ifExists: IfExists = "skip"): TemplateFile {
+  return { template: `${set}/${path}.hbs`, set, ifExists };
+}
+
+/** Data shared by every template of a project. */
+export function projectData(ctx: PluginContext) {
+  const c = ctx.config;
+  return { projectName: c.projectName ?? "", domain: c.domain ?? "", repo: c.repo ?? "" };
+}
+
+function init(ctx: PluginContext, o: InitOptions): void {
+  const data = {
+    projectName: o.projectName,
+    domain: o.domain,
+    repo: o.repo,
+    owner: o.owner ?? "",
+    year: o.year,
+    licensed: o.license === "apache2",
+    boilerplate: boilerplate(o),
+    leaderElectionID: `${fnv32a(o.repo || o.projectName)}.${o.domain}`,
+    k8sVersion: KUBERNETES_VERSION,
+    runtimeSpec: o.runtimeSpec,
+    kbtsSpec: o.kbtsSpec,
+    devVersions: devToolVersions(),
+  };
+  for (const t of templateSet("typescript/init")) {
+    if (t.template.endsWith("boilerplate.ts.txt.hbs") && o.license === "none") continue;
+    ctx.scaffold.template(t, data);
+  }
+}
+
+/** The license header, with YEAR kept literally (it is substituted when files are rendered). */
+export function boilerplate(o: Pick<InitOptions, "license" | "owner">): string {
+  if (o.license === "none") return "";
+  return `/*
+Copyright YEAR${o.owner ? ` ${o.owner}` : ""}.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/`;
+}
+
+/** Template data for one resource. */
+export function resourceData(ctx: PluginContext, r: ResourceModel) {
+  const depth = r.groupDir ? "../../../" : "../../";
+  const webhookDepth = r.groupDir ? "../../../../" : "../../../";
+  const rbacPrefix = r.multigroup ? r.group : "";
+  return {
+    ...projectData(ctx),
+    ...r,
+    controllerName: r.multigroup ? `${r.group}-${r.kindLower}` : r.kindLower,
+    resourceMarker: [r.irregularPlural ? `path=${r.plural}` : "", r.namespaced ? "" : "scope=Cluster"]
+      .filter((s) => s !== "")
+      .join(","),
+    apiImportFromController: `${depth}api/${r.groupDir}${r.version}`,
+    apiImportFromWebhook: `${webhookDepth}api/${r.groupDir}${r.version}`,
+    configFromController: `${depth}config`,
+    rbacFilePrefix: rbacPrefix ? `${rbacPrefix}_` : "",
+    rbacNamePrefix: rbacPrefix ? `${rbacPrefix}-` : "",
+  };
+}
+
+function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
+  const data = resourceData(ctx, r);
+  const s = ctx.scaffold;
+  const force = { force: o.force };
+  const set = "typescript/api";
+  if (o.resource) {
+    s.template(file(set, "api/{{groupDir}}{{version}}/{{kindLower}}_types.ts", "error"), data, force);
+    s.template(file(set, "api/{{groupDir}}{{version}}/groupversion_info.ts"), data);
+    s.template(file(set, "config/samples/{{group}}_{{version}}_{{kindLower}}.yaml", "error"), data, force);
+    s.template(file(set, "config/samples/kustomization.yaml"), data);
+    s.template(file(set, "config/crd/kustomization.yaml"), data);
+    s.template(file(set, "config/crd/kustomizeconfig.yaml"), data);
+    for (const role of ["admin", "editor", "viewer"]) {
+      s.template(file(set, `config/rbac/{{rbacFilePrefix}}{{kindLower}}_${role}_role.yaml`), data);
+    }
+    s.insert("config/crd/kustomization.yaml", {
+      crdkustomizeresource: [`- bases/${r.qualifiedGroup}_${r.plural}.yaml`],
+    });
+    s.insert("config/samples/kustomization.yaml", {
+      manifestskustomizesamples: [`- ${r.group}_${r.version}_${r.kindLower}.yaml`],
+    });
+    s.insert("config/rbac/kustomization.yaml", {
+      rbacroles: ["admin", "editor", "viewer"].map(
+        (role) => `- ${data.rbacFilePrefix}${r.kindLower}_${role}_role.yaml`,
+      ),
+    });
+    s.edit("config/default/kustomization.yaml", (text) => uncomment(text, "#- ../crd"));
+  }
+  if (o.controller) {
+    s.template(
+      file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"),
+      data,
+      force,
+    );
+    s.template(
+      file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.test.ts", "error"),
+      data,
+      force,
+    );
+    s.template(file(set, "internal/controller/{{groupDir}}suite_test.ts"), data);
+    s.insert("cmd/main.ts", {
+      imports: [
+        `import { ${r.kind}Reconciler } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
+      ],
+      builder: [`  new ${r.kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
+    });
+  }
+  upsertResource(ctx.config, {
+    ...resourceEntry(r),
+    api: o.resource ? { crdVersion: "v1", namespaced: r.namespaced } : undefined,
+    controller: o.controller || undefined,
+  });
+}
+
+/** Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3). */
+const DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS = [
+  "#- ../webhook",
+  "#- ../certmanager",
+  "#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment",
+  "#replacements:",
+  `# - source: # Uncomment the following block if you have any webhook
+#     kind: Service
+#     version: v1
+#     name: webhook-service
+#     fieldPath: .metadata.name # Name of the service
+#   targets:
+#     - select:
+#         kind: Certificate
+#         group: cert-manager.io
+#         version: v1
+#         name: serving-cert
+#       fieldPaths:
+#         - .spec.dnsNames.0
+#         - .spec.dnsNames.1
+#       options:
+#         delimiter: '.'
+#         index: 0
+#         create: true
+# - source:
+#     kind: Service
+#     version: v1
+#     name: webhook-service
+#     fieldPath: .metadata.namespace # Namespace of the service
+#   targets:
+#     - select:
+#         kind: Certificate
+#         group: cert-manager.io
+#         version: v1
+#         name: serving-cert
+#       fieldPaths:
+#         - .spec.dnsNames.0
+#         - .spec.dnsNames.1
+#       options:
+#         delimiter: '.'
+#         index: 1
+#         create: true`,
+];
+
+function caInjection(comment: string, kind: string): string {
+  return `# - source: # Uncomment the following block if you have a ${comment}
+#     kind: Certificate
+#     group: cert-manager.io
+#     version: v1
+#     name: serving-cert${kind === "ValidatingWebhookConfiguration" ? " # This name should match the one in certificate.yaml" : ""}
+#     fieldPath: .metadata.namespace # Namespace of the certificate CR
+#   targets:
+#     - select:
+#         kind: ${kind}
+#       fieldPaths:
+#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
+#       options:
+#         delimiter: '/'
+#         index: 0
+#         create: true
+# - source:
+#     kind: Certificate
+#     group: cert-manager.io
+#     version: v1
+#     name: serving-cert
+#     fieldPath: .metadata.name
+#   targets:
+#     - select:
+#         kind: ${kind}
+#       fieldPaths:
+#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
+#       options:
+#         delimiter: '/'
+#         index: 1
+#         create: true`;
+}
+
+function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): void {
+  const webhookGroupPath = r.qualifiedGroup.replaceAll(".", "-");
+  const data = {
+    ...resourceData(ctx, r),
+    defaulting: o.defaulting,
+    validation: o.validation,
+    both: o.defaulting && o.validation,
+    kindValue: r.core ? r.kind : `${r.kind}Kind`,
+    webhookGroups: r.qualifiedGroup === "" ? '""' : r.qualifiedGroup,
+    mutatePath: `/mutate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
+    validatePath: `/validate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
+    sampleSpec: r.core && r.kind === "Pod" ? '{ containers: [{ name: "app", image: "busybox" }] }' : "{}",
+  };
+  const s = ctx.scaffold;
+  const set = "typescript/webhook";
+  const force = { force: o.force };
+  // One handler file holds every webhook type of the kind: adding a type later needs --force, and the
+  // command then passes the merged types so the rewritten file keeps the earlier ones.
+  s.template(
+    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.ts", "error"),
+    data,
+    force,
+  );
+  s.template(
+    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.test.ts", "error"),
+    data,
+    force,
+  );
+  for (const t of templateSet(set)) {
+    if (t.template.includes("/internal/")) continue;
+    s.template(t, data);
+  }
+  s.edit("config/network-policy/kustomization.yaml", (text) =>
+    text.includes("- allow-webhook-traffic.yaml")
+      ? text
+      : text.replace(/^resources:\n/m, "resources:\n- allow-webhook-traffic.yaml\n"),
+  );
+  s.edit("config/default/kustomization.yaml", (text) => {
+    let out = text;
+    for (const block of DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS) out = uncomment(out, block);
+    if (o.validation)
+      out = uncomment(
+        out,
+        caInjection("ValidatingWebhook (--programmatic-validation)", "ValidatingWebhookConfiguration"),
+      );
+    if (o.defaulting)
+      out = uncomment(out, caInjection("DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"));
+    return out;
+  });
+  s.insert("cmd/main.ts", {
+    imports: [
+      `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,
+    ],
+    builder: [
+      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
+    ],
+  });
+  upsertResource(ctx.config, {
+    ...resourceEntry(r),
+    webhooks: {
+      defaulting: o.defaulting || undefined,
+      validation: o.validation || undefined,
+      webhookVersion: "v1",
+    },
+  });
+}
+
+export const typescriptPlugin: Plugin = {
+  key: TYPESCRIPT_PLUGIN_KEY,
+  description: "TypeScript operator project with Kubebuilder's layout (go/v4 + kustomize/v2 equivalent)",
+  init,
+  createApi,
+  createWebhook,
+};

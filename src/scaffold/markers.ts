@@ -1,0 +1,141 @@
+/**
+ * Edits of existing files, only at named insertion points (`// +kubebuilder:scaffold:<name>` in
+ * TypeScript, `# +kubebuilder:scaffold:<name>` in YAML and Makefiles), as Kubebuilder's machinery does:
+ * each fragment goes immediately before its marker line, verbatim (fragments carry their indentation),
+ * and a fragment whose lines already appear in the file, in order, is skipped, so re-runs change nothing.
+ */
+
+export function commentPrefix(path: string): string {
+  return /\.(ts|js|mts|cts|tsx)$/.test(path) ? "//" : "#";
+}
+
+export function markerText(name: string): string {
+  return `+kubebuilder:scaffold:${name}`;
+}
+
+function isMarkerLine(line: string, comment: string, name: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.startsWith(comment) && trimmed.slice(comment.length).trim() === markerText(name);
+}
+
+/** True when every non-blank line of `fragment` appears in `lines` as a contiguous run (trimmed). */
+function containsFragment(lines: string[], fragment: string): boolean {
+  const want = fragment
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (want.length === 0) return true;
+  const have = lines.map((l) => l.trim()).filter((l) => l !== "");
+  outer: for (let i = 0; i + want.length <= have.length; i++) {
+    for (let j = 0; j < want.length; j++) {
+      if (have[i + j] !== want[j]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+export class MissingMarkerError extends Error {
+  constructor(
+    readonly path: string,
+    readonly marker: string,
+  ) {
+    super(`${path}: insertion point "${marker}" not found`);
+  }
+}
+
+/**
+ * Inserts fragments before their markers. `fragments` maps a marker name to fragments, each a block of
+ * lines ending without a newline. Throws MissingMarkerError when a marker with new fragments is absent.
+ */
+export function insertAtMarkers(path: string, content: string, fragments: Record<string, string[]>): string {
+  const comment = commentPrefix(path);
+  let lines = content.split("\n");
+  for (const [name, blocks] of Object.entries(fragments)) {
+    const fresh = blocks.filter((b, i) => !containsFragment(lines, b) && blocks.indexOf(b) === i);
+    if (fresh.length === 0) continue;
+    const at = lines.findIndex((l) => isMarkerLine(l, comment, name));
+    if (at < 0) throw new MissingMarkerError(path, `${comment} ${markerText(name)}`);
+    const added = fresh.flatMap((b) => b.split("\n"));
+    lines = [...lines.slice(0, at), ...added, ...lines.slice(at)];
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Uncomments an exact block (each line prefixed with `#`), as Kubebuilder's UncommentCode does for
+ * config/default/kustomization.yaml. Returns the content unchanged when the block is not found
+ * (already uncommented, or edited by the user), so it is idempotent and never touches user text.
+ */
+export function uncomment(content: string, block: string, comment = "#"): string {
+  const at = content.indexOf(block);
+  if (at < 0) return content;
+  const plain = block
+    .split("\n")
+    .map((line) => {
+      const lead = line.length - line.trimStart().length;
+      const rest = line.slice(lead);
+      return rest.startsWith(comment) ? line.slice(0, lead) + rest.slice(comment.length) : line;
+    })
+    .join("\n");
+  return content.slice(0, at) + plain + content.slice(at + block.length);
+}
+
+/**
+ * Keeps a TypeScript file's leading import block sorted the way the project's formatter (biome's
+ * organizeImports) wants it after fragments were inserted: `node:` modules, then packages, then
+ * relative paths, farthest (`../../`) first, each group in code-point order; one contiguous block,
+ * then the rest of the file (the imports marker and code) unchanged.
+ */
+export function organizeImports(content: string): string {
+  const lines = content.split("\n");
+  let i = 0;
+  // Skip a leading license block and blank lines.
+  if (lines[0]?.startsWith("/*")) {
+    while (i < lines.length && !lines[i]!.includes("*/")) i++;
+    i++;
+  }
+  while (i < lines.length && lines[i]!.trim() === "") i++;
+  const start = i;
+  const imports: string[] = [];
+  const rest: string[] = [];
+  let end = start;
+  for (; end < lines.length; end++) {
+    const line = lines[end]!;
+    if (/^import .* from ".*";$/.test(line)) imports.push(line);
+    else if (line.trim() === "" || line.trim().startsWith("//")) rest.push(line);
+    else break;
+  }
+  if (imports.length < 2) return content;
+  // Trailing lines of the region belong to what follows the imports (e.g. "", marker, "").
+  const hadBlank = rest.length > 0;
+  while (rest.length > 0 && rest[0]!.trim() === "") rest.shift();
+  const sorted = [...imports].sort(compareImports);
+  const region = rest.length > 0 ? [...sorted, "", ...rest] : hadBlank ? [...sorted, ""] : sorted;
+  return [...lines.slice(0, start), ...region, ...lines.slice(end)].join("\n");
+}
+
+function sourceOf(line: string): string {
+  return /from "(.*)";$/.exec(line)?.[1] ?? "";
+}
+
+function rank(source: string): number {
+  if (source.startsWith("node:")) return 0;
+  if (!source.startsWith(".")) return 1;
+  const ups = source.match(/\.\.\//g)?.length ?? 0;
+  return 100 - ups;
+}
+
+function compareImports(a: string, b: string): number {
+  const sa = sourceOf(a);
+  const sb = sourceOf(b);
+  const r = rank(sa) - rank(sb);
+  if (r !== 0) return r;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  // `import type` before a value import of the same module, as biome orders them.
+  return a.startsWith("import type") === b.startsWith("import type")
+    ? 0
+    : a.startsWith("import type")
+      ? -1
+      : 1;
+}

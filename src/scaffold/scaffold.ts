@@ -1,0 +1,70 @@
+import { KbtsError } from "../errors.js";
+import type { StagedFS } from "./fs.js";
+import { insertAtMarkers, MissingMarkerError, organizeImports } from "./markers.js";
+import type { Renderer, TemplateFile } from "./template.js";
+
+/**
+ * Runs templates and insertions against a staged tree. Every policy check happens while staging, so
+ * an error (an existing file under `ifExists: "error"`, a missing insertion point) stops the
+ * command before the first write.
+ */
+export class Scaffold {
+  constructor(
+    readonly fs: StagedFS,
+    private readonly renderer: Renderer,
+    /** License header for generated TypeScript files ("" for none), YEAR already substituted. */
+    private readonly header: string,
+  ) {}
+
+  /** Renders one template to its path, honouring its if-exists policy; returns the path. */
+  template(file: TemplateFile, data: object, options: { force?: boolean } = {}): string {
+    const path = this.renderer.outputPath(file, data);
+    const policy = options.force && file.ifExists === "error" ? "overwrite" : (file.ifExists ?? "skip");
+    if (this.fs.exists(path)) {
+      if (policy === "skip") return path;
+      if (policy === "error") {
+        throw new KbtsError(`${path} already exists`, {
+          where: path,
+          fix: "pass --force to overwrite the scaffolded files, or choose another kind/version",
+        });
+      }
+    }
+    let body = this.renderer.render(file.template, data);
+    if (path.endsWith(".ts") && this.header) body = `${this.header}\n\n${body}`;
+    this.fs.write(path, body);
+    return path;
+  }
+
+  /** Inserts fragments at named markers of an existing (or staged) file. */
+  insert(path: string, fragments: Record<string, string[]>): void {
+    const content = this.fs.read(path);
+    if (content === undefined) {
+      throw new KbtsError(`${path} is missing`, {
+        where: path,
+        fix: "restore it from version control, or re-create it with `kbts init` in an empty directory",
+      });
+    }
+    let next: string;
+    try {
+      next = insertAtMarkers(path, content, fragments);
+    } catch (err) {
+      if (err instanceof MissingMarkerError) {
+        throw new KbtsError(`insertion point "${err.marker}" not found`, {
+          where: path,
+          fix: `put the line "${err.marker}" back where kbts should add code`,
+        });
+      }
+      throw err;
+    }
+    if (path.endsWith(".ts") && next !== content) next = organizeImports(next);
+    if (next !== content) this.fs.write(path, next);
+  }
+
+  /** Any other text edit of a file that must exist (e.g. uncommenting a kustomize block). */
+  edit(path: string, change: (content: string) => string): void {
+    const content = this.fs.read(path);
+    if (content === undefined) return;
+    const next = change(content);
+    if (next !== content) this.fs.write(path, next);
+  }
+}

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import Handlebars from "handlebars";
+import { KbtsError } from "../errors.js";
+
+/**
+ * One generated file: a handlebars template under `templates/`, readable as the file it produces,
+ * whose own path (minus the set's folder and `.hbs`, with `{{...}}` filled in) is where it goes.
+ */
+export type IfExists = "skip" | "overwrite" | "error";
+
+export interface TemplateFile {
+  /** Path under templates/, e.g. "typescript/api/api/{{version}}/{{kindLower}}_types.ts.hbs". */
+  template: string;
+  /** Folder of the set (stripped from the output path), e.g. "typescript/api". */
+  set: string;
+  /** What to do when the file exists: skip it (default), overwrite it, or fail. */
+  ifExists?: IfExists;
+}
+
+/** templates/ of this package: src/scaffold and dist/scaffold are both two levels below the root. */
+export const TEMPLATES_ROOT = fileURLToPath(new URL("../../templates/", import.meta.url));
+
+/** Every template of a set, as TemplateFiles with the given default policy. */
+export function templateSet(set: string, ifExists: IfExists = "skip", root = TEMPLATES_ROOT): TemplateFile[] {
+  const files: TemplateFile[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".hbs")) {
+        files.push({ template: relative(root, full).split(sep).join("/"), set, ifExists });
+      }
+    }
+  };
+  walk(join(root, set));
+  return files.sort((a, b) => (a.template < b.template ? -1 : 1));
+}
+
+/** Renders templates with strict variables (a missing value is an error, not an empty string). */
+export class Renderer {
+  private readonly hbs = Handlebars.create();
+  private readonly cache = new Map<string, Handlebars.TemplateDelegate>();
+
+  constructor(private readonly root = TEMPLATES_ROOT) {}
+
+  render(template: string, data: object): string {
+    let compiled = this.cache.get(template);
+    if (!compiled) {
+      const source = readFileSync(join(this.root, template), "utf8");
+      compiled = this.hbs.compile(source, { noEscape: true, strict: true });
+      this.cache.set(template, compiled);
+    }
+    try {
+      return compiled(data);
+    } catch (err) {
+      throw new KbtsError(`template ${template} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The output path of a template file. */
+  outputPath(file: TemplateFile, data: object): string {
+    const rel = file.template.slice(file.set.length + 1).replace(/\.hbs$/, "");
+    return this.hbs.compile(rel, { noEscape: true, strict: true })(data);
+  }
+}
