@@ -62,6 +62,10 @@ test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
 
 ##@ Demo and benchmarks
 
+.PHONY: demo
+demo: build ## The GPUBudget story: scaffold the operator with kbts, run it on a local control plane, show budgets, the webhook and metrics.
+	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$(ENVTEST_ASSETS)}" npx tsx e2e/demo/gpubudget-demo.ts $(DEMO_ARGS)
+
 .PHONY: bench
 bench: build ## Run every benchmark in bench/ and print its figures.
 	@for b in bench/*/; do echo "== $$b"; KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" node --import tsx "$$b/main.ts" || exit 1; done

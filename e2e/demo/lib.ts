@@ -1,0 +1,352 @@
+/**
+ * The GPUBudget story's moving parts, shared by `make demo` (e2e/demo/gpubudget-demo.ts) and the e2e
+ * tests (e2e/gpubudget.test.ts): scaffold the operator with the built kbts CLI, build it, start a local
+ * control plane with its CRD and Pod webhook, run operator processes, talk to them with kubectl.
+ * Everything listens on and talks to 127.0.0.1 only.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
+
+export const REPO = fileURLToPath(new URL("../../", import.meta.url));
+export const KBTS = join(REPO, "bin/kbts.js");
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+/** A heading in the demo's output. */
+export function heading(title: string): void {
+  process.stdout.write(`\n${bold(`=== ${title}`)}\n`);
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Echo the command and its output (the demo); quiet by default (tests). */
+  show?: boolean;
+  /** Do not throw on a non-zero exit; the result carries it. */
+  reject?: boolean;
+}
+
+/** Runs a command; on failure the error carries its whole output, so a broken step explains itself. */
+export async function run(file: string, args: string[], options: RunOptions = {}) {
+  if (options.show) process.stdout.write(`$ ${[file, ...args].join(" ")}\n`);
+  const result = await execa(file, args, {
+    cwd: options.cwd,
+    env: options.env,
+    all: true,
+    reject: false,
+    stdin: "ignore",
+  });
+  if (options.show && result.all) process.stdout.write(`${result.all}\n`);
+  if (result.exitCode !== 0 && options.reject !== false) {
+    throw new Error(`${[file, ...args].join(" ")} exited ${result.exitCode}:\n${result.all ?? ""}`);
+  }
+  return result;
+}
+
+/** Prints a dot every few seconds while a long step runs, so the user sees progress. */
+export async function withProgress<T>(label: string, work: Promise<T>, everyMs = 3000): Promise<T> {
+  const started = Date.now();
+  process.stdout.write(`${label} `);
+  const timer = setInterval(() => process.stdout.write("."), everyMs);
+  try {
+    const result = await work;
+    process.stdout.write(` done (${((Date.now() - started) / 1000).toFixed(1)}s)\n`);
+    return result;
+  } catch (err) {
+    process.stdout.write(" failed\n");
+    throw err;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Polls until `check` stops throwing, or rethrows its last error at the deadline. */
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 30_000,
+  intervalMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const SCAFFOLD_COMMANDS = [
+  ["init", "--domain", "lab.example.com", "--repo", "lab.example.com/gpubudget"],
+  [
+    "create",
+    "api",
+    "--group",
+    "capacity",
+    "--version",
+    "v1alpha1",
+    "--kind",
+    "GPUBudget",
+    "--plugins",
+    "gpu-budget/v1-alpha",
+  ],
+] as const;
+
+/**
+ * `kbts init` + `kbts create api --plugins gpu-budget/v1-alpha` in `projectDir` (created, must be
+ * empty), with the built CLI, then `npm install` (offline: the project links this checkout's runtime),
+ * `kbts manifests`, `kbts generate` and `npm run build`.
+ */
+export async function scaffoldProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
+  mkdirSync(projectDir, { recursive: true });
+  for (const args of SCAFFOLD_COMMANDS)
+    await run("node", [KBTS, ...args], { cwd: projectDir, show: options.show });
+}
+
+export async function buildProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
+  const step = async (label: string, file: string, args: string[]) => {
+    const work = run(file, args, { cwd: projectDir });
+    await (options.show ? withProgress(label, work) : work);
+  };
+  await step("npm install (offline)", "npm", ["install", "--offline", "--no-audit", "--no-fund"]);
+  await step("kbts manifests (CRD, RBAC, webhook configuration)", "npx", [
+    "--no-install",
+    "kbts",
+    "manifests",
+  ]);
+  await step("kbts generate (Kind descriptors)", "npx", ["--no-install", "kbts", "generate"]);
+  await step("npm run build", "npm", ["run", "build"]);
+}
+
+type Doc = Record<string, unknown>;
+
+/**
+ * The project's ValidatingWebhookConfiguration as `kubectl kustomize config/webhook` would write it:
+ * config/webhook/manifests.yaml with the namespaceSelector of pod_namespace_selector_patch.yaml merged
+ * in by webhook name (the strategic-merge key of `webhooks`).
+ */
+export function webhookConfigurations(projectDir: string): Doc[] {
+  const manifests = parseAllDocuments(readFileSync(join(projectDir, "config/webhook/manifests.yaml"), "utf8"))
+    .map((d) => d.toJS() as Doc)
+    .filter((d) => d?.kind === "ValidatingWebhookConfiguration");
+  const patchFile = join(projectDir, "config/webhook/pod_namespace_selector_patch.yaml");
+  if (!existsSync(patchFile)) return manifests;
+  const patch = parseYaml(readFileSync(patchFile, "utf8")) as { webhooks: Doc[] };
+  for (const doc of manifests) {
+    for (const hook of (doc.webhooks as Doc[]) ?? []) {
+      const p = patch.webhooks.find((w) => w.name === hook.name);
+      if (p) Object.assign(hook, { namespaceSelector: p.namespaceSelector });
+    }
+  }
+  return manifests;
+}
+
+export interface ControlPlane {
+  env: Environment;
+  kubectl(
+    args: string[],
+    options?: { show?: boolean; reject?: boolean; input?: string },
+  ): Promise<{ stdout: string; all?: string; exitCode?: number }>;
+  stop(): Promise<void>;
+}
+
+/** etcd + kube-apiserver with the project's CRDs and its Pod webhook pointed at 127.0.0.1. */
+export async function startControlPlane(projectDir: string): Promise<ControlPlane> {
+  const env = await startEnvironment({
+    crdDirectoryPaths: [join(projectDir, "config/crd/bases")],
+    errorIfPathMissing: true,
+    webhookInstallOptions: {
+      validatingWebhooks: webhookConfigurations(projectDir),
+      localServingHost: "127.0.0.1",
+    },
+  });
+  const kubectlBin = env.binaries?.kubectl ?? "kubectl";
+  return {
+    env,
+    async kubectl(args, options = {}) {
+      if (options.show) process.stdout.write(`$ kubectl ${args.join(" ")}\n`);
+      const result = await execa(kubectlBin, args, {
+        env: { KUBECONFIG: env.kubeconfigPath },
+        all: true,
+        reject: false,
+        input: options.input,
+      });
+      if (options.show && result.all) process.stdout.write(`${result.all}\n`);
+      if (result.exitCode !== 0 && options.reject !== false) {
+        throw new Error(`kubectl ${args.join(" ")} exited ${result.exitCode}:\n${result.all ?? ""}`);
+      }
+      return { stdout: result.stdout, all: result.all, exitCode: result.exitCode };
+    },
+    stop: () => env.stop(),
+  };
+}
+
+export interface Operator {
+  readonly name: string;
+  readonly metricsPort: number;
+  readonly process: ChildProcess;
+  readonly logFile: string;
+  metrics(): Promise<string>;
+  /** SIGTERM and wait (graceful); `kill()` is SIGKILL (a crash). */
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  exited(): boolean;
+}
+
+export interface OperatorOptions {
+  name?: string;
+  leaderElect?: boolean;
+  /** Serve the webhook on the port the control plane calls (only one replica can). */
+  serveWebhook?: boolean;
+  extraArgs?: string[];
+  logDir: string;
+}
+
+/** Runs the built manager (dist/cmd/main.js) against the control plane, logs to a file. */
+export async function startOperator(
+  projectDir: string,
+  cp: ControlPlane,
+  options: OperatorOptions,
+): Promise<Operator> {
+  const name = options.name ?? "operator";
+  const metricsPort = await freePort();
+  const probePort = await freePort();
+  const serving = cp.env.webhookInstallOptions;
+  const webhookPort = options.serveWebhook !== false && serving ? serving.localServingPort : await freePort();
+  const args = [
+    "dist/cmd/main.js",
+    `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+    "--metrics-secure=false",
+    `--health-probe-bind-address=127.0.0.1:${probePort}`,
+    `--webhook-port=${webhookPort}`,
+    `--leader-elect=${options.leaderElect === true}`,
+    "--zap-devel=false",
+    ...(serving ? [`--webhook-cert-path=${serving.localServingCertDir}`] : []),
+    ...(options.extraArgs ?? []),
+  ];
+  mkdirSync(options.logDir, { recursive: true });
+  const logFile = join(options.logDir, `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn("node", args, {
+    cwd: projectDir,
+    env: { ...process.env, KUBECONFIG: cp.env.kubeconfigPath, ENABLE_WEBHOOKS: "true" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", (code) => {
+      exitCode = code;
+      resolve();
+    }),
+  );
+  const operator: Operator = {
+    name,
+    metricsPort,
+    process: child,
+    logFile,
+    async metrics() {
+      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      return res.text();
+    },
+    async stop() {
+      if (exitCode === undefined) child.kill("SIGTERM");
+      await exited;
+    },
+    async kill() {
+      if (exitCode === undefined) child.kill("SIGKILL");
+      await exited;
+    },
+    exited: () => exitCode !== undefined,
+  };
+  // Ready when the probe answers (the caches synced and the webhook server has its certificate).
+  await eventually(async () => {
+    if (exitCode !== undefined) {
+      throw new Error(`${name} exited with ${exitCode}:\n${readFileSync(logFile, "utf8").slice(-4000)}`);
+    }
+    const res = await fetch(`http://127.0.0.1:${probePort}/readyz`);
+    if (res.status !== 200) throw new Error(`${name} not ready: ${res.status}`);
+  }, 60_000).catch(async (err) => {
+    await operator.kill();
+    throw err;
+  });
+  return operator;
+}
+
+/** The value of one series in a Prometheus text exposition, or undefined when absent. */
+export function metricValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const ok = Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`));
+    if (ok) return Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return undefined;
+}
+
+export function gpuPodManifest(
+  namespace: string,
+  name: string,
+  gpus: number,
+  extra: { labels?: Record<string, string>; initGPUs?: number } = {},
+): string {
+  return JSON.stringify({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace, labels: extra.labels },
+    spec: {
+      restartPolicy: "Never",
+      initContainers: extra.initGPUs
+        ? [
+            {
+              name: "warmup",
+              image: "busybox",
+              command: ["true"],
+              resources: { limits: { "nvidia.com/gpu": String(extra.initGPUs) } },
+            },
+          ]
+        : undefined,
+      containers: [
+        {
+          name: "main",
+          image: "busybox",
+          command: ["sleep", "3600"],
+          resources: { limits: { "nvidia.com/gpu": String(gpus) } },
+        },
+      ],
+    },
+  });
+}
+
+export function budgetManifest(
+  namespace: string,
+  name: string,
+  maxGPUs: number,
+  spec: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    apiVersion: "capacity.lab.example.com/v1alpha1",
+    kind: "GPUBudget",
+    metadata: { name, namespace },
+    spec: { maxGPUs, ...spec },
+  });
+}
