@@ -1,10 +1,10 @@
 import type { int32, ObjectMeta } from "@kbts/runtime";
 
 export interface BagSpec {
-  // tags has between one and five unique entries.
+  // tags has between one and five entries.
   // +kubebuilder:validation:MinItems=1
   // +kubebuilder:validation:MaxItems=5
-  // +kubebuilder:validation:UniqueItems=true
+  // +listType=set
   tags: string[];
   // sizes is a plain list of numbers.
   // +optional

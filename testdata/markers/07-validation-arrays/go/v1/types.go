@@ -3,10 +3,10 @@ package v1
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 type BagSpec struct {
-	// tags has between one and five unique entries.
+	// tags has between one and five entries.
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=5
-	// +kubebuilder:validation:UniqueItems=true
+	// +listType=set
 	Tags []string `json:"tags"`
 	// sizes is a plain list of numbers.
 	// +optional

@@ -5,7 +5,7 @@ export interface RangeSpec {
   // +kubebuilder:validation:XValidation:rule="self >= 0",message="low must not be negative"
   low: int32;
   // high is checked with a message expression.
-  // +kubebuilder:validation:XValidation:rule="self <= 1000",messageExpression="'high is ' + string(self) + ', above 1000'",reason=FieldValueInvalid
+  // +kubebuilder:validation:XValidation:rule="self <= 1000",messageExpression="'high is ' + (self > 5000 ? 'far' : 'just') + ' above 1000'",reason=FieldValueInvalid
   high: int32;
   // name cannot change once set.
   // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="name is immutable",reason=FieldValueForbidden

@@ -26,7 +26,7 @@ export interface ListsSpec {
   // groups are lists with bounded length.
   // +kubebuilder:validation:items:MinItems=1
   // +kubebuilder:validation:items:MaxItems=2
-  // +kubebuilder:validation:items:UniqueItems=true
+  // +kubebuilder:validation:items:UniqueItems=false
   // +optional
   groups?: string[][];
   // labels are non-empty maps.

@@ -28,7 +28,7 @@ type ListsSpec struct {
 	// groups are lists with bounded length.
 	// +kubebuilder:validation:items:MinItems=1
 	// +kubebuilder:validation:items:MaxItems=2
-	// +kubebuilder:validation:items:UniqueItems=true
+	// +kubebuilder:validation:items:UniqueItems=false
 	// +optional
 	Groups [][]string `json:"groups,omitempty"`
 	// labels are non-empty maps.
