@@ -1,6 +1,6 @@
 import type { KubernetesObject } from "../api/meta.js";
+import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
-import { isNotFound } from "../fake/apierrors.js";
 import type { Kind } from "../kinds.js";
 import { jsonClone, jsonEqual, mergePatchDiff } from "./json.js";
 

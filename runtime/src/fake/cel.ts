@@ -1,0 +1,244 @@
+import { Environment } from "@marcbachmann/cel-js";
+import type { FieldError } from "./fielderrors.js";
+import { child, index, type StructuralSchema, type ValidationRule } from "./schema.js";
+
+/**
+ * CEL for x-kubernetes-validations on @marcbachmann/cel-js. Kubernetes adds libraries the package
+ * lacks; the cheap, common ones are registered here: lists (isSorted, sum, min, max, indexOf,
+ * lastIndexOf), strings (replace, charAt, reverse), regex (find, findAll). NOT available: sets.*,
+ * quantity(), url(), ip()/cidr(), semver, format.*, authz, the cost limits, and rule ratcheting.
+ */
+function newEnvironment(): Environment {
+  const env = new Environment({
+    unlistedVariablesAreDyn: true,
+    enableOptionalTypes: true,
+    homogeneousAggregateLiterals: false,
+  })
+    .registerVariable("self", "dyn")
+    .registerVariable("oldSelf", "dyn");
+  const cmp = (a: unknown, b: unknown) =>
+    (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  const extremum = (list: unknown[], sign: number) => {
+    if (list.length === 0) throw new Error("min/max of an empty list");
+    return list.reduce((best, v) => (cmp(v, best) * sign > 0 ? v : best));
+  };
+  const indexOf = (list: unknown[], v: unknown) =>
+    BigInt(list.findIndex((x) => JSON.stringify(x, big) === JSON.stringify(v, big)));
+  const lastIndexOf = (list: unknown[], v: unknown) =>
+    BigInt(list.findLastIndex((x) => JSON.stringify(x, big) === JSON.stringify(v, big)));
+  env
+    .registerFunction("list.isSorted(): bool", (l: unknown[]) =>
+      l.every((v, i) => i === 0 || cmp(l[i - 1], v) <= 0),
+    )
+    .registerFunction("list.sum(): dyn", (l: unknown[]) =>
+      l.length === 0 ? 0n : l.reduce((a, b) => (a as number) + (b as number)),
+    )
+    .registerFunction("list.min(): dyn", (l: unknown[]) => extremum(l, -1))
+    .registerFunction("list.max(): dyn", (l: unknown[]) => extremum(l, 1))
+    .registerFunction("list.indexOf(dyn): int", indexOf)
+    .registerFunction("list.lastIndexOf(dyn): int", lastIndexOf)
+    .registerFunction("string.replace(string, string): string", (s: string, a: string, b: string) =>
+      s.replaceAll(a, b),
+    )
+    .registerFunction(
+      "string.replace(string, string, int): string",
+      (s: string, a: string, b: string, n: bigint) => {
+        let out = s;
+        let from = 0;
+        for (let i = 0n; n < 0n || i < n; i++) {
+          const at = out.indexOf(a, from);
+          if (at < 0) break;
+          out = out.slice(0, at) + b + out.slice(at + a.length);
+          from = at + b.length;
+        }
+        return out;
+      },
+    )
+    .registerFunction("string.charAt(int): string", (s: string, i: bigint) => [...s][Number(i)] ?? "")
+    .registerFunction("string.reverse(): string", (s: string) => [...s].reverse().join(""))
+    .registerFunction(
+      "string.find(string): string",
+      (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? "",
+    )
+    .registerFunction("string.findAll(string): list<string>", (s: string, re: string) =>
+      [...s.matchAll(new RegExp(re, "g"))].map((m) => m[0]),
+    );
+  return env;
+}
+
+function big(_k: string, v: unknown): unknown {
+  return typeof v === "bigint" ? v.toString() : v;
+}
+
+let shared: Environment | undefined;
+function environment(): Environment {
+  shared ??= newEnvironment();
+  return shared;
+}
+
+type Program = ReturnType<Environment["parse"]>;
+
+interface CompiledRule {
+  rule: ValidationRule;
+  program: Program;
+  message?: Program;
+  transition: boolean;
+}
+
+const compiled = new WeakMap<ValidationRule, CompiledRule>();
+
+/** Parses every rule of a schema up front, so a broken rule fails when the CRD is loaded (as the API server rejects it). */
+export function compileRules(schema: StructuralSchema, where: string, path = ""): void {
+  for (const rule of schema["x-kubernetes-validations"] ?? [])
+    compileRule(rule, `${where} at ${path || "<root>"}`);
+  for (const [k, sub] of Object.entries(schema.properties ?? {})) compileRules(sub, where, child(path, k));
+  if (typeof schema.additionalProperties === "object")
+    compileRules(schema.additionalProperties, where, `${path}[*]`);
+  if (schema.items) compileRules(schema.items, where, `${path}[*]`);
+}
+
+function compileRule(rule: ValidationRule, where: string): CompiledRule {
+  const done = compiled.get(rule);
+  if (done) return done;
+  try {
+    const c: CompiledRule = {
+      rule,
+      program: environment().parse(rule.rule),
+      transition: /\boldSelf\b/.test(rule.rule),
+    };
+    if (rule.messageExpression) c.message = environment().parse(rule.messageExpression);
+    compiled.set(rule, c);
+    return c;
+  } catch (err) {
+    throw new Error(
+      `invalid x-kubernetes-validations rule ${JSON.stringify(rule.rule)} in ${where}: ${(err as Error).message}`,
+    );
+  }
+}
+
+/** JSON → CEL values guided by the schema: integers become CEL ints (bigint), numbers doubles. */
+function toCel(value: unknown, schema: StructuralSchema | undefined): unknown {
+  if (value === null || value === undefined) return value;
+  if (typeof value === "number") {
+    const intLike =
+      schema?.type === "integer" || (schema?.["x-kubernetes-int-or-string"] && Number.isInteger(value));
+    return intLike ? BigInt(value) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => toCel(v, schema?.items));
+  if (typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const sub =
+        schema?.properties?.[k] ??
+        (typeof schema?.additionalProperties === "object" ? schema.additionalProperties : undefined);
+      out[k] = toCel(v, sub);
+    }
+    return out;
+  }
+  return value;
+}
+
+function schemaType(schema: StructuralSchema): string {
+  if (schema["x-kubernetes-int-or-string"]) return "int-or-string";
+  return schema.type ?? "object";
+}
+
+function ruleError(c: CompiledRule, path: string, schema: StructuralSchema, message: string): FieldError {
+  const fp = c.rule.fieldPath;
+  let field = path;
+  if (fp)
+    field = path
+      ? `${path}${fp.startsWith(".") || fp.startsWith("[") ? fp : `.${fp}`}`
+      : fp.replace(/^\./, "");
+  const value = schemaType(schema);
+  switch (c.rule.reason) {
+    case "FieldValueForbidden":
+      return { type: "Forbidden", field, detail: message };
+    case "FieldValueRequired":
+      return { type: "Required", field, detail: message };
+    case "FieldValueDuplicate":
+      return { type: "Duplicate", field, value };
+    default:
+      return { type: "Invalid", field, value, detail: message };
+  }
+}
+
+function messageFor(c: CompiledRule, vars: Record<string, unknown>): string {
+  if (c.message) {
+    try {
+      const m = c.message(vars);
+      if (typeof m === "string" && m.trim() !== "" && !m.includes("\n")) return m;
+    } catch {
+      // Kubernetes falls back to message (or the default) when messageExpression fails.
+    }
+  }
+  return c.rule.message ?? `failed rule: ${c.rule.rule.trim()}`;
+}
+
+/**
+ * Runs the x-kubernetes-validations rules of `schema` over `value` (and `old` for transition rules,
+ * which only run on update where the old value exists, correlated by field name, map key or
+ * list-map key).
+ */
+export function celErrors(
+  value: unknown,
+  old: unknown,
+  schema: StructuralSchema,
+  path = "",
+  out: FieldError[] = [],
+): FieldError[] {
+  if (value === undefined || value === null) return out;
+  for (const rule of schema["x-kubernetes-validations"] ?? []) {
+    const c = compileRule(rule, path || "<root>");
+    if (c.transition && old === undefined && !rule.optionalOldSelf) continue;
+    const vars: Record<string, unknown> = { self: toCel(value, schema) };
+    if (c.transition) vars.oldSelf = toCel(old, schema);
+    let ok: unknown;
+    try {
+      ok = c.program(vars);
+    } catch (err) {
+      out.push(
+        ruleError(
+          c,
+          path,
+          schema,
+          `${(err as Error).message.split("\n")[0]} evaluating rule: ${rule.rule.trim()}`,
+        ),
+      );
+      continue;
+    }
+    if (ok !== true) out.push(ruleError(c, path, schema, messageFor(c, vars)));
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    if (!items) return out;
+    const keys =
+      schema["x-kubernetes-list-type"] === "map" ? (schema["x-kubernetes-list-map-keys"] ?? []) : undefined;
+    value.forEach((item, i) => {
+      let oldItem: unknown;
+      if (keys && Array.isArray(old)) {
+        oldItem = old.find(
+          (o) =>
+            typeof o === "object" &&
+            o !== null &&
+            keys.every((k) => JSON.stringify((o as never)[k]) === JSON.stringify(item?.[k])),
+        );
+      }
+      celErrors(item, oldItem, items, index(path, i), out);
+    });
+    return out;
+  }
+  if (typeof value === "object") {
+    const oldObj =
+      typeof old === "object" && old !== null && !Array.isArray(old)
+        ? (old as Record<string, unknown>)
+        : undefined;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const sub =
+        schema.properties?.[k] ??
+        (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+      if (sub) celErrors(v, oldObj?.[k], sub, child(path, k), out);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,346 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ConfigMap, Pod } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
+import { ConflictError, InvalidError, isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
+import { defineKind } from "../kinds.js";
+import { createFakeClient } from "./index.js";
+
+interface GPUBudget extends KubernetesObject {
+  spec?: {
+    maxGPUs?: number;
+    minGPUs?: number;
+    tier?: string;
+    owner?: string;
+    team?: string;
+    port?: number | string;
+    ratio?: number | null;
+    labels?: Record<string, string>;
+    zones?: string[];
+    extra?: Record<string, unknown>;
+    [k: string]: unknown;
+  };
+  status?: { allocated?: number };
+}
+const GPUBudget = defineKind<GPUBudget>({
+  group: "capacity.lab.example.com",
+  version: "v1",
+  kind: "GPUBudget",
+  plural: "gpubudgets",
+  namespaced: true,
+});
+
+const crdDir = fileURLToPath(new URL("./testdata", import.meta.url));
+const newClient = (objects: KubernetesObject[] = []) =>
+  createFakeClient({ crdDirectoryPaths: [crdDir], objects });
+const budget = (spec: GPUBudget["spec"], name = "b"): GPUBudget => ({
+  apiVersion: "capacity.lab.example.com/v1",
+  kind: "GPUBudget",
+  metadata: { name, namespace: "lab" },
+  spec,
+});
+
+async function invalidMessage(p: Promise<unknown>): Promise<string> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(InvalidError);
+  expect((err as InvalidError).code).toBe(422);
+  return (err as InvalidError).message;
+}
+
+describe("fake client: CRD schema and CEL validation", () => {
+  it("rejects a value under the schema minimum with the API server's message", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: -1 })))).toBe(
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.maxGPUs: Invalid value: -1: spec.maxGPUs in body should be greater than or equal to 0',
+    );
+  });
+
+  it("rejects a value outside the enum", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1, tier: "platinum" })))).toBe(
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.tier: Unsupported value: "platinum": supported values: "gold", "silver", "bronze"',
+    );
+  });
+
+  it("rejects an object its CEL rule forbids, with the rule's message", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 2, minGPUs: 3 })))).toBe(
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec: Invalid value: "object": minGPUs must not exceed maxGPUs',
+    );
+  });
+
+  it("evaluates messageExpression for the message", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 2, team: "ml" })))).toBe(
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.team: Invalid value: "string": team must start with team-, got ml',
+    );
+  });
+
+  it("runs transition rules (oldSelf) on update only", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, budget({ maxGPUs: 2, tier: "gold" }));
+    created.spec = { ...created.spec, tier: "silver" };
+    expect(await invalidMessage(c.update(GPUBudget, created))).toContain(
+      'spec: Invalid value: "object": tier is immutable',
+    );
+  });
+
+  it("lists every error, bracketed, for several problems", async () => {
+    const c = newClient();
+    const message = await invalidMessage(
+      c.create(GPUBudget, budget({ owner: "TooLongName", zones: ["a", "a"] })),
+    );
+    expect(message).toMatch(/^GPUBudget\.capacity\.lab\.example\.com "b" is invalid: \[/);
+    expect(message).toContain("spec.maxGPUs: Required value");
+    expect(message).toContain("spec.owner: Too long: may not be more than 8 bytes");
+    expect(message).toContain(
+      "spec.owner: Invalid value: \"TooLongName\": spec.owner in body should match '^[a-z]+$'",
+    );
+    expect(message).toContain('spec.zones[1]: Duplicate value: "a"');
+  });
+
+  it("applies defaults, prunes unknown fields (warning about them) and keeps preserved ones", async () => {
+    const c = newClient();
+    const created = await c.create(
+      GPUBudget,
+      budget({ maxGPUs: 1, bogus: true, extra: { anything: { goes: 1 } }, labels: { a: "b" }, port: "http" }),
+    );
+    expect(created.spec).toEqual({
+      maxGPUs: 1,
+      tier: "bronze",
+      extra: { anything: { goes: 1 } },
+      labels: { a: "b" },
+      port: "http",
+    });
+    expect(c.warnings()).toEqual(['unknown field "spec.bogus"']);
+  });
+
+  it("checks types, int-or-string and nullable", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: "two" as unknown as number })))).toBe(
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.maxGPUs: Invalid value: "string": spec.maxGPUs in body must be of type integer: "string"',
+    );
+    await c.create(GPUBudget, budget({ maxGPUs: 1, port: 8080, ratio: null }, "ok"));
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1, port: 1.5 }, "bad")))).toContain(
+      "spec.port",
+    );
+  });
+
+  it("validates metadata.name", async () => {
+    const c = newClient();
+    expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1 }, "Bad_Name")))).toContain(
+      'metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain',
+    );
+  });
+
+  it("fails at construction on a CEL rule that does not parse, naming the CRD", () => {
+    expect(() =>
+      createFakeClient({
+        crds: [
+          {
+            spec: {
+              group: "x.example.com",
+              names: { kind: "X", plural: "xs" },
+              versions: [
+                {
+                  name: "v1",
+                  schema: {
+                    openAPIV3Schema: { type: "object", "x-kubernetes-validations": [{ rule: "self.a >" }] },
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    ).toThrow(/crds\[0\].*invalid x-kubernetes-validations rule "self.a >"/);
+  });
+});
+
+describe("fake client: API semantics", () => {
+  it("sets uid, creationTimestamp, resourceVersion and generation 1 on create, and refuses a set resourceVersion", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, budget({ maxGPUs: 1 }));
+    expect(created.metadata).toMatchObject({
+      generation: 1,
+      resourceVersion: expect.stringMatching(/^\d+$/),
+    });
+    expect(created.metadata?.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata?.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const again = budget({ maxGPUs: 1 }, "c");
+    again.metadata!.resourceVersion = "5";
+    await expect(c.create(GPUBudget, again)).rejects.toThrow(
+      "resourceVersion can not be set for Create requests",
+    );
+    await expect(c.create(GPUBudget, budget({ maxGPUs: 1 }))).rejects.toSatisfy(isAlreadyExists);
+  });
+
+  it("conflicts on a stale resourceVersion and bumps generation only on spec changes", async () => {
+    const c = newClient();
+    const v1 = await c.create(GPUBudget, budget({ maxGPUs: 1 }));
+    const v2 = await c.update(GPUBudget, { ...v1, spec: { ...v1.spec, maxGPUs: 2 } });
+    expect(v2.metadata?.generation).toBe(2);
+    expect(Number(v2.metadata?.resourceVersion)).toBeGreaterThan(Number(v1.metadata?.resourceVersion));
+    const err = await c
+      .update(GPUBudget, { ...v1, spec: { ...v1.spec, maxGPUs: 3 } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as Error).message).toBe(
+      'Operation cannot be fulfilled on gpubudgets.capacity.lab.example.com "b": the object has been modified; please apply your changes to the latest version and try again',
+    );
+    const labelled = await c.update(GPUBudget, { ...v2, metadata: { ...v2.metadata, labels: { a: "b" } } });
+    expect(labelled.metadata?.generation).toBe(2);
+    const same = await c.update(GPUBudget, labelled);
+    expect(same.metadata?.resourceVersion).toBe(labelled.metadata?.resourceVersion);
+  });
+
+  it("requires a resourceVersion to update a custom resource", async () => {
+    const c = newClient();
+    await c.create(GPUBudget, budget({ maxGPUs: 1 }));
+    expect(await invalidMessage(c.update(GPUBudget, budget({ maxGPUs: 2 })))).toContain(
+      "metadata.resourceVersion: Invalid value: 0: must be specified for an update",
+    );
+  });
+
+  it("keeps status out of main writes and spec out of status writes", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, { ...budget({ maxGPUs: 1 }), status: { allocated: 9 } });
+    expect(created.status).toBeUndefined();
+    const updated = await c.update(GPUBudget, {
+      ...created,
+      spec: { ...created.spec, maxGPUs: 4 },
+      status: { allocated: 1 },
+    });
+    expect(updated.status).toBeUndefined();
+    const withStatus = await c
+      .status()
+      .update(GPUBudget, { ...updated, spec: { maxGPUs: 100 }, status: { allocated: 2 } });
+    expect(withStatus.status).toEqual({ allocated: 2 });
+    expect(withStatus.spec?.maxGPUs).toBe(4);
+    expect(withStatus.metadata?.generation).toBe(updated.metadata?.generation);
+    const patched = await c
+      .status()
+      .patch(GPUBudget, withStatus, { type: "merge", data: { status: { allocated: 3 } } });
+    expect(patched.status).toEqual({ allocated: 3 });
+    expect(
+      await invalidMessage(
+        c.status().patch(GPUBudget, patched, { type: "merge", data: { status: { allocated: -1 } } }),
+      ),
+    ).toContain("status.allocated: Invalid value: -1");
+    await expect(
+      c.status().update(ConfigMap, { metadata: { name: "x", namespace: "lab" } }),
+    ).rejects.toSatisfy(isNotFound);
+  });
+
+  it("applies merge and JSON patches, with resourceVersion in a merge patch as an optimistic lock", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, budget({ maxGPUs: 1, labels: { a: "1", b: "2" } }));
+    const merged = await c.patch(GPUBudget, created, {
+      type: "merge",
+      data: { spec: { labels: { a: null, c: "3" } } },
+    });
+    expect(merged.spec?.labels).toEqual({ b: "2", c: "3" });
+    const jsoned = await c.patch(
+      GPUBudget,
+      { namespace: "lab", name: "b" },
+      {
+        type: "json",
+        data: [{ op: "replace", path: "/spec/maxGPUs", value: 5 }],
+      },
+    );
+    expect(jsoned.spec?.maxGPUs).toBe(5);
+    await expect(
+      c.patch(GPUBudget, created, {
+        type: "merge",
+        data: { metadata: { resourceVersion: created.metadata?.resourceVersion }, spec: { maxGPUs: 7 } },
+      }),
+    ).rejects.toSatisfy(isConflict);
+    expect(
+      await invalidMessage(c.patch(GPUBudget, created, { type: "merge", data: { spec: { maxGPUs: -5 } } })),
+    ).toContain("greater than or equal to 0");
+  });
+
+  it("marks an object with finalizers for deletion and deletes it when the last finalizer goes", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, {
+      ...budget({ maxGPUs: 1 }),
+      metadata: { name: "b", namespace: "lab", finalizers: ["x/y"] },
+    });
+    await c.delete(GPUBudget, created);
+    const marked = await c.get(GPUBudget, { namespace: "lab", name: "b" });
+    expect(marked.metadata?.deletionTimestamp).toBeDefined();
+    expect(
+      await invalidMessage(
+        c.update(GPUBudget, { ...marked, metadata: { ...marked.metadata, finalizers: ["x/y", "new/one"] } }),
+      ),
+    ).toContain(
+      "metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted",
+    );
+    await c.update(GPUBudget, { ...marked, metadata: { ...marked.metadata, finalizers: [] } });
+    await expect(c.get(GPUBudget, { namespace: "lab", name: "b" })).rejects.toSatisfy(isNotFound);
+    await expect(c.delete(GPUBudget, created)).rejects.toThrow(
+      'gpubudgets.capacity.lab.example.com "b" not found',
+    );
+  });
+
+  it("lists by namespace, label selector and registered field index, and refuses an unindexed field", async () => {
+    const c = createFakeClient({
+      objects: [
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "a", namespace: "n1", labels: { app: "web" } },
+          spec: { nodeName: "node1" },
+        },
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "b", namespace: "n1", labels: { app: "db" } },
+          spec: { nodeName: "node2" },
+        },
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "c", namespace: "n2", labels: { app: "web" } },
+          spec: { nodeName: "node1" },
+        },
+      ] as unknown as KubernetesObject[],
+      indexes: [
+        {
+          kind: Pod,
+          field: "spec.nodeName",
+          extract: (p: { spec?: { nodeName?: string } }) => [p.spec?.nodeName ?? ""],
+        },
+      ],
+    });
+    const names = (l: KubernetesObject[]) => l.map((o) => `${o.metadata?.namespace}/${o.metadata?.name}`);
+    expect(names(await c.list(Pod))).toEqual(["n1/a", "n1/b", "n2/c"]);
+    expect(names(await c.list(Pod, { namespace: "n1" }))).toEqual(["n1/a", "n1/b"]);
+    expect(names(await c.list(Pod, { labelSelector: "app=web" }))).toEqual(["n1/a", "n2/c"]);
+    expect(
+      names(
+        await c.list(Pod, {
+          labelSelector: { matchExpressions: [{ key: "app", operator: "NotIn", values: ["web"] }] },
+        }),
+      ),
+    ).toEqual(["n1/b"]);
+    expect(
+      names(await c.list(Pod, { matchingFields: { "spec.nodeName": "node1" }, namespace: "n2" })),
+    ).toEqual(["n2/c"]);
+    await expect(c.list(Pod, { matchingFields: { "spec.hostIP": "x" } })).rejects.toThrow(
+      /no index with name spec.hostIP/,
+    );
+    const first = await c.get(Pod, { namespace: "n1", name: "a" });
+    expect(first.apiVersion).toBe("v1");
+    expect(first.kind).toBe("Pod");
+  });
+
+  it("refuses a seed object whose kind it does not know", () => {
+    expect(() =>
+      createFakeClient({ objects: [{ apiVersion: "x.io/v1", kind: "Thing", metadata: { name: "t" } }] }),
+    ).toThrow(/unknown kind x.io\/v1 Thing/);
+  });
+});

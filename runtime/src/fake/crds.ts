@@ -1,0 +1,114 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join } from "node:path";
+import { parseAllDocuments } from "yaml";
+import { defineKind, type Kind } from "../kinds.js";
+import { compileRules } from "./cel.js";
+import { SchemaValidator, type StructuralSchema } from "./schema.js";
+
+/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition the fake reads. */
+export interface CRDLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string };
+  spec: {
+    group: string;
+    scope?: "Namespaced" | "Cluster";
+    names: { kind: string; plural: string; singular?: string; listKind?: string };
+    versions: {
+      name: string;
+      served?: boolean;
+      storage?: boolean;
+      schema?: { openAPIV3Schema?: StructuralSchema };
+      subresources?: { status?: Record<string, never>; scale?: Record<string, unknown> };
+    }[];
+  };
+}
+
+export interface CRDVersion {
+  kind: Kind;
+  schema?: StructuralSchema;
+  validator?: SchemaValidator;
+  statusSubresource: boolean;
+}
+
+/** One custom resource type: its versions, keyed by version name. */
+export interface CRDType {
+  name: string;
+  group: string;
+  kind: string;
+  versions: Map<string, CRDVersion>;
+  where: string;
+}
+
+/** Reads CRDs from files or directories (non-recursive; .yaml/.yml/.json; multi-document); other kinds are skipped. */
+export function readCRDFiles(paths: string[]): { crd: CRDLike; where: string }[] {
+  const out: { crd: CRDLike; where: string }[] = [];
+  for (const p of paths) {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(p);
+    } catch {
+      throw new Error(
+        `fake client: CRD path ${p} does not exist (crdDirectoryPaths); generate the CRDs first (kbts manifests)`,
+      );
+    }
+    const files = stat.isDirectory()
+      ? readdirSync(p)
+          .filter((f) => [".yaml", ".yml", ".json"].includes(extname(f)))
+          .sort()
+          .map((f) => join(p, f))
+      : [p];
+    for (const file of files) {
+      const docs = parseAllDocuments(readFileSync(file, "utf8"));
+      docs.forEach((doc, i) => {
+        if (doc.errors.length > 0) throw new Error(`${file}: document ${i + 1}: ${doc.errors[0]?.message}`);
+        const value = doc.toJS() as { kind?: string } | null;
+        if (value?.kind === "CustomResourceDefinition")
+          out.push({ crd: value as CRDLike, where: `${file} (document ${i + 1})` });
+      });
+    }
+  }
+  return out;
+}
+
+/** Checks a CRD and compiles its schemas and CEL rules; errors name the CRD and where it came from. */
+export function loadCRD(crd: CRDLike, where: string): CRDType {
+  const spec = crd.spec;
+  if (!spec?.group || !spec.names?.kind || !spec.names.plural || !Array.isArray(spec.versions)) {
+    throw new Error(
+      `fake client: ${where} is not a valid CustomResourceDefinition (needs spec.group, spec.names.kind/plural, spec.versions)`,
+    );
+  }
+  const type: CRDType = {
+    name: crd.metadata?.name ?? `${spec.names.plural}.${spec.group}`,
+    group: spec.group,
+    kind: spec.names.kind,
+    versions: new Map(),
+    where,
+  };
+  for (const v of spec.versions) {
+    if (v.served === false) continue;
+    const schema = v.schema?.openAPIV3Schema;
+    const version: CRDVersion = {
+      kind: defineKind({
+        group: spec.group,
+        version: v.name,
+        kind: spec.names.kind,
+        plural: spec.names.plural,
+        namespaced: (spec.scope ?? "Namespaced") === "Namespaced",
+      }),
+      statusSubresource: v.subresources?.status !== undefined,
+    };
+    if (schema) {
+      try {
+        version.schema = schema;
+        version.validator = new SchemaValidator(schema);
+        compileRules(schema, `${type.name} ${v.name}`);
+      } catch (err) {
+        throw new Error(`fake client: ${where}: version ${v.name}: ${(err as Error).message}`);
+      }
+    }
+    type.versions.set(v.name, version);
+  }
+  return type;
+}

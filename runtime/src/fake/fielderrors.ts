@@ -1,0 +1,91 @@
+import { InvalidError } from "../client/errors.js";
+import type { Kind } from "../kinds.js";
+
+/** apimachinery's field.Error: one problem at one field path. */
+export interface FieldError {
+  type: "Invalid" | "Required" | "NotSupported" | "TooLong" | "TooMany" | "Duplicate" | "Forbidden";
+  /** "spec.items[0].name". */
+  field: string;
+  value?: unknown;
+  detail?: string;
+  /** For NotSupported: the allowed values. */
+  supported?: unknown[];
+}
+
+const CAUSE_REASON: Record<FieldError["type"], string> = {
+  Invalid: "FieldValueInvalid",
+  Required: "FieldValueRequired",
+  NotSupported: "FieldValueNotSupported",
+  TooLong: "FieldValueTooLong",
+  TooMany: "FieldValueTooMany",
+  Duplicate: "FieldValueDuplicate",
+  Forbidden: "FieldValueForbidden",
+};
+
+/** Go's rendering of a bad value in a field error: %v for numbers and bools, %q for strings. */
+export function goValue(value: unknown): string {
+  if (value === null || value === undefined) return '"null"';
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
+  return JSON.stringify(value);
+}
+
+/** The part after "<field>: ", as field.Error.ErrorBody() prints it. */
+export function errorBody(e: FieldError): string {
+  let s: string;
+  switch (e.type) {
+    case "Required":
+      s = "Required value";
+      break;
+    case "Forbidden":
+      s = "Forbidden";
+      break;
+    case "TooLong":
+      s = "Too long";
+      break;
+    case "Invalid":
+      s = `Invalid value: ${goValue(e.value)}`;
+      break;
+    case "Duplicate":
+      s = `Duplicate value: ${goValue(e.value)}`;
+      break;
+    case "TooMany":
+      s = `Too many: ${goValue(e.value)}`;
+      break;
+    case "NotSupported": {
+      s = `Unsupported value: ${goValue(e.value)}`;
+      const values = (e.supported ?? []).map((v) => goValue(v)).join(", ");
+      return values ? `${s}: supported values: ${values}` : s;
+    }
+  }
+  return e.detail ? `${s}: ${e.detail}` : s;
+}
+
+export function formatFieldError(e: FieldError): string {
+  return e.field ? `${e.field}: ${errorBody(e)}` : errorBody(e);
+}
+
+/** The API server's 422: `<Kind>.<group> "<name>" is invalid: <error>` or `... is invalid: [<e1>, <e2>]`. */
+export function invalidError(kind: Kind, name: string, errors: FieldError[]): InvalidError {
+  const qualified = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+  const list = errors.map(formatFieldError);
+  const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
+  return new InvalidError(
+    {
+      apiVersion: "v1",
+      kind: "Status",
+      status: "Failure",
+      code: 422,
+      reason: "Invalid",
+      message: `${qualified} "${name}" is invalid: ${joined}`,
+      details: {
+        name,
+        group: kind.group,
+        kind: kind.kind,
+        causes: errors.map((e) => ({ reason: CAUSE_REASON[e.type], message: errorBody(e), field: e.field })),
+      },
+    },
+    422,
+  );
+}
