@@ -69,3 +69,9 @@ demo: build ## The GPUBudget story: scaffold the operator with kbts, run it on a
 .PHONY: bench
 bench: build ## Run every benchmark in bench/ and print its figures.
 	@for b in bench/*/; do echo "== $$b"; KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" node --import tsx "$$b/main.ts" || exit 1; done
+
+##@ Golden files
+
+.PHONY: testdata
+testdata: install ## Regenerate the scaffolded golden projects in testdata/project-* (kbts init + create api/webhook).
+	node --import tsx -e 'import("./src/scaffold/golden.ts").then((m) => m.writeGoldenProjects())'

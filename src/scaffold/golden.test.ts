@@ -1,0 +1,34 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { GOLDEN_PROJECTS, generateGolden, readTree, TESTDATA } from "./golden.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "kbts-golden-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
+  it("equals a fresh generation (run `make testdata` after changing a template)", async () => {
+    const fresh = join(scratch, name);
+    await generateGolden(name, fresh);
+    const want = readTree(join(TESTDATA, name));
+    const got = readTree(fresh);
+    expect([...got.keys()]).toEqual([...want.keys()]);
+    for (const [path, content] of got) {
+      expect(content, `testdata/${name}/${path} is stale: run make testdata`).toBe(want.get(path));
+    }
+  }, 60_000);
+
+  it("passes the project's own formatter and linter (biome check)", () => {
+    const biome = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+    const run = () =>
+      execFileSync(process.execPath, [biome, "check", "--vcs-enabled=false", "."], {
+        cwd: join(TESTDATA, name),
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    expect(run).not.toThrow();
+  });
+});

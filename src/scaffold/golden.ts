@@ -1,0 +1,105 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { main } from "../cli/main.js";
+
+/**
+ * Golden projects: what a sequence of kbts commands writes, kept under testdata/ so a template
+ * change shows up in review as a change of the generated files. `make testdata` regenerates them;
+ * a unit test regenerates each into a temporary directory and compares, file by file.
+ * Commands run in-process against the sources, with a fixed year (SOURCE_DATE_EPOCH) and registry
+ * dependency ranges, so the output is the same on every machine.
+ */
+export const GOLDEN_PROJECTS: Record<string, string[][]> = {
+  "project-v1": [
+    [
+      "init",
+      "--domain=testproject.org",
+      "--repo=example.com/project-v1",
+      "--project-name=project-v1",
+      "--owner=The kbts authors",
+      "--multigroup",
+      "--runtime=registry",
+    ],
+    ["create", "api", "--group=crew", "--version=v1", "--kind=Captain"],
+    [
+      "create",
+      "api",
+      "--group=crew",
+      "--version=v1",
+      "--kind=Admiral",
+      "--plural=admirales",
+      "--namespaced=false",
+    ],
+    ["create", "api", "--group=crew", "--version=v2", "--kind=Captain", "--controller=false"],
+    ["create", "api", "--group=ship", "--version=v1beta1", "--kind=Frigate"],
+    [
+      "create",
+      "webhook",
+      "--group=crew",
+      "--version=v1",
+      "--kind=Captain",
+      "--defaulting",
+      "--programmatic-validation",
+    ],
+    ["create", "webhook", "--group=core", "--version=v1", "--kind=Pod", "--programmatic-validation"],
+  ],
+};
+
+/** 2026-01-01T00:00:00Z: the year in generated license headers. */
+export const GOLDEN_EPOCH = "1767225600";
+
+export const TESTDATA = fileURLToPath(new URL("../../testdata/", import.meta.url));
+
+/** Runs the commands of one golden project in `dir` (created empty). */
+export async function generateGolden(name: string, dir: string): Promise<void> {
+  const steps = GOLDEN_PROJECTS[name];
+  if (!steps) throw new Error(`unknown golden project ${name}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const cwd = process.cwd();
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  const write = process.stdout.write;
+  process.env.SOURCE_DATE_EPOCH = GOLDEN_EPOCH;
+  process.chdir(dir);
+  // The commands' "wrote ..." lines are noise here; errors still reach stderr.
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  try {
+    for (const args of steps) {
+      const code = await main(["node", "kbts", ...args]);
+      if (code !== 0) throw new Error(`kbts ${args.join(" ")} exited ${code} in ${dir}`);
+    }
+  } finally {
+    process.stdout.write = write;
+    process.chdir(cwd);
+    if (epoch === undefined) delete process.env.SOURCE_DATE_EPOCH;
+    else process.env.SOURCE_DATE_EPOCH = epoch;
+  }
+}
+
+/** Every file of a tree (relative paths, sorted), without installed or built output. */
+export function listTree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === "node_modules" || e.name === "dist") continue;
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push(relative(dir, full).split(sep).join("/"));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+export function readTree(dir: string): Map<string, string> {
+  return new Map(listTree(dir).map((p) => [p, readFileSync(join(dir, p), "utf8")]));
+}
+
+/** `make testdata`: rewrites every golden project under testdata/. */
+export async function writeGoldenProjects(): Promise<void> {
+  for (const name of Object.keys(GOLDEN_PROJECTS)) {
+    await generateGolden(name, join(TESTDATA, name));
+    process.stderr.write(`regenerated testdata/${name}\n`);
+  }
+}
