@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { stringify } from "yaml";
 import { type Binaries, resolveBinaries } from "./binaries.js";
 import { CertificateAuthority, serviceAccountSigningKey } from "./certs.js";
@@ -119,7 +119,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   let kubeConfig: KubeConfig;
   let kubeconfigPath: string;
   if (useExisting) {
-    kubeConfig = new KubeConfig();
+    kubeConfig = await newKubeConfig();
     kubeConfig.loadFromDefault();
     kubeconfigPath = process.env.KUBECONFIG?.split(":")[0] || join(homedir(), ".kube", "config");
   } else {
@@ -351,7 +351,7 @@ async function startControlPlane(
     const kubeconfigText = kubeconfigYAML(config);
     const kubeconfigPath = options.kubeconfigPath ?? join(apiDir, "kubeconfig");
     writeFileSync(kubeconfigPath, kubeconfigText, { mode: 0o600 });
-    const kubeConfig = new KubeConfig();
+    const kubeConfig = await newKubeConfig();
     kubeConfig.loadFromString(kubeconfigText);
     await waitForDefaultNamespace(new RestClient(kubeConfig), timeouts.start);
     return {
@@ -368,6 +368,12 @@ async function startControlPlane(
     await stop();
     throw err;
   }
+}
+
+/** Loaded on use, so importing envtest (e.g. from the CLI's setup-envtest) stays fast. */
+async function newKubeConfig(): Promise<KubeConfig> {
+  const { KubeConfig } = await import("@kubernetes/client-node");
+  return new KubeConfig();
 }
 
 /** A kubeconfig whose cluster, user and context are all named `envtest` (as envtest's KubeConfigFromREST). */

@@ -1,4 +1,31 @@
 import type { Command } from "commander";
 
-// Placeholder: the command is declared by the issue that builds it.
-export function defineSetupEnvtest(_program: Command): void {}
+export function defineSetupEnvtest(program: Command): void {
+  const cmd = program
+    .command("setup-envtest")
+    .description(
+      "find, download or build etcd, kube-apiserver and kubectl for envtest (like controller-runtime's setup-envtest)",
+    );
+  cmd
+    .command("use")
+    .description("print where the binaries of a Kubernetes release are, obtaining them first if needed")
+    .argument(
+      "[version]",
+      "release (1.36.3) or minor (1.36: its newest patch); default: the release kbts targets",
+    )
+    .option("-p, --print <format>", "what to print: overview, path or env", "overview")
+    .option(
+      "--bin-dir <dir>",
+      "store root to use instead of the default (XDG_DATA_HOME or ~/.local/share, then kubebuilder-envtest)",
+    )
+    .option("-i, --installed-only", "only use binaries already in the store; never download or build")
+    .action(
+      async (
+        version: string | undefined,
+        opts: { print: string; binDir?: string; installedOnly?: boolean },
+      ) => {
+        const { runSetupEnvtestUse } = await import("../../envtest/command.js");
+        await runSetupEnvtestUse(version, opts);
+      },
+    );
+}

@@ -1,0 +1,292 @@
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { assetEnvVar, BINARY_NAMES, goPlatform, storeRoot, storeVersionDir } from "@kbts/runtime/envtest";
+import lockfile from "proper-lockfile";
+import { KbtsError } from "../errors.js";
+import { KUBERNETES_VERSION } from "../version.js";
+import { buildFromGoModules } from "./build.js";
+import { tryDownload } from "./download.js";
+import { findGo, runGo } from "./go.js";
+import { Progress } from "./progress.js";
+import {
+  describeSpec,
+  parseVersionSpec,
+  pickVersion,
+  previousMinor,
+  stableReleases,
+  type VersionSpec,
+} from "./versions.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface SetupOptions {
+  /** `1.36.3`, `1.36`; default KUBERNETES_VERSION. */
+  version?: string;
+  /** Store root to use instead of the default (setup-envtest's --bin-dir). */
+  binDir?: string;
+  /** Never download or build (setup-envtest's -i). */
+  installedOnly?: boolean;
+  env?: Env;
+  progress?: Progress;
+  /** Try the official envtest archive before building (default true unless KBTS_ENVTEST_DOWNLOAD=false). */
+  download?: boolean;
+}
+
+export interface SetupResult {
+  /** Directory holding etcd, kube-apiserver and kubectl. */
+  dir: string;
+  /** The release, when known (unknown for a KUBEBUILDER_ASSETS directory outside the store). */
+  version: string | undefined;
+  source: "env" | "store" | "download" | "build";
+}
+
+function complete(dir: string): boolean {
+  return BINARY_NAMES.every((n) => {
+    try {
+      accessSync(join(dir, n), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** `<root>/k8s/1.36.3-linux-amd64` → `1.36.3`. */
+export function versionFromDirName(dir: string): string | undefined {
+  const { os, arch } = goPlatform();
+  const m = new RegExp(`^(\\d+\\.\\d+\\.\\d+)-${os}-${arch}$`).exec(basename(dir));
+  return m?.[1];
+}
+
+/** Directories named by the environment, when they hold all three binaries. */
+export function fromEnvironment(env: Env): SetupResult | undefined {
+  const assets = env.KUBEBUILDER_ASSETS;
+  if (assets && complete(assets))
+    return { dir: resolve(assets), version: versionFromDirName(assets), source: "env" };
+  const paths = BINARY_NAMES.map((n) => env[assetEnvVar(n)]);
+  const dirs = new Set(paths.map((p) => (p ? dirname(resolve(p)) : "")));
+  const [only] = dirs;
+  if (paths.every(Boolean) && dirs.size === 1 && only && complete(only)) {
+    return { dir: only, version: versionFromDirName(only), source: "env" };
+  }
+  return undefined;
+}
+
+/** Releases installed (all three binaries present) under a store root, oldest first. */
+export function installedVersions(root: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(join(root, "k8s"));
+  } catch {
+    return [];
+  }
+  const versions = entries.map((e) => versionFromDirName(e)).filter((v): v is string => v !== undefined);
+  return stableReleases(versions).filter((v) => complete(storeVersionDir(v, {}, root)));
+}
+
+/** The releases the Go module proxy lists for k8s.io/kubernetes. */
+async function proxyVersions(go: string, cwd: string, env: Env): Promise<string[]> {
+  const out = await runGo(go, ["list", "-m", "-versions", "k8s.io/kubernetes"], {
+    cwd,
+    env: { GOFLAGS: "-mod=mod" },
+    baseEnv: env,
+  });
+  return stableReleases(out.trim().split(/\s+/).slice(1));
+}
+
+function cacheDir(env: Env): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "kbts", "envtest-build");
+}
+
+/**
+ * `kbts setup-envtest use`: finds etcd, kube-apiserver and kubectl for a release, or downloads or builds
+ * them into the setup-envtest store. Two concurrent runs never build at once: the second waits for the
+ * store lock, then answers from the store.
+ */
+export async function setupEnvtest(options: SetupOptions = {}): Promise<SetupResult> {
+  const env = options.env ?? process.env;
+  const progress = options.progress ?? new Progress();
+  const spec = parseVersionSpec(options.version ?? KUBERNETES_VERSION);
+
+  // The environment wins, unless its directory is visibly another release than the one asked for.
+  const fromEnv = fromEnvironment(env);
+  if (fromEnv && !(options.version && fromEnv.version && !pickVersion(spec, [fromEnv.version])))
+    return fromEnv;
+
+  const defaultRoot = storeRoot(env);
+  const root = options.binDir ? resolve(options.binDir) : defaultRoot;
+  const installed = findInstalled(spec, root, defaultRoot, env);
+  if (installed) return { dir: linkInto(installed, root, env), version: installed.version, source: "store" };
+
+  if (options.installedOnly || env.ENVTEST_INSTALLED_ONLY === "true") {
+    throw new KbtsError(`Kubernetes ${describeSpec(spec)} is not installed in ${join(root, "k8s")}`, {
+      where: "--installed-only",
+      fix: "run `kbts setup-envtest use` without -i to build it, or set KUBEBUILDER_ASSETS",
+    });
+  }
+
+  mkdirSync(defaultRoot, { recursive: true });
+  const release = await lock(defaultRoot, progress);
+  try {
+    // Another run may have finished while we waited.
+    const now = findInstalled(spec, root, defaultRoot, env);
+    if (now) return { dir: linkInto(now, root, env), version: now.version, source: "store" };
+    const made = await obtain(spec, env, progress, options.download ?? env.KBTS_ENVTEST_DOWNLOAD !== "false");
+    return { ...made, dir: linkInto({ dir: made.dir, version: made.version ?? "" }, root, env) };
+  } finally {
+    await release();
+  }
+}
+
+function findInstalled(
+  spec: VersionSpec,
+  root: string,
+  defaultRoot: string,
+  env: Env,
+): { dir: string; version: string } | undefined {
+  for (const r of new Set([root, defaultRoot])) {
+    const version = pickVersion(spec, installedVersions(r));
+    if (version) return { dir: storeVersionDir(version, env, r), version };
+  }
+  return undefined;
+}
+
+/** With --bin-dir, the answer must live under it: hard-link (or copy) from the default store. */
+function linkInto(found: { dir: string; version: string }, root: string, env: Env): string {
+  const target = storeVersionDir(found.version, env, root);
+  if (resolve(found.dir) === resolve(target)) return target;
+  mkdirSync(target, { recursive: true });
+  for (const name of BINARY_NAMES) {
+    const to = join(target, name);
+    rmSync(to, { force: true });
+    try {
+      linkSync(join(found.dir, name), to);
+    } catch {
+      copyFileSync(join(found.dir, name), to);
+      chmodSync(to, 0o755);
+    }
+  }
+  return target;
+}
+
+async function lock(root: string, progress: Progress): Promise<() => Promise<void>> {
+  const opts = { lockfilePath: join(root, ".kbts-setup-envtest.lock"), stale: 30_000, realpath: false };
+  try {
+    return await lockfile.lock(root, opts);
+  } catch (err) {
+    if ((err as { code?: string }).code !== "ELOCKED") throw err;
+  }
+  progress.line(`another setup-envtest is building; waiting for its lock (${opts.lockfilePath})`);
+  return lockfile.lock(root, {
+    ...opts,
+    retries: { retries: 24 * 60 * 60, factor: 1, minTimeout: 1000, maxTimeout: 1000 },
+  });
+}
+
+/** Download, else build with Go (falling back to the previous minor when a release does not build). */
+async function obtain(
+  spec: VersionSpec,
+  env: Env,
+  progress: Progress,
+  download: boolean,
+): Promise<SetupResult> {
+  const go = findGo(env);
+  const work = cacheDir(env);
+  mkdirSync(work, { recursive: true });
+  let version: string | undefined = spec.kind === "exact" ? spec.version : undefined;
+  if (!version && go) {
+    progress.line(
+      `looking up the newest ${describeSpec(spec)} release (go list -m -versions k8s.io/kubernetes)`,
+    );
+    version = pickVersion(spec, await proxyVersions(go, work, env));
+  }
+  if (version && download) {
+    const outDir = storeVersionDir(version, env);
+    if (await tryDownload(version, goPlatform(), outDir, progress))
+      return { dir: outDir, version, source: "download" };
+  }
+  if (!go) {
+    throw new KbtsError(
+      `no etcd, kube-apiserver and kubectl for Kubernetes ${describeSpec(spec)} in ${join(storeRoot(env), "k8s")}, and no \`go\` on PATH to build them`,
+      {
+        fix: "install Go >= 1.26 (https://go.dev/dl/) and rerun, or set KUBEBUILDER_ASSETS to a directory holding etcd, kube-apiserver and kubectl",
+      },
+    );
+  }
+  if (!version)
+    throw new KbtsError(`the Go module proxy lists no Kubernetes ${describeSpec(spec)} release`, {
+      where: "VERSION",
+    });
+
+  try {
+    const outDir = storeVersionDir(version, env);
+    await buildFromGoModules({ version, go, workDir: join(work, version), outDir, progress, env });
+    return { dir: outDir, version, source: "build" };
+  } catch (err) {
+    const fallback = previousMinor(version);
+    if (!fallback || err instanceof KbtsError) throw wrapBuildError(version, err);
+    progress.line(
+      `Kubernetes ${version} did not build (${firstLine(err)}); falling back to ${describeSpec(fallback)}`,
+    );
+    const previous = pickVersion(fallback, await proxyVersions(go, work, env));
+    if (!previous) throw wrapBuildError(version, err);
+    const outDir = storeVersionDir(previous, env);
+    try {
+      await buildFromGoModules({
+        version: previous,
+        go,
+        workDir: join(work, previous),
+        outDir,
+        progress,
+        env,
+      });
+    } catch (err2) {
+      throw wrapBuildError(previous, err2);
+    }
+    return { dir: outDir, version: previous, source: "build" };
+  }
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split("\n")[0] ?? "";
+}
+
+function wrapBuildError(version: string, err: unknown): KbtsError {
+  if (err instanceof KbtsError) return err;
+  return new KbtsError(
+    `building Kubernetes ${version} from Go modules failed: ${err instanceof Error ? err.message : String(err)}`,
+    {
+      fix: "check network access to the Go module proxy (GOPROXY) and the Go version (>= the release's go directive), or set KUBEBUILDER_ASSETS",
+      cause: err,
+    },
+  );
+}
+
+/** Output as controller-runtime's setup-envtest prints it. */
+export function formatResult(result: SetupResult, format: string): string {
+  switch (format) {
+    case "path":
+      return result.dir; // no newline, as setup-envtest: made for $(...)
+    case "env":
+      return `export KUBEBUILDER_ASSETS='${result.dir.replace(/'/g, `'"'"'`)}'\n`;
+    case "overview": {
+      const { os, arch } = goPlatform();
+      return `Version: ${result.version ?? "(from KUBEBUILDER_ASSETS)"}\nOS/Arch: ${os}/${arch}\nPath: ${result.dir}\n`;
+    }
+    default:
+      throw new KbtsError(`unknown print format "${format}"`, {
+        where: "--print",
+        fix: "use overview, path or env",
+      });
+  }
+}
