@@ -188,7 +188,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
     isLeader,
     getLeader: () => observedRecord?.holderIdentity ?? "",
     async run(signal) {
-      leaderElectionMasterStatus.set({ name: options.name }, 0);
+      // As client-go: the series appears when this replica first leads (1) and drops to 0 when it stops.
       log.info("attempting to acquire leader lease");
       while (!signal.aborted) {
         if (await tryAcquireOrRenew()) break;
