@@ -1,1 +1,5 @@
-export {};
+export {
+  createEventRecorder,
+  type EventRecorderOptions,
+  type FlushableEventRecorder,
+} from "./recorder.js";
