@@ -1,0 +1,153 @@
+/**
+ * kbts manifests vs controller-gen on a synthetic 50-kind API (TS and its Go twin), same run:
+ *   npx tsx bench/manifests/main.ts [--runs N] [--kinds N] [--no-build]
+ * Prints the median wall time of `node bin/kbts.js manifests` (a fresh process, as users run it),
+ * of the in-process generator, and of controller-gen when Go is present, plus the ratio.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import {
+  CONTROLLER_GEN_VERSION,
+  ensureControllerGen,
+  goVersion,
+} from "../../testdata/controller-gen/index.js";
+import { writeSyntheticAPI } from "./synth.js";
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const RUNS = flag("--runs", 5);
+const KINDS = flag("--kinds", 50);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+/** Times fn RUNS times; undefined (with the reason printed) if it fails. */
+async function time(label: string, fn: () => Promise<unknown>): Promise<number | undefined> {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    try {
+      await fn();
+    } catch (err) {
+      const e = err as { stderr?: string; message?: string };
+      console.log(
+        `${label.padEnd(34)} failed: ${(e.stderr || e.message || String(err)).trim().split("\n")[0]}`,
+      );
+      return undefined;
+    }
+    samples.push(performance.now() - t0);
+  }
+  const m = median(samples);
+  console.log(
+    `${label.padEnd(34)} median ${m.toFixed(0).padStart(6)} ms  (runs: ${samples.map((s) => s.toFixed(0)).join(", ")})`,
+  );
+  return m;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "kbts-bench-manifests-"));
+  try {
+    const goMod = readFileSync(join(REPO, "testdata/markers/go.mod"), "utf8");
+    const goSum = readFileSync(join(REPO, "testdata/markers/go.sum"), "utf8");
+    writeSyntheticAPI(dir, KINDS, goMod, goSum);
+    // The TS project resolves @kbts/runtime like a user project would.
+    symlinkSync(join(REPO, "node_modules"), join(dir, "ts", "node_modules"), "dir");
+    const tsRoot = join(dir, "ts");
+    console.log(`synthetic API: ${KINDS} kinds, 5 nested types each, in ${dir}; ${RUNS} runs per tool\n`);
+
+    if (!process.argv.includes("--no-build")) {
+      try {
+        await run("npx", ["tsc", "-b", "tsconfig.json"], { cwd: REPO, maxBuffer: 32 * 1024 * 1024 });
+      } catch (err) {
+        console.log(
+          `build failed, timing whatever dist/ holds: ${String((err as { stdout?: string }).stdout ?? err).split("\n")[0]}`,
+        );
+      }
+    }
+    const cli = await time("kbts manifests (node bin/kbts.js)", () =>
+      run("node", [join(REPO, "bin/kbts.js"), "manifests"], { cwd: tsRoot, maxBuffer: 32 * 1024 * 1024 }),
+    );
+
+    // In-process: the library entry point (src/manifests/index.ts, the generator helper's API).
+    const lib = join(REPO, "src/manifests/index.ts");
+    let inProcess: number | undefined;
+    if (existsSync(lib)) {
+      const mod = (await import(pathToFileURL(lib).href)) as {
+        generateManifests?: (o: { root: string }) => Promise<{ files: Map<string, string> }>;
+      };
+      const generate = mod.generateManifests;
+      if (generate) {
+        const first = performance.now();
+        try {
+          const out = await generate({ root: tsRoot });
+          const ms = (performance.now() - first).toFixed(0).padStart(6);
+          console.log(`kbts in-process, first call        ${ms} ms  (${out.files.size} files)`);
+          inProcess = await time("kbts in-process, warm", () => generate({ root: tsRoot }));
+        } catch (err) {
+          console.log(`kbts in-process                    failed: ${String(err).split("\n")[0]}`);
+        }
+      } else console.log("kbts in-process: src/manifests/index.ts has no generateManifests yet");
+    } else console.log("kbts in-process: skipped, src/manifests/index.ts does not exist yet");
+
+    let cg: number | undefined;
+    if ((await goVersion()) === undefined) console.log("controller-gen: skipped, Go is not installed");
+    else {
+      const bin = await ensureControllerGen();
+      if (!bin.ok) console.log(`controller-gen: skipped, ${bin.reason}`);
+      else {
+        const out = join(dir, "cg-out");
+        cg = await time(`controller-gen ${CONTROLLER_GEN_VERSION}`, () =>
+          run(
+            bin.bin,
+            [
+              "crd",
+              "rbac:roleName=manager-role",
+              "webhook",
+              "paths=./...",
+              `output:crd:artifacts:config=${join(out, "crd")}`,
+              `output:rbac:artifacts:config=${join(out, "rbac")}`,
+              `output:webhook:artifacts:config=${join(out, "webhook")}`,
+            ],
+            {
+              cwd: join(dir, "go"),
+              env: { ...process.env, GOFLAGS: "-mod=mod" },
+              maxBuffer: 32 * 1024 * 1024,
+            },
+          ),
+        );
+      }
+    }
+
+    console.log("");
+    if (cg !== undefined && cli !== undefined) {
+      // Same work, same answer? Compare the CRDs both wrote (version annotation aside).
+      const ours = readTree(join(tsRoot, "config/crd/bases"));
+      const theirs = readTree(join(dir, "cg-out/crd"));
+      const same = [...theirs].filter(
+        ([p, t]) => normalizeManifest(ours.get(p) ?? "") === normalizeManifest(t),
+      ).length;
+      console.log(`identical CRDs: ${same}/${theirs.size} (kbts wrote ${ours.size})`);
+      console.log(`ratio kbts CLI / controller-gen:      ${(cli / cg).toFixed(2)}x  (goal: <= 1.00)`);
+    }
+    if (cg !== undefined && inProcess !== undefined) {
+      console.log(`ratio kbts in-process / controller-gen: ${(inProcess / cg).toFixed(2)}x`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
