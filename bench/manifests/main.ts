@@ -15,7 +15,9 @@ import {
   CONTROLLER_GEN_VERSION,
   ensureControllerGen,
   goVersion,
+  readTree,
 } from "../../testdata/controller-gen/index.js";
+import { normalizeManifest } from "../../testdata/markers/cases.js";
 import { writeSyntheticAPI } from "./synth.js";
 
 const run = promisify(execFile);
