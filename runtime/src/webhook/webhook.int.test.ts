@@ -1,0 +1,177 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KubernetesObject } from "../api/meta.js";
+import { createClient } from "../client/client.js";
+import type { Client } from "../client/types.js";
+import { type Environment, startEnvironment } from "../envtest/index.js";
+import { defineKind } from "../kinds.js";
+import { metricsRegistry } from "../metrics/registry.js";
+import {
+  AdmissionDenied,
+  type CustomDefaulter,
+  type CustomValidator,
+  createWebhookServer,
+  type HttpsWebhookServer,
+  webhookManagedBy,
+} from "./index.js";
+
+interface GPUBudget extends KubernetesObject {
+  spec?: { maxGPUs?: number; owner?: string; team?: string; tier?: string };
+}
+const GPUBudget = defineKind<GPUBudget>({
+  group: "capacity.lab.example.com",
+  version: "v1",
+  kind: "GPUBudget",
+  plural: "gpubudgets",
+  namespaced: true,
+});
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const run = promisify(execFile);
+
+function budget(name: string, spec: GPUBudget["spec"]): GPUBudget {
+  return {
+    apiVersion: "capacity.lab.example.com/v1",
+    kind: "GPUBudget",
+    metadata: { name, namespace: "default" },
+    spec,
+  };
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}; last error: ${String(last)}`);
+}
+
+describe("admission webhooks called by a real API server", () => {
+  let env: Environment;
+  let server: HttpsWebhookServer;
+  let client: Client;
+  const abort = new AbortController();
+  let serving: Promise<void>;
+  const deletes: string[] = [];
+
+  const validator: CustomValidator<GPUBudget> = {
+    async validateCreate(obj) {
+      if (obj.spec?.owner === "mallory") throw new AdmissionDenied("owner mallory is not allowed");
+      return (obj.spec?.maxGPUs ?? 0) > 8 ? ["budgets over 8 GPUs need approval"] : undefined;
+    },
+    async validateUpdate(oldObj, obj) {
+      if ((obj.spec?.maxGPUs ?? 0) < (oldObj.spec?.maxGPUs ?? 0)) throw new Error("maxGPUs may not shrink");
+    },
+    async validateDelete(obj) {
+      deletes.push(obj.metadata?.name ?? "");
+    },
+  };
+  const defaulter: CustomDefaulter<GPUBudget> = {
+    default(obj) {
+      obj.spec ??= {};
+      obj.spec.team ??= "team-default";
+      obj.metadata ??= {};
+      obj.metadata.labels = { ...obj.metadata.labels, "lab.example.com/defaulted": "true" };
+    },
+  };
+
+  beforeAll(async () => {
+    env = await startEnvironment({
+      crdDirectoryPaths: [here("../fake/testdata")],
+      webhookInstallOptions: { paths: [here("./testdata")] },
+    });
+    const w = env.webhookInstallOptions;
+    if (!w) throw new Error("envtest did not prepare webhook serving");
+    server = createWebhookServer({
+      host: w.localServingHost,
+      port: w.localServingPort,
+      certDir: w.localServingCertDir,
+    });
+    webhookManagedBy({ getWebhookServer: () => server }, GPUBudget)
+      .withValidator(validator)
+      .withDefaulter(defaulter)
+      .complete();
+    serving = server.start(abort.signal);
+    await server.started();
+    client = createClient(env.kubeConfig);
+  });
+
+  afterAll(async () => {
+    abort.abort();
+    await serving;
+    await env?.stop();
+  });
+
+  it("delivers the validator's denial message to the client", async () => {
+    const message = await until("the validating webhook to deny", async () => {
+      const err = await client.create(GPUBudget, budget("bad", { maxGPUs: 1, owner: "mallory" })).then(
+        () => new Error("created"),
+        (e: Error) => e,
+      );
+      if (err.message === "created") await client.delete(GPUBudget, budget("bad", {}));
+      return err.message.includes("mallory") ? err.message : undefined;
+    });
+    expect(message).toBe(
+      'admission webhook "vgpubudget.kb.io" denied the request: owner mallory is not allowed',
+    );
+  });
+
+  it("delivers the denial, and the warnings of an allowed request, to kubectl", async () => {
+    const kubectl = join(process.env.KUBEBUILDER_ASSETS ?? "/tmp/envtest-bin", "kubectl");
+    const apply = (obj: GPUBudget) => {
+      const p = run(kubectl, ["--kubeconfig", env.kubeconfigPath, "create", "-f", "-"], { encoding: "utf8" });
+      p.child.stdin?.end(JSON.stringify(obj));
+      return p;
+    };
+    const denied = await apply(budget("kubectl-bad", { maxGPUs: 1, owner: "mallory" })).then(
+      () => "",
+      (e: { stderr: string }) => e.stderr,
+    );
+    expect(denied).toContain(
+      'admission webhook "vgpubudget.kb.io" denied the request: owner mallory is not allowed',
+    );
+    const ok = await apply(budget("kubectl-big", { maxGPUs: 16 }));
+    expect(ok.stderr).toContain("Warning: budgets over 8 GPUs need approval");
+    expect(ok.stdout).toContain("gpubudget.capacity.lab.example.com/kubectl-big created");
+  });
+
+  it("applies the defaulter's patch before the object is stored", async () => {
+    const created = await client.create(GPUBudget, budget("defaulted", { maxGPUs: 2 }));
+    expect(created.spec).toEqual({ maxGPUs: 2, team: "team-default", tier: "bronze" });
+    expect(created.metadata?.labels).toEqual({ "lab.example.com/defaulted": "true" });
+  });
+
+  it("passes old and new objects on update and the old object on delete", async () => {
+    const created = await client.create(GPUBudget, budget("shrink", { maxGPUs: 4 }));
+    const err = await client
+      .update(GPUBudget, { ...created, spec: { ...created.spec, maxGPUs: 2 } })
+      .catch((e: Error) => e);
+    expect((err as Error).message).toBe(
+      'admission webhook "vgpubudget.kb.io" denied the request: maxGPUs may not shrink',
+    );
+    await client.delete(GPUBudget, created);
+    expect(deletes).toContain("shrink");
+  });
+
+  it("counts the API server's calls per webhook path", async () => {
+    const text = await metricsRegistry.metrics();
+    const count = (path: string) =>
+      Number(
+        new RegExp(`controller_runtime_webhook_requests_total\\{webhook="${path}",code="200"\\} (\\d+)`).exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    expect(count("/validate-capacity-lab-example-com-v1-gpubudget")).toBeGreaterThanOrEqual(5);
+    expect(count("/mutate-capacity-lab-example-com-v1-gpubudget")).toBeGreaterThanOrEqual(3);
+  });
+});
