@@ -45,7 +45,7 @@ export function checkCRD({ doc, where }: SourcedDoc): CustomResourceDefinitionLi
   if (doc.kind !== "CustomResourceDefinition") {
     const what = typeof doc.kind === "string" ? `a ${doc.kind}` : "an object without kind";
     throw new EnvtestError(`${where}: ${what}, not a CustomResourceDefinition`, {
-      fix: "point crdDirectoryPaths at CRD manifests only (config/crd/bases)",
+      fix: "point it at a directory of CRD manifests only, such as config/crd/bases",
     });
   }
   if (doc.apiVersion !== CRD_API_VERSION) {

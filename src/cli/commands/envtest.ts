@@ -1,4 +1,34 @@
 import type { Command } from "commander";
 
-// Placeholder: the command is declared by the issue that builds it.
-export function defineEnvtest(_program: Command): void {}
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function defineEnvtest(program: Command): void {
+  const cmd = program.command("envtest").description("run a local etcd + kube-apiserver control plane");
+  cmd
+    .command("start")
+    .description(
+      "start a control plane in the foreground and print how to use it; Ctrl-C or SIGTERM stops it",
+    )
+    .option("--crds <dir>", "install the CRDs in this file or directory (repeatable)", collect, [])
+    .option("--kubeconfig <file>", "write the kubeconfig here (default: inside the control plane's temp dir)")
+    .option(
+      "--k8s-version <version>",
+      "Kubernetes release of the binaries (default: the release kbts targets)",
+    )
+    .option("--port <port>", "secure port for kube-apiserver (default: a free port)")
+    .option("--attach-output", "show etcd and kube-apiserver output")
+    .action(
+      async (opts: {
+        crds: string[];
+        kubeconfig?: string;
+        k8sVersion?: string;
+        port?: string;
+        attachOutput?: boolean;
+      }) => {
+        const { runEnvtestStart } = await import("../../envtest/start.js");
+        await runEnvtestStart(opts);
+      },
+    );
+}

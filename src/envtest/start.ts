@@ -1,0 +1,76 @@
+import { resolve } from "node:path";
+import { type Environment, EnvtestError, startEnvironment } from "@kbts/runtime/envtest";
+import { KbtsError } from "../errors.js";
+import { Progress } from "./progress.js";
+import { setupEnvtest } from "./setup.js";
+
+export interface StartOptions {
+  crds: string[];
+  kubeconfig?: string;
+  k8sVersion?: string;
+  port?: string;
+  attachOutput?: boolean;
+}
+
+/** `kbts envtest start`: the envtest control plane for people, until Ctrl-C or SIGTERM. */
+export async function runEnvtestStart(opts: StartOptions): Promise<void> {
+  const port = opts.port === undefined ? undefined : Number(opts.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+    throw new KbtsError(`invalid port "${opts.port}"`, {
+      where: "--port",
+      fix: "use a number from 1 to 65535",
+    });
+  }
+  const binaries = await setupEnvtest({
+    ...(opts.k8sVersion ? { version: opts.k8sVersion } : {}),
+    progress: new Progress(process.stderr, "envtest"),
+  });
+
+  let env: Environment;
+  try {
+    env = await startEnvironment({
+      crdDirectoryPaths: opts.crds.map((c) => resolve(c)),
+      binaryAssetsDirectory: binaries.dir,
+      ...(opts.kubeconfig ? { kubeconfigPath: resolve(opts.kubeconfig) } : {}),
+      ...(port !== undefined ? { apiServerPort: port } : {}),
+      ...(opts.attachOutput ? { attachControlPlaneOutput: true } : {}),
+      useExistingCluster: false,
+    });
+  } catch (err) {
+    if (err instanceof EnvtestError)
+      throw new KbtsError(err.message, { where: flagFor(err.message), fix: err.fix ?? "" });
+    throw err;
+  }
+
+  const stopped = new Promise<NodeJS.Signals>((done) => {
+    process.once("SIGINT", () => done("SIGINT"));
+    process.once("SIGTERM", () => done("SIGTERM"));
+    process.once("SIGHUP", () => done("SIGHUP"));
+  });
+  const release = binaries.version ? `Kubernetes v${binaries.version}` : "Kubernetes";
+  const crdNames = env.crds.map((c) => c.metadata.name).filter(Boolean);
+  process.stdout.write(
+    [
+      `envtest: ${release} control plane is running at ${env.apiServerURL}`,
+      `  etcd: ${env.etcdURL}`,
+      `  CRDs: ${crdNames.length > 0 ? crdNames.join(", ") : "(none)"}`,
+      "Point kubectl at it with:",
+      `  export KUBECONFIG=${env.kubeconfigPath}`,
+      `Stop it with Ctrl-C (or kill ${process.pid}); that also removes its temp dirs.`,
+      "",
+    ].join("\n"),
+  );
+
+  const signal = await stopped;
+  process.stderr.write(`envtest: ${signal}: stopping kube-apiserver and etcd\n`);
+  // A second Ctrl-C while stopping: exit at once (the exit hook still kills both process groups).
+  process.once("SIGINT", () => process.exit(130));
+  await env.stop();
+  process.stderr.write("envtest: stopped; temp dirs removed\n");
+}
+
+function flagFor(message: string): string | undefined {
+  if (message.startsWith("CRD path") || message.includes("CustomResourceDefinition")) return "--crds";
+  if (message.startsWith("port ")) return "--port";
+  return undefined;
+}
