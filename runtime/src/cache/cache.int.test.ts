@@ -1,0 +1,271 @@
+import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
+import { createClient } from "../client/client.js";
+import { NotFoundError } from "../client/errors.js";
+import type { Client } from "../client/types.js";
+import type { Logger } from "../log/types.js";
+import { CacheNotStartedError, createCache, type InformerCache } from "./cache.js";
+import type { InformerEvent } from "./types.js";
+
+let env: Environment;
+let direct: Client;
+const stops: AbortController[] = [];
+
+const quiet: Logger = {
+  info: () => {},
+  warn: () => {},
+  debug: () => {},
+  error: () => {},
+  child: () => quiet,
+};
+
+function started(options: Parameters<typeof createCache>[1] = {}): InformerCache {
+  const cache = createCache(env.kubeConfig, { logger: quiet, ...options });
+  const ac = new AbortController();
+  stops.push(ac);
+  void cache.start(ac.signal);
+  return cache;
+}
+
+async function eventually(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const pod = (ns: string, name: string, labels: Record<string, string> = {}, nodeName?: string): Pod => ({
+  metadata: { name, namespace: ns, labels },
+  spec: { containers: [{ name: "c", image: "busybox" }], nodeName },
+});
+
+beforeAll(async () => {
+  env = await startEnvironment();
+  direct = createClient(env.kubeConfig);
+  for (const name of ["c1", "c2", "c3"]) await direct.create(Namespace, { metadata: { name } });
+});
+
+afterAll(async () => {
+  for (const ac of stops) ac.abort();
+  await env?.stop();
+});
+
+describe("informer events", () => {
+  it("delivers add, update with the old object, and delete, for changes made through the API", async () => {
+    const cache = started();
+    const informer = await cache.getInformer(ConfigMap);
+    const events: InformerEvent<ConfigMap>[] = [];
+    informer.addEventHandler((e) => {
+      if (e.object.metadata?.namespace === "c1") events.push(e);
+    });
+    await cache.waitForCacheSync();
+    expect(informer.hasSynced()).toBe(true);
+
+    const cm = await direct.create(ConfigMap, { metadata: { name: "e", namespace: "c1" }, data: { v: "1" } });
+    await direct.update(ConfigMap, { ...cm, data: { v: "2" } });
+    await direct.delete(ConfigMap, cm);
+    await eventually("three events", () => events.length >= 3);
+
+    expect(events.map((e) => e.type)).toEqual(["add", "update", "delete"]);
+    const [add, update, del] = events;
+    expect(add?.type === "add" && add.isInInitialList).toBe(false);
+    expect(update?.type === "update" && [update.oldObject.data?.v, update.object.data?.v]).toEqual([
+      "1",
+      "2",
+    ]);
+    expect(del?.type === "delete" && del.deleteStateUnknown).toBe(false);
+    // Objects carry their type and no managedFields (the default transform).
+    expect(add?.object).toMatchObject({ apiVersion: "v1", kind: "ConfigMap" });
+    expect(add?.object.metadata?.managedFields).toBeUndefined();
+  });
+
+  it("replays the current state to a handler added after sync, as initial-list adds", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "pre-existing", namespace: "c2" } });
+    const cache = started();
+    const informer = await cache.getInformer(ConfigMap);
+    await cache.waitForCacheSync();
+    const seen: string[] = [];
+    const off = informer.addEventHandler((e) => {
+      if (e.type === "add" && e.object.metadata?.namespace === "c2")
+        seen.push(`${e.object.metadata.name}:${e.isInInitialList}`);
+    });
+    expect(seen).toEqual(["pre-existing:true"]);
+    off();
+  });
+
+  it("receives bookmarks that move its resourceVersion past changes it does not watch", async () => {
+    // The API server bookmarks a watch ~2 s before its timeout (short here) when newer changes of the
+    // kind exist that the watch was not sent (here: another namespace), so a reconnect resumes from
+    // there instead of replaying or hitting 410.
+    const cache = started({ namespaces: ["c1"], reflector: { minWatchTimeoutSeconds: 4 } });
+    await cache.getInformer(ConfigMap);
+    await cache.waitForCacheSync();
+    const reflector = cache.peekInformer(ConfigMap)!.reflectors[0]!;
+    const listed = Number(reflector.stats.lastResourceVersion);
+    let n = 0;
+    await eventually(
+      "a bookmark",
+      async () => {
+        await direct.create(ConfigMap, { metadata: { name: `elsewhere-${n++}`, namespace: "c3" } });
+        return reflector.stats.bookmarks > 0;
+      },
+      30_000,
+    );
+    expect(Number(reflector.stats.lastResourceVersion)).toBeGreaterThan(listed);
+    expect(reflector.stats.events).toBe(0);
+    // The watch keeps going after the server ends it: several watches, no failures, no relist.
+    await eventually("a second watch", () => reflector.stats.watches >= 2, 30_000);
+    expect(reflector.stats.failures).toBe(0);
+    expect(reflector.stats.lists).toBe(1);
+  });
+});
+
+describe("cache-backed client", () => {
+  it("refuses reads before the cache is started", async () => {
+    const cache = createCache(env.kubeConfig, { logger: quiet });
+    await expect(cache.get(ConfigMap, { namespace: "c1", name: "x" })).rejects.toBeInstanceOf(
+      CacheNotStartedError,
+    );
+  });
+
+  it("starts a kind's informer on first read and waits for its sync", async () => {
+    await direct.create(Pod, pod("c3", "first-read"));
+    const cache = started();
+    const client = createClient(env.kubeConfig, { cache });
+    expect(cache.peekInformer(Pod)).toBeUndefined();
+    const got = await client.get(Pod, { namespace: "c3", name: "first-read" });
+    expect(got).toMatchObject({ apiVersion: "v1", kind: "Pod", metadata: { name: "first-read" } });
+    expect(cache.peekInformer(Pod)?.hasSynced()).toBe(true);
+    await expect(client.get(Pod, { namespace: "c3", name: "nope" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("hands out copies: mutating a read object leaves the cache alone, and it can be sent back", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "copy", namespace: "c3" }, data: { v: "1" } });
+    const cache = started();
+    const client = createClient(env.kubeConfig, { cache });
+    const a = await client.get(ConfigMap, { namespace: "c3", name: "copy" });
+    a.data = { v: "mutated" };
+    const b = await client.get(ConfigMap, { namespace: "c3", name: "copy" });
+    expect(b.data).toEqual({ v: "1" });
+    const updated = await client.update(ConfigMap, a);
+    expect(updated.data).toEqual({ v: "mutated" });
+    await eventually("the cache to see the update", async () => {
+      return (await client.get(ConfigMap, { namespace: "c3", name: "copy" })).data?.v === "mutated";
+    });
+  });
+
+  it("lists by namespace and label selector in memory", async () => {
+    await Promise.all([
+      direct.create(Pod, pod("c1", "web-1", { app: "web", tier: "front" })),
+      direct.create(Pod, pod("c1", "web-2", { app: "web", tier: "back" })),
+      direct.create(Pod, pod("c2", "web-3", { app: "web", tier: "front" })),
+      direct.create(Pod, pod("c2", "db-1", { app: "db" })),
+    ]);
+    const cache = started();
+    const client = createClient(env.kubeConfig, { cache });
+    const names = (ps: Pod[]) => ps.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`).sort();
+    expect(names(await client.list(Pod, { labelSelector: "app=web" }))).toEqual([
+      "c1/web-1",
+      "c1/web-2",
+      "c2/web-3",
+    ]);
+    expect(names(await client.list(Pod, { namespace: "c1", labelSelector: { tier: "front" } }))).toEqual([
+      "c1/web-1",
+    ]);
+    expect(
+      names(
+        await client.list(Pod, {
+          labelSelector: {
+            matchExpressions: [
+              { key: "app", operator: "In", values: ["db", "web"] },
+              { key: "tier", operator: "DoesNotExist" },
+            ],
+          },
+        }),
+      ),
+    ).toEqual(["c2/db-1"]);
+    expect(await client.list(Pod, { labelSelector: "app=web", limit: 2 })).toHaveLength(2);
+    await expect(client.list(Pod, { continue: "x" })).rejects.toThrow(/continue/);
+  });
+
+  it("serves matchingFields from field indexes, per namespace and across namespaces", async () => {
+    await Promise.all([
+      direct.create(Pod, pod("c1", "on-a", {}, "node-a")),
+      direct.create(Pod, pod("c2", "on-a-too", {}, "node-a")),
+      direct.create(Pod, pod("c2", "on-b", { pick: "me" }, "node-b")),
+    ]);
+    const cache = started();
+    await cache.indexField(Pod, "spec.nodeName", (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []));
+    const client = createClient(env.kubeConfig, { cache });
+    const names = (ps: Pod[]) => ps.map((p) => p.metadata?.name).sort();
+    expect(names(await client.list(Pod, { matchingFields: { "spec.nodeName": "node-a" } }))).toEqual([
+      "on-a",
+      "on-a-too",
+    ]);
+    expect(
+      names(await client.list(Pod, { namespace: "c2", matchingFields: { "spec.nodeName": "node-a" } })),
+    ).toEqual(["on-a-too"]);
+    expect(
+      names(await client.list(Pod, { fieldSelector: "spec.nodeName=node-b", labelSelector: "pick=me" })),
+    ).toEqual(["on-b"]);
+    expect(await client.list(Pod, { matchingFields: { "spec.nodeName": "node-z" } })).toEqual([]);
+    await expect(client.list(Pod, { matchingFields: { "status.phase": "Running" } })).rejects.toThrow(
+      /no index for field "status.phase"/,
+    );
+    // An index added later, when the informer already holds objects, indexes them too.
+    await cache.indexField(Pod, "metadata.name", (p) => [p.metadata?.name ?? ""]);
+    expect(names(await client.list(Pod, { matchingFields: { "metadata.name": "on-b" } }))).toEqual(["on-b"]);
+  });
+
+  it("restricted to namespaces: sees only those, and refuses reads elsewhere", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "in", namespace: "c1" } });
+    await direct.create(ConfigMap, { metadata: { name: "out", namespace: "c3" } });
+    const cache = started({ namespaces: ["c1", "c2"] });
+    const client = createClient(env.kubeConfig, { cache });
+    const all = await client.list(ConfigMap);
+    expect(all.every((c) => ["c1", "c2"].includes(c.metadata?.namespace ?? ""))).toBe(true);
+    expect(all.map((c) => c.metadata?.name)).toContain("in");
+    await expect(client.get(ConfigMap, { namespace: "c3", name: "out" })).rejects.toThrow(
+      /unknown namespace/,
+    );
+    await expect(client.list(ConfigMap, { namespace: "c3" })).rejects.toThrow(/unknown namespace/);
+    expect(cache.peekInformer(ConfigMap)?.reflectors).toHaveLength(2);
+    // Cluster-scoped kinds are still watched cluster-wide.
+    expect((await client.list(Namespace)).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("applies per-kind transforms instead of the default", async () => {
+    await direct.create(ConfigMap, {
+      metadata: { name: "big", namespace: "c2" },
+      data: { payload: "x".repeat(1000) },
+    });
+    const cache = started({
+      transforms: {
+        "v1/ConfigMap": (obj) => {
+          const cm = obj as ConfigMap;
+          delete cm.data;
+          return cm;
+        },
+      },
+    });
+    const client = createClient(env.kubeConfig, { cache });
+    const got = await client.get(ConfigMap, { namespace: "c2", name: "big" });
+    expect(got.data).toBeUndefined();
+    // The default transform was replaced, so managedFields stay.
+    expect(got.metadata?.managedFields?.length).toBeGreaterThan(0);
+  });
+
+  it("waitForCacheSync is false when its signal aborts before sync", async () => {
+    const cache = createCache(env.kubeConfig, { logger: quiet });
+    await cache.getInformer(Pod); // created but never started
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 100);
+    await expect(cache.waitForCacheSync(ac.signal)).resolves.toBe(false);
+  });
+});
