@@ -44,6 +44,24 @@ export const GOLDEN_PROJECTS: Record<string, string[][]> = {
     ],
     ["create", "webhook", "--group=core", "--version=v1", "--kind=Pod", "--programmatic-validation"],
   ],
+  // The GPUBudget operator (issue 6), written entirely by the gpu-budget/v1-alpha plugin.
+  "project-gpubudget": [
+    [
+      "init",
+      "--domain=lab.example.com",
+      "--repo=lab.example.com/gpubudget",
+      "--project-name=gpubudget",
+      "--runtime=registry",
+    ],
+    [
+      "create",
+      "api",
+      "--group=capacity",
+      "--version=v1alpha1",
+      "--kind=GPUBudget",
+      "--plugins=gpu-budget/v1-alpha",
+    ],
+  ],
 };
 
 /** 2026-01-01T00:00:00Z: the year in generated license headers. */

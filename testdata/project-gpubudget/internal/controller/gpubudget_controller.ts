@@ -1,0 +1,261 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import {
+  type Client,
+  type Condition,
+  controllerManagedBy,
+  type EventRecorder,
+  enqueueRequestsFromMapFunc,
+  findStatusCondition,
+  generationChangedPredicate,
+  isNotFound,
+  type Logger,
+  type Manager,
+  Pod,
+  type Reader,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  retryOnConflict,
+  setStatusCondition,
+} from "@kbts/runtime";
+import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
+import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { budgetUsage } from "../gpu/podgpus.js";
+import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
+import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
+
+/** The extended resource a budget counts when spec.resourceName is absent (the CRD defaults it too). */
+export const DEFAULT_RESOURCE_NAME = "nvidia.com/gpu";
+
+/** Field index on GPUBudget: the budgets of a namespace, so a Pod event never lists every budget. */
+export const BUDGET_NAMESPACE_INDEX = "gpubudget.namespace";
+
+export interface GPUBudgetReconcilerOptions {
+  client: Client;
+  /** Where to read a budget again after a write conflict; the API server (mgr.getAPIReader()) is fresh. */
+  apiReader?: Reader;
+  recorder: EventRecorder;
+  metrics?: BudgetMetrics;
+  /** With a Prometheus URL, status also reports utilization, refreshed every intervalMs. */
+  utilization?: UtilizationOptions & { intervalMs: number };
+}
+
+// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+/**
+ * Keeps each GPUBudget's status equal to what the pods of its namespace hold.
+ *
+ * No finalizer, on purpose: a budget owns nothing outside the cluster (nor inside it), so there is
+ * nothing to clean up before it goes. The only per-budget state, its metric series, is dropped when a
+ * reconcile finds the budget gone. A finalizer here would only add a way to wedge namespace deletion.
+ */
+export class GPUBudgetReconciler implements Reconciler {
+  private readonly metrics: BudgetMetrics;
+
+  constructor(private readonly options: GPUBudgetReconcilerOptions) {
+    this.metrics = options.metrics ?? budgetMetrics;
+  }
+
+  async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
+    const { client } = this.options;
+    const namespace = request.namespace ?? "";
+    let budget: GPUBudget;
+    try {
+      budget = await client.get(GPUBudgetKind, { namespace, name: request.name });
+    } catch (err) {
+      if (isNotFound(err)) {
+        // Deleted: nothing to clean up but our own series.
+        this.metrics.forget(namespace, request.name);
+        return {};
+      }
+      throw err;
+    }
+
+    const resourceName = budget.spec.resourceName ?? DEFAULT_RESOURCE_NAME;
+    const pods = await client.list(Pod, { namespace });
+    const usage = budgetUsage(pods, { resourceName, selector: budget.spec.selector });
+    const max = budget.spec.maxGPUs;
+    const isExceeded = usage.allocatedGPUs > max;
+
+    const utilization = await this.utilization(namespace, usage.podNames, context);
+    const wasExceeded = isBudgetExceeded(budget.status?.conditions);
+
+    const written = await this.writeStatus(budget, (status, generation) => {
+      status.allocatedGPUs = usage.allocatedGPUs;
+      status.podCount = usage.podCount;
+      status.observedGeneration = generation;
+      if (utilization === "unavailable") {
+        delete status.averageUtilization;
+        delete status.idleGPUs;
+      } else if (utilization !== "failed") {
+        status.averageUtilization = utilization.averageUtilization;
+        status.idleGPUs = utilization.idleGPUs;
+      } // on a failed query keep the last figures rather than flapping the fields
+      status.conditions ??= [];
+      setStatusCondition(status.conditions, {
+        type: "Ready",
+        status: isExceeded ? "False" : "True",
+        reason: isExceeded ? "BudgetExceeded" : "WithinBudget",
+        message: `${usage.allocatedGPUs}/${max} GPUs`,
+        observedGeneration: generation,
+      });
+    });
+
+    this.metrics.set(namespace, request.name, { allocated: usage.allocatedGPUs, max, exceeded: isExceeded });
+    if (written) {
+      context.log.info(
+        { allocatedGPUs: usage.allocatedGPUs, maxGPUs: max, pods: usage.podCount },
+        "status updated",
+      );
+      if (isExceeded && !wasExceeded) {
+        this.options.recorder.event(
+          budget,
+          "Warning",
+          "BudgetExceeded",
+          `${usage.allocatedGPUs}/${max} ${resourceName} allocated in ${namespace}`,
+        );
+      } else if (!isExceeded && wasExceeded) {
+        this.options.recorder.event(
+          budget,
+          "Normal",
+          "WithinBudget",
+          `${usage.allocatedGPUs}/${max} ${resourceName} allocated in ${namespace}`,
+        );
+      }
+    }
+    return this.options.utilization ? { requeueAfter: this.options.utilization.intervalMs } : {};
+  }
+
+  /**
+   * Applies `mutate` to a copy of the budget's status and writes it through the status subresource,
+   * only when something changed (an unchanged status is never rewritten, so no self-triggered churn).
+   * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
+   */
+  private async writeStatus(
+    budget: GPUBudget,
+    mutate: (status: GPUBudgetStatus, generation: number) => void,
+  ): Promise<boolean> {
+    const { client } = this.options;
+    const reader = this.options.apiReader ?? client;
+    let current = budget;
+    let first = true;
+    let wrote = false;
+    await retryOnConflict(async () => {
+      if (!first)
+        current = await reader.get(GPUBudgetKind, {
+          namespace: budget.metadata?.namespace ?? "",
+          name: budget.metadata?.name ?? "",
+        });
+      first = false;
+      const status: GPUBudgetStatus = structuredClone(current.status ?? {});
+      mutate(status, current.metadata?.generation ?? 0);
+      if (sameJSON(status, current.status ?? {})) return;
+      await client.status().update(GPUBudgetKind, { ...current, status });
+      wrote = true;
+    });
+    return wrote;
+  }
+
+  private async utilization(
+    namespace: string,
+    pods: string[],
+    context: ReconcileContext,
+  ): Promise<"unavailable" | "failed" | { averageUtilization: number; idleGPUs: number }> {
+    const options = this.options.utilization;
+    if (!options) return "unavailable";
+    try {
+      const u = await queryUtilization(options, namespace, pods, context.signal);
+      return u ?? "unavailable";
+    } catch (err) {
+      // Utilization is extra information: a Prometheus outage must not stop budgets being counted.
+      context.log.error({ err }, "utilization query failed; keeping the last figures");
+      return "failed";
+    }
+  }
+}
+
+function isBudgetExceeded(conditions: Condition[] | undefined): boolean {
+  const ready = findStatusCondition(conditions, "Ready");
+  return ready?.status === "False" && ready.reason === "BudgetExceeded";
+}
+
+/** Structural equality of JSON values, ignoring key order. */
+function sameJSON(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, unknown>)
+      .filter(([, x]) => x !== undefined)
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export interface SetupGPUBudgetOptions {
+  maxConcurrentReconciles?: number;
+  utilization?: GPUBudgetReconcilerOptions["utilization"];
+  logger?: Logger;
+}
+
+/**
+ * Registers the controller: For(GPUBudget) with the generation-changed predicate (status writes do
+ * not wake it), Watches(Pod) mapped to the budgets of the pod's namespace through a field index.
+ */
+export async function setupGPUBudgetController(
+  mgr: Manager,
+  options: SetupGPUBudgetOptions = {},
+): Promise<void> {
+  const client = mgr.getClient();
+  await mgr
+    .getCache()
+    .indexField(GPUBudgetKind, BUDGET_NAMESPACE_INDEX, (b) => [b.metadata?.namespace ?? ""]);
+  const reconciler = new GPUBudgetReconciler({
+    client,
+    apiReader: mgr.getAPIReader(),
+    recorder: mgr.getEventRecorderFor("gpubudget-controller"),
+    utilization: options.utilization,
+  });
+  controllerManagedBy(mgr)
+    .for(GPUBudgetKind, { predicates: [generationChangedPredicate()] })
+    // No generation predicate here: a pod's phase (status) is exactly what changes what it holds.
+    .watches(
+      Pod,
+      enqueueRequestsFromMapFunc((pod) => budgetsInNamespace(client, pod.metadata?.namespace)),
+    )
+    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
+    .named("gpubudget")
+    .complete(reconciler);
+}
+
+/** The budgets of one namespace, from the cache's field index. */
+export async function budgetsInNamespace(client: Client, namespace: string | undefined): Promise<Request[]> {
+  if (!namespace) return [];
+  const budgets = await client.list(GPUBudgetKind, {
+    matchingFields: { [BUDGET_NAMESPACE_INDEX]: namespace },
+  });
+  return budgets.map((b) => ({ namespace, name: b.metadata?.name ?? "" }));
+}

@@ -1,0 +1,290 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Unit tests of the reconciler on the fake client: no cluster, but the CRD's
+// schema, defaults and CEL rules are enforced by the fake as the API server would.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { type Client, type KubernetesObject, Pod, type ReconcileContext } from "@kbts/runtime";
+import { createFakeClient } from "@kbts/runtime/fake";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
+import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import type { BudgetMetrics } from "../metrics/metrics.js";
+import { BUDGET_NAMESPACE_INDEX, GPUBudgetReconciler } from "./gpubudget_controller.js";
+
+const CRDS = fileURLToPath(new URL("../../config/crd/bases", import.meta.url));
+const NS = "team-a";
+const GPU = "nvidia.com/gpu";
+
+const silent = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child: () => silent,
+} as unknown as ReconcileContext["log"];
+const ctx: ReconcileContext = {
+  log: silent,
+  signal: new AbortController().signal,
+  reconcileID: "test",
+  controllerName: "gpubudget",
+};
+
+function gpuPod(
+  name: string,
+  gpus: number,
+  opts: { labels?: Record<string, string>; initGPUs?: number; namespace?: string } = {},
+): Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: opts.namespace ?? NS, labels: opts.labels },
+    spec: {
+      initContainers: opts.initGPUs
+        ? [{ name: "warmup", image: "busybox", resources: { limits: { [GPU]: String(opts.initGPUs) } } }]
+        : undefined,
+      containers: [{ name: "main", image: "busybox", resources: { limits: { [GPU]: String(gpus) } } }],
+    },
+  };
+}
+
+function budget(
+  name: string,
+  maxGPUs: number,
+  spec: Partial<GPUBudget["spec"]> = {},
+  namespace = NS,
+): GPUBudget {
+  return {
+    apiVersion: "capacity.lab.example.com/v1alpha1",
+    kind: "GPUBudget",
+    metadata: { name, namespace },
+    spec: { maxGPUs, ...spec },
+  };
+}
+
+class RecordedEvents {
+  readonly events: { type: string; reason: string; message: string; name?: string }[] = [];
+  event(object: KubernetesObject, type: "Normal" | "Warning", reason: string, message: string): void {
+    this.events.push({ type, reason, message, name: object.metadata?.name });
+  }
+}
+
+class RecordedMetrics implements BudgetMetrics {
+  readonly series = new Map<string, { allocated: number; max: number; exceeded: boolean }>();
+  set(namespace: string, name: string, values: { allocated: number; max: number; exceeded: boolean }): void {
+    this.series.set(`${namespace}/${name}`, values);
+  }
+  forget(namespace: string, name: string): void {
+    this.series.delete(`${namespace}/${name}`);
+  }
+}
+
+let client: Client;
+let events: RecordedEvents;
+let metrics: RecordedMetrics;
+let reconciler: GPUBudgetReconciler;
+
+beforeEach(() => {
+  client = createFakeClient({
+    crdDirectoryPaths: [CRDS],
+    indexes: [
+      {
+        kind: GPUBudgetKind,
+        field: BUDGET_NAMESPACE_INDEX,
+        extract: (b: GPUBudget) => [b.metadata?.namespace ?? ""],
+      },
+    ],
+  });
+  events = new RecordedEvents();
+  metrics = new RecordedMetrics();
+  reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics });
+});
+
+const reconcile = (name: string, namespace = NS) => reconciler.reconcile({ namespace, name }, ctx);
+const get = (name: string, namespace = NS) => client.get(GPUBudgetKind, { namespace, name });
+
+describe("the CRD", () => {
+  it("defaults resourceName and enforcement", async () => {
+    const created = await client.create(GPUBudgetKind, budget("b", 4));
+    expect(created.spec.resourceName).toBe(GPU);
+    expect(created.spec.enforcement).toBe("Report");
+  });
+  it("refuses a negative cap", async () => {
+    await expect(client.create(GPUBudgetKind, budget("b", -1))).rejects.toThrow(/maxGPUs/);
+  });
+  it("refuses a native resource as resourceName (CEL rule)", async () => {
+    await expect(
+      client.create(GPUBudgetKind, budget("b", 4, { resourceName: "kubernetes.io/batteries" })),
+    ).rejects.toThrow(/must be an extended resource/);
+  });
+  it("refuses a resourceName that is not an extended resource name", async () => {
+    await expect(client.create(GPUBudgetKind, budget("b", 4, { resourceName: "cpu" }))).rejects.toThrow(
+      /resourceName/,
+    );
+  });
+  it("keeps resourceName immutable (CEL transition rule)", async () => {
+    const created = await client.create(GPUBudgetKind, budget("b", 4));
+    await expect(
+      client.update(GPUBudgetKind, { ...created, spec: { ...created.spec, resourceName: "amd.com/gpu" } }),
+    ).rejects.toThrow(/immutable/);
+  });
+});
+
+describe("GPUBudgetReconciler", () => {
+  it("reports an exceeded budget: status, condition, event and metrics", async () => {
+    await client.create(GPUBudgetKind, budget("team-a-budget", 4));
+    await client.create(Pod, gpuPod("g1", 6));
+    await reconcile("team-a-budget");
+    const got = await get("team-a-budget");
+    expect(got.status).toMatchObject({
+      allocatedGPUs: 6,
+      podCount: 1,
+      observedGeneration: got.metadata?.generation,
+    });
+    expect(got.status?.conditions).toEqual([
+      expect.objectContaining({
+        type: "Ready",
+        status: "False",
+        reason: "BudgetExceeded",
+        message: "6/4 GPUs",
+      }),
+    ]);
+    expect(got.status?.averageUtilization).toBeUndefined();
+    expect(events.events).toEqual([
+      expect.objectContaining({ type: "Warning", reason: "BudgetExceeded", name: "team-a-budget" }),
+    ]);
+    expect(metrics.series.get(`${NS}/team-a-budget`)).toEqual({ allocated: 6, max: 4, exceeded: true });
+  });
+
+  it("does not rewrite an unchanged status, nor repeat the event", async () => {
+    await client.create(GPUBudgetKind, budget("b", 4));
+    await client.create(Pod, gpuPod("g1", 6));
+    await reconcile("b");
+    const first = await get("b");
+    await reconcile("b");
+    const second = await get("b");
+    expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+    expect(events.events).toHaveLength(1);
+  });
+
+  it("recovers when the pod succeeds: back to 0, Ready True, a Normal event", async () => {
+    await client.create(GPUBudgetKind, budget("b", 4));
+    const pod = await client.create(Pod, gpuPod("g1", 6));
+    await reconcile("b");
+    await client.status().update(Pod, { ...pod, status: { phase: "Succeeded" } });
+    await reconcile("b");
+    const got = await get("b");
+    expect(got.status).toMatchObject({ allocatedGPUs: 0, podCount: 0 });
+    expect(got.status?.conditions?.[0]).toMatchObject({
+      status: "True",
+      reason: "WithinBudget",
+      message: "0/4 GPUs",
+    });
+    expect(events.events.map((e) => `${e.type}/${e.reason}`)).toEqual([
+      "Warning/BudgetExceeded",
+      "Normal/WithinBudget",
+    ]);
+  });
+
+  it("counts only the pods its selector picks", async () => {
+    await client.create(GPUBudgetKind, budget("ml", 8, { selector: { matchLabels: { team: "ml" } } }));
+    await client.create(Pod, gpuPod("train", 2, { labels: { team: "ml" } }));
+    await client.create(Pod, gpuPod("web", 3, { labels: { team: "web" } }));
+    await reconcile("ml");
+    expect((await get("ml")).status).toMatchObject({ allocatedGPUs: 2, podCount: 1 });
+  });
+
+  it("counts an init container larger than the containers by the scheduler's rule", async () => {
+    await client.create(GPUBudgetKind, budget("b", 8));
+    await client.create(Pod, gpuPod("p", 1, { initGPUs: 3 }));
+    await reconcile("b");
+    expect((await get("b")).status?.allocatedGPUs).toBe(3);
+  });
+
+  it("ignores pods of other namespaces", async () => {
+    await client.create(GPUBudgetKind, budget("b", 8));
+    await client.create(Pod, gpuPod("elsewhere", 5, { namespace: "team-b" }));
+    await reconcile("b");
+    expect((await get("b")).status?.allocatedGPUs).toBe(0);
+  });
+
+  it("forgets a deleted budget's metrics", async () => {
+    await client.create(GPUBudgetKind, budget("b", 4));
+    await reconcile("b");
+    expect(metrics.series.has(`${NS}/b`)).toBe(true);
+    await client.delete(GPUBudgetKind, { namespace: NS, name: "b" });
+    await reconcile("b");
+    expect(metrics.series.has(`${NS}/b`)).toBe(false);
+  });
+});
+
+describe("utilization from Prometheus", () => {
+  let server: Server;
+  let url = "";
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          status: "success",
+          data: {
+            resultType: "vector",
+            result: [
+              { metric: { UUID: "GPU-1" }, value: [0, "70"] },
+              { metric: { UUID: "GPU-2" }, value: [0, "0"] },
+            ],
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("reports average utilization and idle GPUs, and requeues on the interval", async () => {
+    const r = new GPUBudgetReconciler({
+      client,
+      recorder: events,
+      metrics,
+      utilization: { url, intervalMs: 30_000 },
+    });
+    await client.create(GPUBudgetKind, budget("b", 4));
+    await client.create(Pod, gpuPod("g1", 2));
+    const result = await r.reconcile({ namespace: NS, name: "b" }, ctx);
+    expect(result).toEqual({ requeueAfter: 30_000 });
+    expect((await get("b")).status).toMatchObject({ averageUtilization: 35, idleGPUs: 1 });
+  });
+
+  it("keeps counting when Prometheus is unreachable", async () => {
+    const r = new GPUBudgetReconciler({
+      client,
+      recorder: events,
+      metrics,
+      utilization: { url: "http://127.0.0.1:1", intervalMs: 1000, timeoutMs: 500 },
+    });
+    await client.create(GPUBudgetKind, budget("b", 4));
+    await client.create(Pod, gpuPod("g1", 2));
+    await r.reconcile({ namespace: NS, name: "b" }, ctx);
+    const got = await get("b");
+    expect(got.status?.allocatedGPUs).toBe(2);
+    expect(got.status?.averageUtilization).toBeUndefined();
+  });
+});

@@ -1,0 +1,203 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import type { Pod } from "@kbts/runtime";
+import { describe, expect, it } from "vitest";
+import { budgetUsage, podGPUs, quantityValue, selectorMatches } from "./podgpus.js";
+
+const GPU = "nvidia.com/gpu";
+
+type C = {
+  name: string;
+  restartPolicy?: string;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+};
+
+function pod(
+  name: string,
+  opts: { containers?: C[]; init?: C[]; phase?: string; labels?: Record<string, string> } = {},
+): Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: "team-a", labels: opts.labels },
+    spec: { containers: opts.containers ?? [], initContainers: opts.init },
+    status: { phase: opts.phase ?? "Pending" },
+  } as Pod;
+}
+
+const req = (n: string): C["resources"] => ({ requests: { [GPU]: n } });
+const lim = (n: string): C["resources"] => ({ limits: { [GPU]: n } });
+
+describe("quantityValue", () => {
+  it("reads plain, suffixed and exponent quantities, rounding up like Quantity.Value()", () => {
+    expect(quantityValue("6")).toBe(6);
+    expect(quantityValue(2)).toBe(2);
+    expect(quantityValue("1k")).toBe(1000);
+    expect(quantityValue("1Ki")).toBe(1024);
+    expect(quantityValue("2e2")).toBe(200);
+    expect(quantityValue("500m")).toBe(1);
+    expect(quantityValue(undefined)).toBe(0);
+  });
+  it("refuses text that is not a quantity", () => {
+    expect(() => quantityValue("six")).toThrow(/invalid quantity "six"/);
+  });
+});
+
+describe("podGPUs (the scheduler's rule)", () => {
+  it("sums the containers", () => {
+    expect(
+      podGPUs(
+        pod("p", {
+          containers: [
+            { name: "a", resources: req("2") },
+            { name: "b", resources: req("3") },
+          ],
+        }),
+        GPU,
+      ),
+    ).toBe(5);
+  });
+
+  it("uses limits when requests are absent", () => {
+    expect(podGPUs(pod("p", { containers: [{ name: "a", resources: lim("6") }] }), GPU)).toBe(6);
+  });
+
+  it("prefers the request when both are set", () => {
+    expect(
+      podGPUs(
+        pod("p", {
+          containers: [{ name: "a", resources: { requests: { [GPU]: "1" }, limits: { [GPU]: "1" } } }],
+        }),
+        GPU,
+      ),
+    ).toBe(1);
+  });
+
+  it("counts an init container larger than the containers", () => {
+    const p = pod("p", {
+      init: [{ name: "warmup", resources: req("4") }],
+      containers: [{ name: "a", resources: req("1") }],
+    });
+    expect(podGPUs(p, GPU)).toBe(4);
+  });
+
+  it("does not add init containers to each other: they run one after another", () => {
+    const p = pod("p", {
+      init: [
+        { name: "i1", resources: req("2") },
+        { name: "i2", resources: req("3") },
+      ],
+      containers: [{ name: "a", resources: req("1") }],
+    });
+    expect(podGPUs(p, GPU)).toBe(3);
+  });
+
+  it("adds restartable (sidecar) init containers to the containers and to later init containers", () => {
+    const p = pod("p", {
+      init: [
+        { name: "sidecar", restartPolicy: "Always", resources: req("1") },
+        { name: "setup", resources: req("3") },
+      ],
+      containers: [{ name: "a", resources: req("1") }],
+    });
+    // containers: 1 + sidecar 1 = 2; init peak: setup 3 + sidecar 1 = 4
+    expect(podGPUs(p, GPU)).toBe(4);
+    const q = pod("q", {
+      init: [{ name: "sidecar", restartPolicy: "Always", resources: req("2") }],
+      containers: [{ name: "a", resources: req("2") }],
+    });
+    expect(podGPUs(q, GPU)).toBe(4);
+  });
+
+  it("ignores other resources", () => {
+    expect(
+      podGPUs(
+        pod("p", { containers: [{ name: "a", resources: { requests: { cpu: "2", "amd.com/gpu": "2" } } }] }),
+        GPU,
+      ),
+    ).toBe(0);
+    expect(
+      podGPUs(
+        pod("p", { containers: [{ name: "a", resources: { requests: { "amd.com/gpu": "2" } } }] }),
+        "amd.com/gpu",
+      ),
+    ).toBe(2);
+  });
+});
+
+describe("selectorMatches", () => {
+  it("matches everything without a selector", () => {
+    expect(selectorMatches(undefined, undefined)).toBe(true);
+  });
+  it("applies matchLabels and every matchExpressions operator", () => {
+    const labels = { team: "ml", tier: "train" };
+    expect(selectorMatches({ matchLabels: { team: "ml" } }, labels)).toBe(true);
+    expect(selectorMatches({ matchLabels: { team: "web" } }, labels)).toBe(false);
+    expect(
+      selectorMatches(
+        { matchExpressions: [{ key: "tier", operator: "In", values: ["train", "eval"] }] },
+        labels,
+      ),
+    ).toBe(true);
+    expect(
+      selectorMatches({ matchExpressions: [{ key: "tier", operator: "NotIn", values: ["train"] }] }, labels),
+    ).toBe(false);
+    expect(selectorMatches({ matchExpressions: [{ key: "gpu", operator: "Exists" }] }, labels)).toBe(false);
+    expect(selectorMatches({ matchExpressions: [{ key: "gpu", operator: "DoesNotExist" }] }, labels)).toBe(
+      true,
+    );
+  });
+});
+
+describe("budgetUsage", () => {
+  const six = { name: "a", resources: lim("6") };
+  it("skips Succeeded and Failed pods and counts Pending, Running and terminating ones", () => {
+    const terminating = pod("t", { containers: [six] });
+    terminating.metadata = { ...terminating.metadata, deletionTimestamp: "2026-01-01T00:00:00Z" };
+    const usage = budgetUsage(
+      [
+        pod("pending", { containers: [six] }),
+        pod("running", { containers: [six], phase: "Running" }),
+        pod("done", { containers: [six], phase: "Succeeded" }),
+        pod("failed", { containers: [six], phase: "Failed" }),
+        terminating,
+      ],
+      { resourceName: GPU },
+    );
+    expect(usage).toEqual({ allocatedGPUs: 18, podCount: 3, podNames: ["pending", "running", "t"] });
+  });
+
+  it("counts only the pods the selector matches", () => {
+    const usage = budgetUsage(
+      [
+        pod("ml", { containers: [six], labels: { team: "ml" } }),
+        pod("web", { containers: [six], labels: { team: "web" } }),
+      ],
+      { resourceName: GPU, selector: { matchLabels: { team: "ml" } } },
+    );
+    expect(usage.allocatedGPUs).toBe(6);
+    expect(usage.podNames).toEqual(["ml"]);
+  });
+
+  it("does not count pods that hold no GPU", () => {
+    expect(budgetUsage([pod("cpu-only", { containers: [{ name: "a" }] })], { resourceName: GPU })).toEqual({
+      allocatedGPUs: 0,
+      podCount: 0,
+      podNames: [],
+    });
+  });
+});

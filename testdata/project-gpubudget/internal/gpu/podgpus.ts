@@ -1,0 +1,176 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import type { LabelSelector, Pod } from "@kbts/runtime";
+
+/**
+ * How many units of an extended resource (GPUs) a pod holds, counted the way the scheduler and
+ * ResourceQuota count them (k8s.io/component-helpers/resource PodRequests):
+ *
+ *   max(sum over containers + restartable (sidecar) init containers,
+ *       max over init containers of (its request + the sidecars started before it))
+ *   + pod overhead
+ *
+ * Per container the request is used, and the limit when no request is set: for extended resources the
+ * API server copies the limit into the request on create, so both spellings mean the same thing.
+ */
+
+type ResourceList = Record<string, string | number> | undefined;
+
+interface ContainerLike {
+  restartPolicy?: string;
+  resources?: { requests?: ResourceList; limits?: ResourceList };
+}
+
+/** Decimal and binary suffixes of resource.Quantity. */
+const SUFFIXES: Record<string, number> = {
+  "": 1,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)?)$/;
+
+/**
+ * A resource.Quantity as a whole number of units, rounded up like Quantity.Value().
+ * Throws on text that is not a quantity (the API server would never store one).
+ */
+export function quantityValue(q: string | number | undefined): number {
+  if (q === undefined) return 0;
+  if (typeof q === "number") return Math.ceil(q);
+  const m = QUANTITY.exec(q.trim());
+  if (!m) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
+  const base = Number(m[1]);
+  const scale = m[2] ? 10 ** Number(m[2].slice(1)) : (SUFFIXES[m[3] ?? ""] ?? 1);
+  // Round the product to 9 decimals first so "1.1k" is 1100, not 1100.0000000000002 rounded up.
+  return Math.ceil(Number((base * scale).toFixed(9)));
+}
+
+/** The container's request for `resource`, or its limit when the request is absent. */
+export function containerGPUs(container: ContainerLike, resource: string): number {
+  const requests = container.resources?.requests;
+  if (requests && resource in requests) return quantityValue(requests[resource]);
+  return quantityValue(container.resources?.limits?.[resource]);
+}
+
+/** The scheduler's effective request of one pod for `resource`. */
+export function podGPUs(pod: Pod, resource: string): number {
+  const spec = pod.spec;
+  if (!spec) return 0;
+  let containers = 0;
+  for (const c of spec.containers ?? []) containers += containerGPUs(c, resource);
+
+  let sidecars = 0; // restartable init containers started so far: they keep running beside later ones
+  let initPeak = 0;
+  for (const c of spec.initContainers ?? []) {
+    const own = containerGPUs(c, resource);
+    let peak: number;
+    if ((c as ContainerLike).restartPolicy === "Always") {
+      containers += own; // a sidecar runs for the whole life of the pod
+      sidecars += own;
+      peak = sidecars;
+    } else {
+      peak = own + sidecars; // a regular init container runs beside the sidecars before it
+    }
+    initPeak = Math.max(initPeak, peak);
+  }
+  const overhead = quantityValue(
+    (spec as { overhead?: Record<string, string | number> }).overhead?.[resource],
+  );
+  return Math.max(containers, initPeak) + overhead;
+}
+
+/**
+ * Succeeded and Failed pods hold nothing (ResourceQuota does not count them either). A terminating pod
+ * (deletionTimestamp set) still holds its devices until the kubelet has stopped it, so it counts.
+ */
+export function isTerminal(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === "Succeeded" || phase === "Failed";
+}
+
+/** metav1.LabelSelector semantics: an absent selector matches everything, an empty one too. */
+export function selectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string> | undefined,
+): boolean {
+  if (!selector) return true;
+  const have = labels ?? {};
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
+    if (have[k] !== v) return false;
+  }
+  for (const req of selector.matchExpressions ?? []) {
+    const present = Object.hasOwn(have, req.key);
+    const value = have[req.key];
+    const values = req.values ?? [];
+    switch (req.operator) {
+      case "In":
+        if (!present || !values.includes(value as string)) return false;
+        break;
+      case "NotIn":
+        if (present && values.includes(value as string)) return false;
+        break;
+      case "Exists":
+        if (!present) return false;
+        break;
+      case "DoesNotExist":
+        if (present) return false;
+        break;
+      default:
+        return false; // an operator we do not know matches nothing, as apimachinery refuses it
+    }
+  }
+  return true;
+}
+
+export interface BudgetUsage {
+  /** GPUs held by the counted pods. */
+  allocatedGPUs: number;
+  /** Pods that hold at least one GPU of the resource. */
+  podCount: number;
+  /** Names of those pods, for the utilization query. */
+  podNames: string[];
+}
+
+/** Sums what the pods of one namespace that a budget selects hold. */
+export function budgetUsage(
+  pods: readonly Pod[],
+  budget: { resourceName: string; selector?: LabelSelector },
+): BudgetUsage {
+  const usage: BudgetUsage = { allocatedGPUs: 0, podCount: 0, podNames: [] };
+  for (const pod of pods) {
+    if (isTerminal(pod)) continue;
+    if (!selectorMatches(budget.selector, pod.metadata?.labels)) continue;
+    const gpus = podGPUs(pod, budget.resourceName);
+    if (gpus <= 0) continue;
+    usage.allocatedGPUs += gpus;
+    usage.podCount += 1;
+    usage.podNames.push(pod.metadata?.name ?? "");
+  }
+  usage.podNames.sort();
+  return usage;
+}

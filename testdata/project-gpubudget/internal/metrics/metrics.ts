@@ -1,0 +1,67 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { metricsRegistry } from "@kbts/runtime";
+import { Gauge } from "prom-client";
+
+/**
+ * The operator's own series, served at /metrics beside controller-runtime's. One series per budget,
+ * labelled by namespace and name, and removed when the budget is deleted so dashboards and alerts never
+ * show a budget that no longer exists.
+ */
+export interface BudgetMetrics {
+  set(namespace: string, name: string, values: { allocated: number; max: number; exceeded: boolean }): void;
+  /** Drops every series of a deleted budget. */
+  forget(namespace: string, name: string): void;
+}
+
+const labelNames = ["namespace", "name"] as const;
+
+export const allocatedGPUs = new Gauge({
+  name: "gpubudget_allocated_gpus",
+  help: "GPUs held by the pods a GPUBudget counts.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const maxGPUs = new Gauge({
+  name: "gpubudget_max_gpus",
+  help: "The cap of a GPUBudget (spec.maxGPUs).",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const exceeded = new Gauge({
+  name: "gpubudget_exceeded",
+  help: "1 when the pods a GPUBudget counts hold more GPUs than its cap, else 0.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const budgetMetrics: BudgetMetrics = {
+  set(namespace, name, values) {
+    const labels = { namespace, name };
+    allocatedGPUs.set(labels, values.allocated);
+    maxGPUs.set(labels, values.max);
+    exceeded.set(labels, values.exceeded ? 1 : 0);
+  },
+  forget(namespace, name) {
+    const labels = { namespace, name };
+    allocatedGPUs.remove(labels);
+    maxGPUs.remove(labels);
+    exceeded.remove(labels);
+  },
+};
