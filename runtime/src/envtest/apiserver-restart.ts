@@ -60,7 +60,11 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until(what: string, timeoutMs: number, check: () => boolean | Promise<boolean>): Promise<void> {
+async function until(
+  what: string,
+  timeoutMs: number,
+  check: () => boolean | Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
@@ -100,7 +104,9 @@ export async function restartAPIServer(
  */
 export async function startSecondAPIServer(env: Environment, port: number): Promise<APIServerProcess> {
   if (!env.config) throw new Error("startSecondAPIServer needs an environment envtest started");
-  const argv = argvOf(apiServerPid(env)).map((a) => (a.startsWith("--secure-port=") ? `--secure-port=${port}` : a));
+  const argv = argvOf(apiServerPid(env)).map((a) =>
+    a.startsWith("--secure-port=") ? `--secure-port=${port}` : a,
+  );
   return startAPIServer(argv, env.config);
 }
 
@@ -112,11 +118,17 @@ function isZombie(pid: number): boolean {
   }
 }
 
-async function startAPIServer(argv: string[], config: NonNullable<Environment["config"]>): Promise<APIServerProcess> {
+async function startAPIServer(
+  argv: string[],
+  config: NonNullable<Environment["config"]>,
+): Promise<APIServerProcess> {
   const port = argv.find((a) => a.startsWith("--secure-port="))?.split("=")[1];
   if (!port) throw new Error("kube-apiserver command line has no --secure-port");
   const url = `https://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let tail = "";
   child.stderr?.on("data", (c: Buffer) => {
     tail = (tail + c.toString()).slice(-4000);
