@@ -1,4 +1,9 @@
 // Acceptance of issue 4 for the controller runtime, against a real etcd + kube-apiserver.
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, CustomResourceDefinition, Lease, Namespace, Secret } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
@@ -456,5 +461,61 @@ describe("leader election between two managers", () => {
     });
     await until("b to reconcile a new object", () => seen.b.includes("two"));
     expect(seen.a).not.toContain("two");
+  });
+});
+
+describe("losing the lease", () => {
+  it("ends the process with exit code 1 and a clear log line", async () => {
+    await namespace("lost");
+    const dir = mkdtempSync(join(tmpdir(), "kbts-lease-lost-"));
+    const script = join(dir, "child.mts");
+    const runtime = pathToFileURL(join(import.meta.dirname, "..", "index.ts")).href;
+    writeFileSync(
+      script,
+      `import { createManager, createLogger, loadKubeConfig } from ${JSON.stringify(runtime)};
+const kc = loadKubeConfig({ path: ${JSON.stringify(env.kubeconfigPath)} });
+const mgr = createManager({
+  kubeConfig: kc, logger: createLogger({ level: "info" }), healthProbeBindAddress: "0",
+  leaderElection: true, leaderElectionID: "lost-lock", leaderElectionNamespace: "lost",
+  leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500,
+});
+mgr.elected().then(() => console.log(JSON.stringify({ msg: "LEADING" })));
+await mgr.start();
+console.log(JSON.stringify({ msg: "start returned" }));
+`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: join(import.meta.dirname, "..", "..", ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      await until("the child to lead", () => out.includes("LEADING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${out}`);
+      });
+      // Another holder takes the lease over: the child's renewals now fail until renewDeadline passes.
+      const lease = await client.get(Lease, { namespace: "lost", name: "lost-lock" });
+      const now = new Date().toISOString().replace(/Z$/, "000Z");
+      await client.update(Lease, {
+        ...lease,
+        spec: { ...lease.spec, holderIdentity: "usurper", renewTime: now, leaseDurationSeconds: 3600 },
+      });
+      const code = await Promise.race([
+        exited,
+        new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000)),
+      ]);
+      expect(code).toBe(1);
+      expect(out).toContain("leader election lost");
+      expect(out).not.toContain("start returned");
+    } finally {
+      child.kill("SIGKILL");
+    }
   });
 });
