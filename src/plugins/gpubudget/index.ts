@@ -73,14 +73,27 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
 
   // cmd/main.ts: the operator's flags, and the controller set up with them instead of the base stub.
   scaffold.edit("cmd/main.ts", (text) => insertAfterLine(text, /^\s*options: \{\s*$/, fill(FLAGS, r)));
+  scaffold.edit("cmd/main.ts", (text) =>
+    insertAfterLine(
+      text,
+      /^\s*const mgr = createManager\(\{\s*$/,
+      `    // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
+    cache: { transforms: { "v1/Pod": slimPod } },`,
+    ),
+  );
   scaffold.insert("cmd/main.ts", {
     imports: [
+      `import { slimPod } from "../internal/gpu/podgpus.js";`,
       `import { setup${r.kind}Controller } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
       `import { parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";`,
     ],
   });
+  // Written as the project's formatter (biome) prints it, so a re-run finds it and adds nothing.
   const setup = `  await setup${r.kind}Controller(mgr, {
-    maxConcurrentReconciles: parsePositiveInt(flags["max-concurrent-reconciles"] ?? "1", "--max-concurrent-reconciles"),
+    maxConcurrentReconciles: parsePositiveInt(
+      flags["max-concurrent-reconciles"] ?? "1",
+      "--max-concurrent-reconciles",
+    ),
     utilization: utilizationFromFlags(flags),
   });`;
   scaffold.edit("cmd/main.ts", (text) => {

@@ -17,6 +17,7 @@ limitations under the License.
 import { parseArgs } from "node:util";
 import { createLogger, createManager, ping, setupSignalHandler } from "@kbts/runtime";
 import { setupGPUBudgetController } from "../internal/controller/gpubudget_controller.js";
+import { slimPod } from "../internal/gpu/podgpus.js";
 import { parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";
 import { setupPodWebhookWithManager } from "../internal/webhook/v1/pod_webhook.js";
 
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
   }
 
   const mgr = createManager({
+    // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
+    cache: { transforms: { "v1/Pod": slimPod } },
     metricsBindAddress: flags["metrics-bind-address"],
     healthProbeBindAddress: flags["health-probe-bind-address"],
     leaderElection: flags["leader-elect"],

@@ -16,7 +16,7 @@ limitations under the License.
 
 import type { Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
-import { budgetUsage, podGPUs, quantityValue, selectorMatches } from "./podgpus.js";
+import { budgetUsage, podGPUs, quantityValue, selectorMatches, slimPod } from "./podgpus.js";
 
 const GPU = "nvidia.com/gpu";
 
@@ -199,5 +199,22 @@ describe("budgetUsage", () => {
       podCount: 0,
       podNames: [],
     });
+  });
+});
+
+describe("slimPod", () => {
+  it("keeps what counting needs and drops the rest", () => {
+    const full = pod("p", {
+      init: [{ name: "s", restartPolicy: "Always", resources: req("1") }],
+      containers: [{ name: "a", resources: lim("2") }],
+      labels: { team: "ml" },
+      phase: "Running",
+    });
+    (full.spec as unknown as Record<string, unknown>).volumes = [{ name: "big" }];
+    const slim = slimPod(full);
+    expect(podGPUs(slim, GPU)).toBe(podGPUs(full, GPU));
+    expect(slim.metadata?.labels).toEqual({ team: "ml" });
+    expect(slim.status).toEqual({ phase: "Running" });
+    expect((slim.spec as unknown as Record<string, unknown>).volumes).toBeUndefined();
   });
 });

@@ -174,3 +174,39 @@ export function budgetUsage(
   usage.podNames.sort();
   return usage;
 }
+
+/**
+ * A cache transform for Pods (ManagerOptions.cache.transforms["v1/Pod"]): keeps only what counting
+ * needs, so an operator watching tens of thousands of pods holds a fraction of their size in memory.
+ */
+export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec"]; status?: Pod["status"] }>(
+  obj: T,
+): T {
+  const pod = obj as Pod;
+  const keepResources = (c: ContainerLike & { name?: string }) => ({
+    name: c.name,
+    restartPolicy: c.restartPolicy,
+    resources: c.resources && { requests: c.resources.requests, limits: c.resources.limits },
+  });
+  const m = pod.metadata ?? {};
+  const spec = pod.spec as (Pod["spec"] & { overhead?: Record<string, string | number> }) | undefined;
+  return {
+    apiVersion: (obj as { apiVersion?: string }).apiVersion,
+    kind: (obj as { kind?: string }).kind,
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      generation: m.generation,
+      labels: m.labels,
+      deletionTimestamp: m.deletionTimestamp,
+    },
+    spec: spec && {
+      containers: (spec.containers ?? []).map(keepResources),
+      initContainers: spec.initContainers?.map(keepResources),
+      overhead: spec.overhead,
+    },
+    status: pod.status && { phase: pod.status.phase },
+  } as unknown as T;
+}
