@@ -138,19 +138,15 @@ function toCel(value: unknown, schema: StructuralSchema | undefined): unknown {
   return value;
 }
 
-function schemaType(schema: StructuralSchema): string {
-  if (schema["x-kubernetes-int-or-string"]) return "int-or-string";
-  return schema.type ?? "object";
-}
-
-function ruleError(c: CompiledRule, path: string, schema: StructuralSchema, message: string): FieldError {
+function ruleError(c: CompiledRule, path: string, value: unknown, message: string): FieldError {
   const fp = c.rule.fieldPath;
   let field = path;
   if (fp)
     field = path
       ? `${path}${fp.startsWith(".") || fp.startsWith("[") ? fp : `.${fp}`}`
       : fp.replace(/^\./, "");
-  const value = schemaType(schema);
+  // Scalars are printed as the bad value; objects and lists are not.
+  const omitValue = typeof value === "object" && value !== null;
   switch (c.rule.reason) {
     case "FieldValueForbidden":
       return { type: "Forbidden", field, detail: message };
@@ -159,7 +155,7 @@ function ruleError(c: CompiledRule, path: string, schema: StructuralSchema, mess
     case "FieldValueDuplicate":
       return { type: "Duplicate", field, value };
     default:
-      return { type: "Invalid", field, value, detail: message };
+      return { type: "Invalid", field, value, omitValue, detail: message };
   }
 }
 
@@ -201,13 +197,13 @@ export function celErrors(
         ruleError(
           c,
           path,
-          schema,
+          value,
           `${(err as Error).message.split("\n")[0]} evaluating rule: ${rule.rule.trim()}`,
         ),
       );
       continue;
     }
-    if (ok !== true) out.push(ruleError(c, path, schema, messageFor(c, vars)));
+    if (ok !== true) out.push(ruleError(c, path, value, messageFor(c, vars)));
   }
   if (Array.isArray(value)) {
     const items = schema.items;

@@ -61,21 +61,21 @@ describe("fake client: CRD schema and CEL validation", () => {
   it("rejects a value outside the enum", async () => {
     const c = newClient();
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1, tier: "platinum" })))).toBe(
-      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.tier: Unsupported value: "platinum": supported values: "gold", "silver", "bronze"',
+      'GPUBudget.capacity.lab.example.com "b" is invalid: [spec.tier: Unsupported value: "platinum": supported values: "gold", "silver", "bronze", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
     );
   });
 
   it("rejects an object its CEL rule forbids, with the rule's message", async () => {
     const c = newClient();
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 2, minGPUs: 3 })))).toBe(
-      'GPUBudget.capacity.lab.example.com "b" is invalid: spec: Invalid value: "object": minGPUs must not exceed maxGPUs',
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec: Invalid value: minGPUs must not exceed maxGPUs',
     );
   });
 
   it("evaluates messageExpression for the message", async () => {
     const c = newClient();
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 2, team: "ml" })))).toBe(
-      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.team: Invalid value: "string": team must start with team-, got ml',
+      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.team: Invalid value: "ml": team must start with team-, got ml',
     );
   });
 
@@ -84,7 +84,7 @@ describe("fake client: CRD schema and CEL validation", () => {
     const created = await c.create(GPUBudget, budget({ maxGPUs: 2, tier: "gold" }));
     created.spec = { ...created.spec, tier: "silver" };
     expect(await invalidMessage(c.update(GPUBudget, created))).toContain(
-      'spec: Invalid value: "object": tier is immutable',
+      'spec: Invalid value: tier is immutable',
     );
   });
 
@@ -121,7 +121,7 @@ describe("fake client: CRD schema and CEL validation", () => {
   it("checks types, int-or-string and nullable", async () => {
     const c = newClient();
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: "two" as unknown as number })))).toBe(
-      'GPUBudget.capacity.lab.example.com "b" is invalid: spec.maxGPUs: Invalid value: "string": spec.maxGPUs in body must be of type integer: "string"',
+      'GPUBudget.capacity.lab.example.com "b" is invalid: [spec.maxGPUs: Invalid value: "string": spec.maxGPUs in body must be of type integer: "string", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
     );
     await c.create(GPUBudget, budget({ maxGPUs: 1, port: 8080, ratio: null }, "ok"));
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1, port: 1.5 }, "bad")))).toContain(

@@ -24,7 +24,7 @@ import { jsonClone, jsonEqual } from "../controllerutil/json.js";
 import { apiVersionOf, type Kind } from "../kinds.js";
 import { celErrors } from "./cel.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
-import { type FieldError, invalidError } from "./fielderrors.js";
+import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "./fielderrors.js";
 import { applyJsonPatch, applyMergePatch, PatchError } from "./patch.js";
 import { applyDefaults, prune } from "./schema.js";
 
@@ -192,7 +192,12 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
   }
 
   /** Pruning, defaulting, then OpenAPI + CEL validation of a custom resource; metadata.name checks for all. */
-  function admit(t: TypeInfo, obj: KubernetesObject, old: KubernetesObject | undefined): void {
+  function admit(
+    t: TypeInfo,
+    obj: KubernetesObject,
+    old: KubernetesObject | undefined,
+    subresource?: "status",
+  ): void {
     const errors: FieldError[] = [];
     const name = obj.metadata?.name ?? "";
     if (!old && !DNS1123_SUBDOMAIN.test(name)) {
@@ -208,10 +213,20 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
     if (schema && t.crd?.validator) {
       for (const path of prune(obj, schema)) warnings.push(`unknown field "${path}"`);
       applyDefaults(obj, schema);
-      errors.push(...t.crd.validator.errors(obj));
-      // CEL runs only on values that passed the schema, as in the API server.
-      if (errors.length === 0)
-        errors.push(...celErrors(stripMeta(obj), old ? stripMeta(old) : undefined, schema));
+      const statusOnly = subresource === "status" && t.crd.statusValidator;
+      const record = obj as Record<string, unknown>;
+      const schemaErrors = statusOnly
+        ? record.status === undefined
+          ? []
+          : (t.crd.statusValidator?.errors(record.status) ?? [])
+        : t.crd.validator.errors(obj);
+      errors.push(...schemaErrors);
+      // Type, enum, required, length and count errors keep CEL from running, as in apiextensions.
+      if (blocksCel(schemaErrors)) errors.push(CEL_NOT_CHECKED);
+      else if (statusOnly && schema.properties?.status) {
+        const oldStatus = (old as Record<string, unknown> | undefined)?.status;
+        errors.push(...celErrors(record.status, oldStatus, schema.properties.status, "status"));
+      } else errors.push(...celErrors(stripMeta(obj), old ? stripMeta(old) : undefined, schema));
     }
     if (errors.length > 0) throw invalidError(t.kind, name, errors);
   }
@@ -376,7 +391,7 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
         ]);
       }
     }
-    admit(t, next, existing);
+    admit(t, next, existing, opts.subresource);
     if (jsonEqual(next, existing)) return out<T>(kind, existing); // no-op writes keep the resourceVersion
     if (em.generation !== undefined && generationChanged(t, existing, next))
       nm.generation = em.generation + 1;

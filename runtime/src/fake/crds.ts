@@ -28,6 +28,8 @@ export interface CRDVersion {
   kind: Kind;
   schema?: StructuralSchema;
   validator?: SchemaValidator;
+  /** Validates .status alone, for writes to the status subresource. */
+  statusValidator?: SchemaValidator;
   statusSubresource: boolean;
 }
 
@@ -103,6 +105,8 @@ export function loadCRD(crd: CRDLike, where: string): CRDType {
       try {
         version.schema = schema;
         version.validator = new SchemaValidator(schema);
+        const statusSchema = schema.properties?.status;
+        if (statusSchema) version.statusValidator = new SchemaValidator(statusSchema, "status");
         compileRules(schema, `${type.name} ${v.name}`);
       } catch (err) {
         throw new Error(`fake client: ${where}: version ${v.name}: ${(err as Error).message}`);

@@ -3,10 +3,20 @@ import type { Kind } from "../kinds.js";
 
 /** apimachinery's field.Error: one problem at one field path. */
 export interface FieldError {
-  type: "Invalid" | "Required" | "NotSupported" | "TooLong" | "TooMany" | "Duplicate" | "Forbidden";
+  type:
+    | "Invalid"
+    | "TypeInvalid"
+    | "Required"
+    | "NotSupported"
+    | "TooLong"
+    | "TooMany"
+    | "Duplicate"
+    | "Forbidden";
   /** "spec.items[0].name". */
   field: string;
   value?: unknown;
+  /** Print no value ("Invalid value: <detail>"), as for CEL rules on objects and lists. */
+  omitValue?: boolean;
   detail?: string;
   /** For NotSupported: the allowed values. */
   supported?: unknown[];
@@ -14,6 +24,7 @@ export interface FieldError {
 
 const CAUSE_REASON: Record<FieldError["type"], string> = {
   Invalid: "FieldValueInvalid",
+  TypeInvalid: "FieldValueTypeInvalid",
   Required: "FieldValueRequired",
   NotSupported: "FieldValueNotSupported",
   TooLong: "FieldValueTooLong",
@@ -24,7 +35,7 @@ const CAUSE_REASON: Record<FieldError["type"], string> = {
 
 /** Go's rendering of a bad value in a field error: %v for numbers and bools, %q for strings. */
 export function goValue(value: unknown): string {
-  if (value === null || value === undefined) return '"null"';
+  if (value === null || value === undefined) return "null";
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
     return String(value);
@@ -45,6 +56,8 @@ export function errorBody(e: FieldError): string {
       s = "Too long";
       break;
     case "Invalid":
+    case "TypeInvalid":
+      if (e.omitValue) return e.detail ? `Invalid value: ${e.detail}` : "Invalid value";
       s = `Invalid value: ${goValue(e.value)}`;
       break;
     case "Duplicate":
@@ -63,7 +76,7 @@ export function errorBody(e: FieldError): string {
 }
 
 export function formatFieldError(e: FieldError): string {
-  return e.field ? `${e.field}: ${errorBody(e)}` : errorBody(e);
+  return `${e.field || "<nil>"}: ${errorBody(e)}`;
 }
 
 /** The API server's 422: `<Kind>.<group> "<name>" is invalid: <error>` or `... is invalid: [<e1>, <e2>]`. */
@@ -89,3 +102,21 @@ export function invalidError(kind: Kind, name: string, errors: FieldError[]): In
     422,
   );
 }
+
+/**
+ * apiextensions skips CEL rules when the schema found errors of these kinds (their cost estimates
+ * would be wrong) and says so with one extra error.
+ */
+export function blocksCel(errors: FieldError[]): boolean {
+  return errors.some((e) =>
+    ["NotSupported", "Required", "TooLong", "TooMany", "TypeInvalid"].includes(e.type),
+  );
+}
+
+export const CEL_NOT_CHECKED: FieldError = {
+  type: "Invalid",
+  field: "",
+  value: null,
+  detail:
+    "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+};

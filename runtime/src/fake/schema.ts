@@ -229,7 +229,15 @@ function valueAt(instancePath: string, data: unknown): unknown {
 }
 
 /** kube-openapi's message for one ajv error, mapped to the field error apiextensions makes of it. */
-function toFieldError(e: ErrorObject, data: unknown): FieldError | undefined {
+function toFieldError(e: ErrorObject, data: unknown, prefix: string): FieldError | undefined {
+  const fe = bareFieldError(e, data);
+  // Messages name the field relative to what was validated ("allocated in body" for a status
+  // write), while the error's path is from the object's root ("status.allocated").
+  if (fe && prefix) fe.field = fe.field ? child(prefix, fe.field) : fe.field;
+  return fe;
+}
+
+function bareFieldError(e: ErrorObject, data: unknown): FieldError | undefined {
   const field = fieldPath(e.instancePath, data);
   const value = valueAt(e.instancePath, data);
   const p = e.params as Record<string, unknown>;
@@ -240,10 +248,10 @@ function toFieldError(e: ErrorObject, data: unknown): FieldError | undefined {
     case "type": {
       const actual = typeName(value);
       const expected = Array.isArray(p.type)
-        ? (p.type as string[]).filter((t) => t !== "null").join("-or-")
+        ? (p.type as string[]).filter((t) => t !== "null").join(",")
         : String(p.type);
       return {
-        type: "Invalid",
+        type: "TypeInvalid",
         field,
         value: actual,
         detail: `${inBody} must be of type ${expected}: ${JSON.stringify(actual)}`,
@@ -311,6 +319,15 @@ function toFieldError(e: ErrorObject, data: unknown): FieldError | undefined {
         detail: `must have at most ${p.limit} items`,
       };
     case "format":
+      if (p.format === "int32" || p.format === "int64") {
+        // The API server's number-format check reports without a field path.
+        return {
+          type: "Invalid",
+          field: "",
+          value: "",
+          detail: `Checked value must be of type integer with format ${p.format} in ${field}`,
+        };
+      }
       return {
         type: "Invalid",
         field,
@@ -375,21 +392,28 @@ function listTypeErrors(value: unknown, schema: StructuralSchema, path: string, 
 }
 
 /** Validates objects against one CRD version's schema (compiled once). */
+/**
+ * Validates objects against one CRD version's schema (compiled once). With `prefix` it validates
+ * one subtree (status writes validate only .status), reporting paths from the object's root.
+ */
 export class SchemaValidator {
   private readonly validate: ValidateFunction;
-  constructor(readonly schema: StructuralSchema) {
-    this.validate = newAjv().compile(toJsonSchema(schema, true));
+  constructor(
+    readonly schema: StructuralSchema,
+    private readonly prefix = "",
+  ) {
+    this.validate = newAjv().compile(toJsonSchema(schema, prefix === ""));
   }
 
   errors(obj: unknown): FieldError[] {
     const out: FieldError[] = [];
     if (!this.validate(obj)) {
       for (const e of this.validate.errors ?? []) {
-        const fe = toFieldError(e, obj);
+        const fe = toFieldError(e, obj, this.prefix);
         if (fe) out.push(fe);
       }
     }
-    listTypeErrors(obj, this.schema, "", out);
+    listTypeErrors(obj, this.schema, this.prefix, out);
     return out;
   }
 }

@@ -1,0 +1,133 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KubernetesObject } from "../api/meta.js";
+import { createClient } from "../client/client.js";
+import type { Client } from "../client/types.js";
+import { type Environment, startEnvironment } from "../envtest/index.js";
+import { defineKind } from "../kinds.js";
+import { createFakeClient } from "./index.js";
+
+// The fake's validation is only worth having if it says what the API server says: the same
+// objects go to both, and the messages must match.
+
+interface GPUBudget extends KubernetesObject {
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+const GPUBudget = defineKind<GPUBudget>({
+  group: "capacity.lab.example.com",
+  version: "v1",
+  kind: "GPUBudget",
+  plural: "gpubudgets",
+  namespaced: true,
+});
+const crdDir = fileURLToPath(new URL("./testdata", import.meta.url));
+
+function budget(name: string, spec: Record<string, unknown>): GPUBudget {
+  return {
+    apiVersion: "capacity.lab.example.com/v1",
+    kind: "GPUBudget",
+    metadata: { name, namespace: "default" },
+    spec,
+  };
+}
+
+async function messageOf(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => "<accepted>",
+    (e: Error) => e.message,
+  );
+}
+
+/** The API server lists several field errors in map-iteration order; compare them as a set. */
+function normalized(message: string): string {
+  const m = /^(.* is invalid: )\[(.*)\]$/.exec(message);
+  if (!m) return message;
+  const parts = (m[2] ?? "").split(/, (?=(?:spec|status|metadata|<nil>)[.:[])/).sort();
+  return `${m[1]}[${parts.join(", ")}]`;
+}
+
+const createCases: [string, GPUBudget][] = [
+  ["minimum", budget("min", { maxGPUs: -1 })],
+  ["enum", budget("enum", { maxGPUs: 1, tier: "platinum" })],
+  ["CEL rule with message", budget("cel", { maxGPUs: 2, minGPUs: 3 })],
+  ["CEL messageExpression", budget("celexpr", { maxGPUs: 2, team: "ml" })],
+  ["type", budget("type", { maxGPUs: "two" })],
+  ["required", budget("required", { tier: "gold" })],
+  ["maxLength", budget("maxlen", { maxGPUs: 1, owner: "abcdefghij" })],
+  ["pattern", budget("pattern", { maxGPUs: 1, owner: "Ab" })],
+  ["set duplicates", budget("set", { maxGPUs: 1, zones: ["a", "a"] })],
+  ["maxItems", budget("maxitems", { maxGPUs: 1, zones: ["a", "b", "c", "d"] })],
+  ["int-or-string", budget("intorstring", { maxGPUs: 1, port: 1.5 })],
+  ["int32 format", budget("int32", { maxGPUs: 3_000_000_000 })],
+  ["metadata.name", budget("Bad_Name", { maxGPUs: 1 })],
+  ["several errors", budget("several", { maxGPUs: -1, tier: "x" })],
+  ["valid", budget("valid", { maxGPUs: 1, port: "http", ratio: null, extra: { a: 1 } })],
+];
+
+describe("fake client validation matches the API server", () => {
+  let env: Environment;
+  let real: Client;
+
+  beforeAll(async () => {
+    env = await startEnvironment({ crdDirectoryPaths: [crdDir] });
+    real = createClient(env.kubeConfig);
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  it.each(createCases)("on create: %s", async (_name, obj) => {
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const [fromServer, fromFake] = [
+      await messageOf(real.create(GPUBudget, obj)),
+      await messageOf(fake.create(GPUBudget, obj)),
+    ];
+    expect(normalized(fromFake)).toBe(normalized(fromServer));
+  });
+
+  it("on create: defaults and pruning give the same stored object", async () => {
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const obj = budget("pruned", {
+      maxGPUs: 1,
+      unknown: "x",
+      labels: { a: "b" },
+      extra: { keep: { me: true } },
+    });
+    const a = await real.create(GPUBudget, obj);
+    const b = await fake.create(GPUBudget, obj);
+    expect(b.spec).toEqual(a.spec);
+    expect(b.metadata?.generation).toBe(a.metadata?.generation);
+  });
+
+  it("on update: transition rule, generation bump and status subresource", async () => {
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    for (const c of [real, fake]) await c.create(GPUBudget, budget("upd", { maxGPUs: 1, tier: "gold" }));
+    const results = [];
+    for (const c of [real, fake]) {
+      const cur = await c.get(GPUBudget, { namespace: "default", name: "upd" });
+      const tier = await messageOf(c.update(GPUBudget, { ...cur, spec: { ...cur.spec, tier: "silver" } }));
+      const bumped = await c.update(GPUBudget, {
+        ...cur,
+        spec: { ...cur.spec, maxGPUs: 2 },
+        status: { allocated: 5 },
+      });
+      const statusBad = await messageOf(
+        c.status().update(GPUBudget, { ...bumped, status: { allocated: -1 } }),
+      );
+      const statusOk = await c
+        .status()
+        .update(GPUBudget, { ...bumped, spec: { maxGPUs: 99 }, status: { allocated: 1 } });
+      results.push({
+        tier,
+        generation: bumped.metadata?.generation,
+        statusAfterUpdate: bumped.status,
+        statusBad,
+        status: statusOk.status,
+        spec: statusOk.spec,
+        generationAfterStatus: statusOk.metadata?.generation,
+      });
+    }
+    expect(results[1]).toEqual(results[0]);
+  });
+});
