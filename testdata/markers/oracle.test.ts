@@ -10,6 +10,7 @@ import {
   CONTROLLER_GEN_VERSION,
   ensureControllerGen,
   goVersion,
+  readTree,
   runControllerGen,
 } from "../controller-gen/index.js";
 import { expectedFiles, listCases, MARKERS_DIR } from "./cases.js";
@@ -44,6 +45,31 @@ describe("the corpus", () => {
       expect(go, c.name).toEqual(ts);
     }
   });
+});
+
+/** JSON field names of a case, "name?" when optional: TS `name?:` versus Go `json:"name,omitempty"`. */
+function fieldNames(dir: string, pattern: RegExp, optional: (m: RegExpMatchArray) => boolean): string[] {
+  const envelope = new Set(["apiVersion", "kind", "metadata", "items"]); // TypeMeta/ObjectMeta/List in Go
+  const names: string[] = [];
+  for (const text of readTree(dir).values()) {
+    for (const m of text.matchAll(pattern)) {
+      const name = m[1] ?? "";
+      if (!envelope.has(name)) names.push(optional(m) ? `${name}?` : name);
+    }
+  }
+  return names.sort();
+}
+
+describe("the Go twins", () => {
+  // Partial/Pick/Omit have no Go spelling: that twin spells each derived type out, so fields repeat.
+  const derived = new Set(["42-utility-types"]);
+  for (const c of cases.filter((x) => x.hasGo && !derived.has(x.name) && existsSync(join(x.dir, "api")))) {
+    it(`${c.name} declares the same JSON fields with the same optionality as its TS`, () => {
+      const ts = fieldNames(join(c.dir, "api"), /^\s+(\w+)(\??):/gm, (m) => m[2] === "?");
+      const go = fieldNames(join(c.dir, "go"), /json:"(\w+)(,omitempty)?"/g, (m) => m[2] !== undefined);
+      expect(go).toEqual(ts);
+    });
+  }
 });
 
 describe.skipIf(!hasGo)(`controller-gen ${CONTROLLER_GEN_VERSION} reproduces expected/`, () => {
