@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Environment, EnvtestError, startEnvironment } from "./index.js";
@@ -132,6 +134,30 @@ describe("startEnvironment lifecycle", () => {
     for (const dir of env.tempDirs) expect(processesMentioning(dir)).toEqual([]);
   });
 
+  for (const how of ["SIGINT", "SIGTERM", "exit"] as const) {
+    it(`leaves no process and no temp dir when its process ends by ${how} without stop()`, async () => {
+      const child = spawn(process.execPath, ["--import", "tsx", join(testdata, "hold-environment.ts"), how], {
+        cwd: join(import.meta.dirname, "..", "..", ".."),
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (c: Buffer) => {
+          out += c.toString();
+          if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
+        });
+        child.once("exit", (code) => reject(new Error(`child exited with ${code} before starting: ${out}`)));
+      });
+      const started = JSON.parse(line) as { pids: number[]; tempDirs: string[] };
+      expect(started.pids).toHaveLength(2);
+      if (how !== "exit") child.kill(how);
+      await exited;
+      for (const pid of started.pids) expect(alive(pid)).toBe(false);
+      for (const dir of started.tempDirs) expect(existsSync(dir)).toBe(false);
+    });
+  }
+
   it("rewrites webhook client configs to the local serving host, port and CA", async () => {
     const env = await startEnvironment({ webhookInstallOptions: { paths: [join(testdata, "webhooks")] } });
     try {
@@ -157,13 +183,11 @@ describe("startEnvironment lifecycle", () => {
   });
 
   it("fails with one clear error and starts nothing when a CRD path is missing", async () => {
-    const before = processesMentioning("k8s_test_framework_").length;
     const missing = join(testdata, "no-such-dir");
     await expect(startEnvironment({ crdDirectoryPaths: [missing] })).rejects.toBeInstanceOf(EnvtestError);
     await expect(startEnvironment({ crdDirectoryPaths: [missing] })).rejects.toThrow(
       `CRD path ${missing} does not exist`,
     );
-    expect(processesMentioning("k8s_test_framework_").length).toBe(before);
   });
 
   it("fails naming the file and the kind when a YAML is not a CRD", async () => {
@@ -174,11 +198,22 @@ describe("startEnvironment lifecycle", () => {
   });
 
   it("stops the control plane again when the API server rejects a CRD", async () => {
-    const before = processesMentioning("k8s_test_framework_").length;
     const broken = gadgetLike();
     broken.spec.versions = [{ name: "v1", served: true, storage: false }]; // no storage version: invalid
-    await expect(startEnvironment({ crds: [broken] })).rejects.toThrow(/rejected CustomResourceDefinition/);
-    expect(processesMentioning("k8s_test_framework_").length).toBe(before);
+    // A TMPDIR of its own tells this environment's dirs and processes apart from other tests'.
+    const tmp = mkdtempSync(join(tmpdir(), "kbts-envtest-reject-"));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await expect(startEnvironment({ crds: [broken] })).rejects.toThrow(
+        /crds\[0\]: the API server rejected CustomResourceDefinition things.other.kbts.io: .*storage/,
+      );
+    } finally {
+      process.env.TMPDIR = saved;
+    }
+    expect(processesMentioning(tmp)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+    rmSync(tmp, { recursive: true, force: true });
   });
 });
 
