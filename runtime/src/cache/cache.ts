@@ -16,7 +16,7 @@ import { matchesSelector, parseFieldSelector, parseSelector } from "../client/se
 import type { ListOptions, ObjectKey } from "../client/types.js";
 import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
-import { dropManagedFields, SharedInformer } from "./informer.js";
+import { deepCopyJSON, dropManagedFields, SharedInformer } from "./informer.js";
 import type { ReflectorTuning } from "./reflector.js";
 import { keyOf, NAMESPACE_INDEX } from "./store.js";
 import type { Cache, CacheOptions, IndexFunc, Informer, TransformFunc } from "./types.js";
@@ -144,7 +144,7 @@ export class InformerCache implements Cache {
     if (namespace) this.checkNamespace(namespace, `get ${namespace}/${key.name}`);
     const obj = informer.store.get(keyOf(namespace, key.name));
     if (!obj) throw notFound(kind.plural, key.name, kind.group);
-    return structuredClone(obj);
+    return deepCopyJSON(obj);
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
@@ -192,7 +192,7 @@ export class InformerCache implements Cache {
     for (const obj of candidates) {
       if (!matchesSelector(selector, obj.metadata?.labels)) continue;
       if (extra.some((set) => !set.has(obj))) continue;
-      out.push(structuredClone(obj));
+      out.push(deepCopyJSON(obj));
       if (options.limit !== undefined && out.length >= options.limit) break;
     }
     return out;

@@ -8,6 +8,7 @@ export {
   transformKey,
 } from "./cache.js";
 export {
+  deepCopyJSON,
   deepFreeze,
   dropManagedFields,
   jitteredResyncPeriod,

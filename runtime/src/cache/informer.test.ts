@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import { RestClient } from "../client/rest.js";
 import type { Logger } from "../log/types.js";
-import { dropManagedFields, jitteredResyncPeriod, SharedInformer } from "./informer.js";
+import {
+  deepCopyJSON,
+  deepFreeze,
+  dropManagedFields,
+  jitteredResyncPeriod,
+  SharedInformer,
+} from "./informer.js";
 import type { InformerEvent } from "./types.js";
 
 // These tests drive the informer's sink directly (what its reflector feeds it); the reflector and the
@@ -177,5 +183,16 @@ describe("SharedInformer", () => {
       logger: silentLogger(),
     });
     expect(inf.reflectors).toHaveLength(1);
+  });
+});
+
+describe("deepCopyJSON", () => {
+  it("gives a mutable copy of a frozen object that shares nothing with it", () => {
+    const frozen = deepFreeze({ a: { b: [1, { c: "d" }] }, n: null, t: true });
+    const copy = deepCopyJSON(frozen);
+    expect(copy).toEqual(frozen);
+    expect(Object.isFrozen(copy.a.b)).toBe(false);
+    (copy.a.b[1] as { c: string }).c = "changed";
+    expect((frozen.a.b[1] as { c: string }).c).toBe("d");
   });
 });
