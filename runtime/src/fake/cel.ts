@@ -97,16 +97,28 @@ export function compileRules(schema: StructuralSchema, where: string, path = "")
   if (schema.items) compileRules(schema.items, where, `${path}[*]`);
 }
 
+const programs = new Map<string, Program>();
+
+/** Parses once per distinct expression (fake clients made per test reuse the programs). */
+function program(expression: string): Program {
+  let p = programs.get(expression);
+  if (!p) {
+    p = environment().parse(expression);
+    programs.set(expression, p);
+  }
+  return p;
+}
+
 function compileRule(rule: ValidationRule, where: string): CompiledRule {
   const done = compiled.get(rule);
   if (done) return done;
   try {
     const c: CompiledRule = {
       rule,
-      program: environment().parse(rule.rule),
+      program: program(rule.rule),
       transition: /\boldSelf\b/.test(rule.rule),
     };
-    if (rule.messageExpression) c.message = environment().parse(rule.messageExpression);
+    if (rule.messageExpression) c.message = program(rule.messageExpression);
     compiled.set(rule, c);
     return c;
   } catch (err) {

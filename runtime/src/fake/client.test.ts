@@ -84,7 +84,7 @@ describe("fake client: CRD schema and CEL validation", () => {
     const created = await c.create(GPUBudget, budget({ maxGPUs: 2, tier: "gold" }));
     created.spec = { ...created.spec, tier: "silver" };
     expect(await invalidMessage(c.update(GPUBudget, created))).toContain(
-      'spec: Invalid value: tier is immutable',
+      "spec: Invalid value: tier is immutable",
     );
   });
 

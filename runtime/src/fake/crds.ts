@@ -3,7 +3,7 @@ import { extname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { defineKind, type Kind } from "../kinds.js";
 import { compileRules } from "./cel.js";
-import { SchemaValidator, type StructuralSchema } from "./schema.js";
+import { type SchemaValidator, type StructuralSchema, validatorFor } from "./schema.js";
 
 /** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition the fake reads. */
 export interface CRDLike {
@@ -104,9 +104,9 @@ export function loadCRD(crd: CRDLike, where: string): CRDType {
     if (schema) {
       try {
         version.schema = schema;
-        version.validator = new SchemaValidator(schema);
+        version.validator = validatorFor(schema);
         const statusSchema = schema.properties?.status;
-        if (statusSchema) version.statusValidator = new SchemaValidator(statusSchema, "status");
+        if (statusSchema) version.statusValidator = validatorFor(statusSchema, "status");
         compileRules(schema, `${type.name} ${v.name}`);
       } catch (err) {
         throw new Error(`fake client: ${where}: version ${v.name}: ${(err as Error).message}`);

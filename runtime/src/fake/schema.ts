@@ -166,6 +166,8 @@ function toJsonSchema(s: StructuralSchema, root = false): Json {
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+let sharedAjv: Ajv | undefined;
+
 function newAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: true });
   // The formats the API server checks; anything else passes, as there.
@@ -402,7 +404,8 @@ export class SchemaValidator {
     readonly schema: StructuralSchema,
     private readonly prefix = "",
   ) {
-    this.validate = newAjv().compile(toJsonSchema(schema, prefix === ""));
+    sharedAjv ??= newAjv();
+    this.validate = sharedAjv.compile(toJsonSchema(schema, prefix === ""));
   }
 
   errors(obj: unknown): FieldError[] {
@@ -416,4 +419,17 @@ export class SchemaValidator {
     listTypeErrors(obj, this.schema, this.prefix, out);
     return out;
   }
+}
+
+const validators = new Map<string, SchemaValidator>();
+
+/** One compiled validator per distinct schema: fake clients made per test reuse it (ajv compiles are slow). */
+export function validatorFor(schema: StructuralSchema, prefix = ""): SchemaValidator {
+  const key = `${prefix}\0${JSON.stringify(schema)}`;
+  let v = validators.get(key);
+  if (!v) {
+    v = new SchemaValidator(schema, prefix);
+    validators.set(key, v);
+  }
+  return v;
 }
