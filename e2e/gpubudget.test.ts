@@ -99,6 +99,13 @@ describe("the scaffolded GPUBudget project", () => {
     expect(readFileSync(join(project, "config/manager/manager.yaml"), "utf8")).toContain("--leader-elect");
   });
 
+  it("patches the webhook's namespaceSelector in through kustomize", async () => {
+    const out = await kubectl(["kustomize", join(project, "config/default")]);
+    expect(out.stdout).toMatch(
+      /name: vpod-v1.kb.io\n\s+namespaceSelector:\n\s+matchExpressions:\n\s+- key: kubernetes.io\/metadata.name\n\s+operator: NotIn\n\s+values:\n\s+- kube-system\n\s+- gpubudget-system/,
+    );
+  });
+
   it("passes its own unit and integration tests", async () => {
     const result = await execa("npm", ["test"], {
       cwd: project,

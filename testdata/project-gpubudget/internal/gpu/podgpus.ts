@@ -22,7 +22,7 @@ import type { LabelSelector, Pod } from "@kbts/runtime";
  *
  *   max(sum over containers + restartable (sidecar) init containers,
  *       max over init containers of (its request + the sidecars started before it))
- *   + pod overhead
+ *   plus the pod overhead
  *
  * Per container the request is used, and the limit when no request is set: for extended resources the
  * API server copies the limit into the request on create, so both spellings mean the same thing.
