@@ -2,11 +2,15 @@ import { Environment } from "@marcbachmann/cel-js";
 import type { FieldError } from "./fielderrors.js";
 import { child, index, type StructuralSchema, type ValidationRule } from "./schema.js";
 
+/** The receiver of Kubernetes' sets.contains/equivalent/intersects (a namespace, not a value). */
+class SetsLibrary {}
+
 /**
  * CEL for x-kubernetes-validations on @marcbachmann/cel-js. Kubernetes adds libraries the package
  * lacks; the cheap, common ones are registered here: lists (isSorted, sum, min, max, indexOf,
- * lastIndexOf), strings (replace, charAt, reverse), regex (find, findAll). NOT available: sets.*,
- * quantity(), url(), ip()/cidr(), semver, format.*, authz, the cost limits, and rule ratcheting.
+ * lastIndexOf), strings (replace, charAt, reverse), regex (find, findAll), sets (contains,
+ * equivalent, intersects) and cross-type numeric equality (1 == 1.0). NOT available: quantity(),
+ * url(), ip()/cidr(), semver, format.*, authz, strings.quote/format, cost limits, rule ratcheting.
  */
 function newEnvironment(): Environment {
   const env = new Environment({
@@ -26,6 +30,37 @@ function newEnvironment(): Environment {
     BigInt(list.findIndex((x) => JSON.stringify(x, big) === JSON.stringify(v, big)));
   const lastIndexOf = (list: unknown[], v: unknown) =>
     BigInt(list.findLastIndex((x) => JSON.stringify(x, big) === JSON.stringify(v, big)));
+  for (const [l, r] of [
+    ["int", "double"],
+    ["uint", "double"],
+    ["int", "uint"],
+  ]) {
+    for (const [op, f] of [
+      ["==", (a: unknown, b: unknown) => Number(a) === Number(b)],
+      ["!=", (a: unknown, b: unknown) => Number(a) !== Number(b)],
+    ] as const) {
+      try {
+        env.registerOperator(`${l} ${op} ${r}`, f);
+      } catch {
+        // already provided by the library
+      }
+    }
+  }
+  const same = (a: unknown, b: unknown) => JSON.stringify(a, big) === JSON.stringify(b, big);
+  const contains = (a: unknown[], b: unknown[]) => b.every((x) => a.some((y) => same(x, y)));
+  env
+    .registerType("SetsLibrary", SetsLibrary)
+    .registerConstant("sets", "SetsLibrary", new SetsLibrary())
+    .registerFunction("SetsLibrary.contains(list, list): bool", (_s: unknown, a: unknown[], b: unknown[]) =>
+      contains(a, b),
+    )
+    .registerFunction(
+      "SetsLibrary.equivalent(list, list): bool",
+      (_s: unknown, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a),
+    )
+    .registerFunction("SetsLibrary.intersects(list, list): bool", (_s: unknown, a: unknown[], b: unknown[]) =>
+      a.some((x) => b.some((y) => same(x, y))),
+    );
   env
     .registerFunction("list.isSorted(): bool", (l: unknown[]) =>
       l.every((v, i) => i === 0 || cmp(l[i - 1], v) <= 0),

@@ -344,3 +344,69 @@ describe("fake client: API semantics", () => {
     ).toThrow(/unknown kind x.io\/v1 Thing/);
   });
 });
+
+describe("fake client: Kubernetes CEL library additions", () => {
+  const rulesCRD = (rules: string[]) => ({
+    spec: {
+      group: "cel.example.com",
+      names: { kind: "Rules", plural: "rules" },
+      versions: [
+        {
+          name: "v1",
+          schema: {
+            openAPIV3Schema: {
+              type: "object" as const,
+              properties: {
+                spec: {
+                  type: "object" as const,
+                  "x-kubernetes-validations": rules.map((rule) => ({ rule })),
+                  properties: {
+                    l: { type: "array" as const, items: { type: "integer" as const } },
+                    s: { type: "string" as const },
+                    r: { type: "number" as const },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const Rules = defineKind({
+    group: "cel.example.com",
+    version: "v1",
+    kind: "Rules",
+    plural: "rules",
+    namespaced: false,
+  });
+  const check = async (rule: string, spec: Record<string, unknown>) => {
+    const c = createFakeClient({ crds: [rulesCRD([rule])] });
+    return c.create(Rules, { metadata: { name: "r" }, spec } as KubernetesObject).then(
+      () => true,
+      (e: Error) => (e instanceof InvalidError ? false : Promise.reject(e)),
+    );
+  };
+
+  it.each([
+    ["self.l.isSorted()", { l: [1, 2, 3] }, true],
+    ["self.l.isSorted()", { l: [3, 1] }, false],
+    ["self.l.sum() == 6 && self.l.min() == 1 && self.l.max() == 3", { l: [1, 2, 3] }, true],
+    ["self.l.indexOf(2) == 1 && self.l.lastIndexOf(9) == -1", { l: [1, 2, 3] }, true],
+    [
+      "sets.contains(self.l, [1, 3]) && sets.intersects(self.l, [3, 7]) && sets.equivalent(self.l, [3, 2, 1])",
+      { l: [1, 2, 3] },
+      true,
+    ],
+    ["sets.contains(self.l, [4])", { l: [1, 2, 3] }, false],
+    [
+      "self.s.replace('-', '_') == 'a_b' && self.s.charAt(1) == '-' && self.s.reverse() == 'b-a'",
+      { s: "a-b" },
+      true,
+    ],
+    ["self.s.find('[0-9]+') == '42' && self.s.findAll('[a-z]') == ['a', 'b']", { s: "a42b" }, true],
+    ["self.r == 2 && self.l[0] == 1.0", { r: 2, l: [1] }, true],
+  ])("%s on %j is %s", async (rule, spec, ok) => {
+    expect(await check(rule, spec)).toBe(ok);
+  });
+});
