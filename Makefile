@@ -40,8 +40,8 @@ fmt: install ## Format and fix lint findings in place.
 	npx biome check --write .
 
 .PHONY: setup-envtest
-setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl; print their directory.
-	$(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path
+setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go modules when missing); print their directory.
+	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; echo "envtest binaries: $$assets"
 
 ##@ Test
 
@@ -54,11 +54,15 @@ test-unit: install ## Unit tests (no cluster).
 
 .PHONY: test-integration
 test-integration: build ## Integration tests against a real etcd + kube-apiserver.
-	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" npx vitest run --project integration
+	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
+	echo "KUBEBUILDER_ASSETS=$$assets"; \
+	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project integration
 
 .PHONY: test-e2e
 test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
-	KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" npx vitest run --project e2e
+	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
+	echo "KUBEBUILDER_ASSETS=$$assets"; \
+	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project e2e
 
 ##@ Demo and benchmarks
 
