@@ -8,13 +8,13 @@
  * controller-runtime (whose cache reader DeepCopies too), without ever touching the shared store.
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { pino } from "pino";
 import type { KubernetesObject } from "../api/meta.js";
 import { ApiError, notFound } from "../client/errors.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
 import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
 import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
+import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { deepCopyJSON, dropManagedFields, SharedInformer } from "./informer.js";
 import type { ReflectorTuning } from "./reflector.js";
@@ -69,9 +69,8 @@ export class InformerCache implements Cache {
     private readonly options: CreateCacheOptions = {},
   ) {
     this.rest = options.rest instanceof RestClient ? options.rest : new RestClient(kubeConfig, options.rest);
-    this.log = (options.logger ?? (pino({ name: "kbts" }) as unknown as Logger)).child({
-      component: "cache",
-    });
+    // Failures are always logged somewhere: a reflector that retries silently is what this cache avoids.
+    this.log = (options.logger ?? createLogger({ name: "cache" })).child({ component: "cache" });
     for (const ns of options.namespaces ?? []) {
       if (!ns)
         throw new Error(
