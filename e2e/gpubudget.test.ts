@@ -24,7 +24,9 @@ import {
 } from "./demo/lib.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
-const project = join(work, "gpubudget");
+// GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
+const reuse = process.env.GPUBUDGET_PROJECT;
+const project = reuse ?? join(work, "gpubudget");
 const logDir = join(work, "logs");
 let cp: ControlPlane;
 const operators: Operator[] = [];
@@ -78,8 +80,10 @@ async function namespace(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await scaffoldProject(project);
-  await buildProject(project);
+  if (!reuse) {
+    await scaffoldProject(project);
+    await buildProject(project);
+  }
   cp = await startControlPlane(project);
 });
 
