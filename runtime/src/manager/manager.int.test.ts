@@ -5,7 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigMap, CustomResourceDefinition, Lease, Namespace, Secret } from "../api/kinds.js";
+import {
+  ConfigMap,
+  Event as CoreEvent,
+  CustomResourceDefinition,
+  Lease,
+  Namespace,
+  Secret,
+} from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { controllerManagedBy } from "../builder/builder.js";
 import { createClient } from "../client/client.js";
@@ -367,6 +374,22 @@ describe("manager + controllers on a real API server", () => {
       /^rest_client_requests_total\{code="200",method="GET",host="127\.0\.0\.1:\d+"\} \d+$/m,
     );
     expect(text).toContain("process_resident_memory_bytes");
+  });
+
+  it("getEventRecorderFor writes core/v1 Events", async () => {
+    const cm = await client.get(ConfigMap, { namespace: "failing", name: "flaky" });
+    mgr
+      .getEventRecorderFor("failing-controller")
+      .event(cm, "Warning", "DependencyDown", "dependency unavailable");
+    await until("the Event", async () => {
+      const events = await client.list(CoreEvent, { namespace: "failing" });
+      return events.some(
+        (e) =>
+          e.reason === "DependencyDown" &&
+          e.involvedObject?.name === "flaky" &&
+          e.source?.component === "failing-controller",
+      );
+    });
   });
 
   it("/readyz is 503 until the caches have synced, then 200; /healthz is 200", async () => {

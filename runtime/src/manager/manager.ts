@@ -7,6 +7,7 @@ import type { Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
 import { loadKubeConfig } from "../client/config.js";
 import type { Client, Reader } from "../client/types.js";
+import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
 import { HealthChecks, ping } from "../healthz/healthz.js";
 import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
 import { leaseLock } from "../leaderelection/lock.js";
@@ -17,7 +18,6 @@ import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer } from "../metrics/server.js";
 import { createWebhookServer } from "../webhook/server.js";
 import type { WebhookServer } from "../webhook/types.js";
-import { eventRecorderFor } from "./events.js";
 import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
 
 const SA_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
@@ -57,7 +57,7 @@ class ControllerManager implements Manager {
     leader: new Group("leader election runnables"),
   };
   private readonly servers = new Map<"metrics" | "healthProbe", Server>();
-  private readonly recorders = new Map<string, EventRecorder>();
+  private readonly recorders = new Map<string, FlushableEventRecorder>();
   private started = false;
   private cachesSynced = false;
   private resolveElected!: () => void;
@@ -115,7 +115,7 @@ class ControllerManager implements Manager {
   getEventRecorderFor(name: string): EventRecorder {
     let r = this.recorders.get(name);
     if (!r) {
-      r = eventRecorderFor(this.client, name, this.log);
+      r = createEventRecorder(this.client, name, this.log);
       this.recorders.set(name, r);
     }
     return r;
@@ -295,6 +295,10 @@ class ControllerManager implements Manager {
       if (!(await settleBy(Promise.all(g.running), deadline))) {
         timedOut = true;
         break;
+      }
+      // Events recorded by the controllers that just stopped are written before the client goes.
+      if (g === this.groups.others) {
+        await settleBy(Promise.all([...this.recorders.values()].map((r) => r.flush())), deadline);
       }
     }
     if (timedOut) for (const g of order) g.abort.abort();
