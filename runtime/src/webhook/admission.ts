@@ -103,14 +103,14 @@ export class AdmissionDenied extends Error {
   }
 }
 
-export function allowed(message = "", warnings?: string[]): AdmissionResult {
+export function allowedResponse(message = "", warnings?: string[]): AdmissionResult {
   const status: AdmissionStatus = { metadata: {}, code: 200 };
   if (message) status.message = message;
   return warnings?.length ? { allowed: true, status, warnings } : { allowed: true, status };
 }
 
 /** controller-runtime's Denied: 403 Forbidden with a message. */
-export function denied(message: string, warnings?: string[]): AdmissionResult {
+export function deniedResponse(message: string, warnings?: string[]): AdmissionResult {
   const result: AdmissionResult = {
     allowed: false,
     status: { metadata: {}, code: 403, reason: "Forbidden", message },
@@ -120,7 +120,7 @@ export function denied(message: string, warnings?: string[]): AdmissionResult {
 }
 
 /** controller-runtime's Errored: not allowed, with the code and the error's message. */
-export function errored(code: number, err: unknown): AdmissionResult {
+export function erroredResponse(code: number, err: unknown): AdmissionResult {
   return {
     allowed: false,
     status: { metadata: {}, code, message: err instanceof Error ? err.message : String(err) },
@@ -152,9 +152,9 @@ export function denialFromError(err: unknown, warnings?: string[]): AdmissionRes
       if (warnings?.length) result.warnings = warnings;
       return result;
     }
-    return denied(err.message, warnings);
+    return deniedResponse(err.message, warnings);
   }
-  return denied(String(err), warnings);
+  return deniedResponse(String(err), warnings);
 }
 
 class HttpError extends Error {
@@ -269,7 +269,7 @@ export function serveAdmission(
         send(res, httpCode, {
           apiVersion: "admission.k8s.io/v1",
           kind: "AdmissionReview",
-          response: complete("", errored(err.code, err)),
+          response: complete("", erroredResponse(err.code, err)),
         });
         return;
       }
@@ -281,7 +281,10 @@ export function serveAdmission(
         // A handler that throws (rather than denying) is controller-runtime's recovered panic.
         webhookPanicsTotal.inc();
         log.error({ err, uid: request.uid }, "admission handler panicked");
-        result = errored(500, new Error(`panic: ${(err as Error)?.message ?? String(err)} [recovered]`));
+        result = erroredResponse(
+          500,
+          new Error(`panic: ${(err as Error)?.message ?? String(err)} [recovered]`),
+        );
       }
       log.debug(
         {

@@ -7,9 +7,9 @@ import {
   type AdmissionHandler,
   type AdmissionRequest,
   type AdmissionResult,
-  allowed,
+  allowedResponse,
   denialFromError,
-  errored,
+  erroredResponse,
   serveAdmission,
 } from "./admission.js";
 import { jsonPatchDiff } from "./jsonpatch.js";
@@ -81,15 +81,15 @@ export function validatingHandler<T extends KubernetesObject>(
           break;
         }
         case "CONNECT":
-          return allowed();
+          return allowedResponse();
         default:
-          return errored(400, new Error(`unknown operation ${JSON.stringify(req.operation)}`));
+          return erroredResponse(400, new Error(`unknown operation ${JSON.stringify(req.operation)}`));
       }
     } catch (err) {
-      return errored(400, err);
+      return erroredResponse(400, err);
     }
     try {
-      return allowed("", (await run()) || undefined);
+      return allowedResponse("", (await run()) || undefined);
     } catch (err) {
       return denialFromError(err);
     }
@@ -102,20 +102,20 @@ export function defaultingHandler<T extends KubernetesObject>(
 ): AdmissionHandler {
   return async (request): Promise<AdmissionResult> => {
     const req = request as AdmissionRequest<T>;
-    if (req.operation === "DELETE") return allowed();
+    if (req.operation === "DELETE") return allowedResponse();
     let obj: T;
     try {
       obj = decode(req.object, "object");
     } catch (err) {
-      return errored(400, err);
+      return erroredResponse(400, err);
     }
     try {
       await defaulter.default(obj, req);
     } catch (err) {
       return denialFromError(err);
     }
-    if (jsonEqual(req.object, obj)) return allowed();
-    return { ...allowed(), patches: jsonPatchDiff(req.object, obj) };
+    if (jsonEqual(req.object, obj)) return allowedResponse();
+    return { ...allowedResponse(), patches: jsonPatchDiff(req.object, obj) };
   };
 }
 

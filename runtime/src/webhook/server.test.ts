@@ -420,3 +420,83 @@ describe("jsonPatchDiff", () => {
     ]);
   });
 });
+
+describe("admission handling edge cases", () => {
+  it("answers 500 with the uid and counts a panic when a raw admission handler throws", async () => {
+    const { serveAdmission } = await import("./index.js");
+    const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-panic-"));
+    const pair = issue();
+    writeFileSync(join(dir, "tls.crt"), pair.cert);
+    writeFileSync(join(dir, "tls.key"), pair.key);
+    const server = createWebhookServer({ port: 0, host: "127.0.0.1", certDir: dir });
+    server.register(
+      "/explode",
+      serveAdmission("/explode", () => {
+        throw new TypeError("cannot read x of undefined");
+      }),
+    );
+    const abort = new AbortController();
+    const stopped = server.start(abort.signal);
+    await server.started();
+    const panicsBefore =
+      (await metricsRegistry.getSingleMetric("controller_runtime_webhook_panics_total")?.get())?.values[0]
+        ?.value ?? 0;
+    const reply = await post(
+      server.address()?.port ?? 0,
+      "/explode",
+      review({ uid: "boom", object: widget({}) }),
+    );
+    abort.abort();
+    await stopped;
+    rmSync(dir, { recursive: true, force: true });
+    expect(reply.status).toBe(200);
+    expect(responseOf(reply)).toEqual({
+      uid: "boom",
+      allowed: false,
+      status: { metadata: {}, code: 500, message: "panic: cannot read x of undefined [recovered]" },
+    });
+    const panicsAfter = (
+      await metricsRegistry.getSingleMetric("controller_runtime_webhook_panics_total")?.get()
+    )?.values[0]?.value;
+    expect(panicsAfter).toBe(panicsBefore + 1);
+  });
+
+  it("picks up a certificate rotated the way Kubernetes updates a Secret volume (..data symlink swap)", async () => {
+    const { mkdirSync, renameSync, symlinkSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-symlink-"));
+    const writeVersion = (name: string, p: { cert: string; key: string }) => {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, "tls.crt"), p.cert);
+      writeFileSync(join(dir, name, "tls.key"), p.key);
+      symlinkSync(name, join(dir, "..data_tmp"));
+      renameSync(join(dir, "..data_tmp"), join(dir, "..data"));
+    };
+    writeVersion("v1", issue());
+    symlinkSync("..data/tls.crt", join(dir, "tls.crt"));
+    symlinkSync("..data/tls.key", join(dir, "tls.key"));
+    const server = createWebhookServer({
+      port: 0,
+      host: "127.0.0.1",
+      certDir: dir,
+      certPollIntervalMs: 60_000,
+    });
+    server.register("/x", () => {});
+    const abort = new AbortController();
+    const stopped = server.start(abort.signal);
+    await server.started();
+    const port = server.address()?.port ?? 0;
+    const next = issue();
+    const want = new X509Certificate(next.cert).fingerprint256;
+    writeVersion("v2", next);
+    const deadline = Date.now() + 10_000;
+    let got: string | undefined;
+    while (Date.now() < deadline && got !== want) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = (await post(port, "/nowhere", "{}")).peerCert;
+    }
+    abort.abort();
+    await stopped;
+    rmSync(dir, { recursive: true, force: true });
+    expect(got).toBe(want);
+  });
+});
