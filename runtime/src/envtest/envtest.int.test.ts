@@ -1,9 +1,17 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Environment, EnvtestError, startEnvironment } from "./index.js";
+import { type Environment, EnvtestError, findBinary, startEnvironment } from "./index.js";
 import { RestClient } from "./rest.js";
 
 const testdata = join(import.meta.dirname, "testdata");
@@ -157,6 +165,50 @@ describe("startEnvironment lifecycle", () => {
       for (const dir of started.tempDirs) expect(existsSync(dir)).toBe(false);
     });
   }
+
+  it("retries start-up with new ports when a port is taken (address already in use)", async () => {
+    // An etcd that fails like a port clash on its first start, then runs the real etcd.
+    const dir = mkdtempSync(join(tmpdir(), "kbts-envtest-clash-"));
+    const realEtcd = findBinary("etcd");
+    const wrapper = join(dir, "etcd");
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ ! -e "${dir}/tried" ]; then touch "${dir}/tried"; echo "listen tcp 127.0.0.1:1: bind: address already in use" >&2; exit 1; fi\nexec "${realEtcd}" "$@"\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const saved = process.env.TEST_ASSET_ETCD;
+    process.env.TEST_ASSET_ETCD = wrapper;
+    try {
+      const env = await startEnvironment();
+      expect(existsSync(join(dir, "tried"))).toBe(true);
+      await env.stop();
+    } finally {
+      if (saved === undefined) delete process.env.TEST_ASSET_ETCD;
+      else process.env.TEST_ASSET_ETCD = saved;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses the current kubeconfig with useExistingCluster, installing CRDs there and leaving it running", async () => {
+    const cluster = await startEnvironment();
+    const saved = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = cluster.kubeconfigPath;
+    try {
+      const env = await startEnvironment({
+        useExistingCluster: true,
+        crdDirectoryPaths: [join(testdata, "crds")],
+      });
+      expect(env.kubeconfigPath).toBe(cluster.kubeconfigPath);
+      expect(env.pids).toEqual([]);
+      await env.stop();
+      const res = await new RestClient(cluster.kubeConfig).call("GET", "/apis/test.kbts.io/v1");
+      expect(res.status).toBe(200);
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+      await cluster.stop();
+    }
+  });
 
   it("rewrites webhook client configs to the local serving host, port and CA", async () => {
     const env = await startEnvironment({ webhookInstallOptions: { paths: [join(testdata, "webhooks")] } });
