@@ -112,6 +112,21 @@ describe("kbts create api", () => {
     );
   });
 
+  it("makes the existing version the storage version when a second version of a kind is added", async () => {
+    await init();
+    await runCreateApi(dir, api);
+    await runCreateApi(dir, { ...api, version: "v1beta1", controller: false });
+    const v1alpha1 = readFileSync(join(dir, "api/v1alpha1/memcached_types.ts"), "utf8");
+    expect(v1alpha1).toContain(
+      "// +kubebuilder:object:root=true\n// +kubebuilder:storageversion\n// +kubebuilder:subresource:status\n",
+    );
+    expect(readFileSync(join(dir, "api/v1beta1/memcached_types.ts"), "utf8")).not.toContain("storageversion");
+    await runCreateApi(dir, { ...api, version: "v1", controller: false });
+    expect(
+      readFileSync(join(dir, "api/v1alpha1/memcached_types.ts"), "utf8").match(/storageversion/g),
+    ).toHaveLength(1);
+  });
+
   it("stops at a removed insertion point, writing nothing", async () => {
     await init();
     const main = join(dir, "cmd/main.ts");

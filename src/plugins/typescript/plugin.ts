@@ -113,6 +113,7 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     });
     s.edit("config/default/kustomization.yaml", (text) => uncomment(text, "#- ../crd"));
   }
+  if (o.resource) markStorageVersion(ctx, r);
   if (o.controller) {
     s.template(
       file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"),
@@ -136,6 +137,35 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     ...resourceEntry(r),
     api: o.resource ? { crdVersion: "v1", namespaced: r.namespaced } : undefined,
     controller: o.controller || undefined,
+  });
+}
+
+/**
+ * A CRD serves several versions but stores one. When `create api` adds a second version of a kind
+ * and none is marked yet, the version that already existed becomes the storage version (its data
+ * is what the cluster holds), by adding `+kubebuilder:storageversion` under its root marker, as
+ * Kubebuilder's types updater does for conversion hubs. Edited only where the scaffolded block is
+ * intact; otherwise `kbts manifests` asks the user to choose.
+ */
+function markStorageVersion(ctx: PluginContext, r: ResourceModel): void {
+  const others = (ctx.config.resources ?? []).filter(
+    (x) => x.api && !x.core && x.group === r.group && x.kind === r.kind && x.version !== r.version,
+  );
+  const files = others.map((x) => `api/${r.groupDir}${x.version}/${r.kindLower}_types.ts`);
+  const marker = "// +kubebuilder:storageversion";
+  if (others.length === 0 || files.some((f) => ctx.scaffold.fs.read(f)?.includes(marker))) return;
+  const first = files[0];
+  if (!first) return;
+  ctx.scaffold.edit(first, (text) => {
+    const lines = text.split("\n");
+    const decl = lines.indexOf(`export interface ${r.kind} {`);
+    for (let i = decl - 1; i >= 0 && lines[i]?.startsWith("//"); i--) {
+      if (lines[i] === "// +kubebuilder:object:root=true") {
+        lines.splice(i + 1, 0, marker);
+        return lines.join("\n");
+      }
+    }
+    return text;
   });
 }
 

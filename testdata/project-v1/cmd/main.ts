@@ -1,0 +1,138 @@
+/*
+Copyright 2026 The kbts authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { parseArgs } from "node:util";
+import { createLogger, createManager, ping, setupSignalHandler } from "@kbts/runtime";
+import { AdmiralReconciler } from "../internal/controller/crew/admiral_controller.js";
+import { CaptainReconciler } from "../internal/controller/crew/captain_controller.js";
+import { FrigateReconciler } from "../internal/controller/ship/frigate_controller.js";
+import { setupCaptainWebhookWithManager } from "../internal/webhook/crew/v1/captain_webhook.js";
+import { setupPodWebhookWithManager } from "../internal/webhook/v1/pod_webhook.js";
+
+// +kubebuilder:scaffold:imports
+
+const BOOLEAN_FLAGS = ["leader-elect", "metrics-secure", "enable-http2", "zap-devel"];
+
+/**
+ * Go-style boolean flags: `--leader-elect`, `--leader-elect=true` and `--metrics-secure=false` all work,
+ * as they do for a Kubebuilder manager, so the same Deployment args fit both.
+ */
+function normalizeBooleanFlags(args: string[]): string[] {
+  return args.map((arg) => {
+    const match = /^--([a-z0-9-]+)=(true|false)$/.exec(arg);
+    if (!match || !BOOLEAN_FLAGS.includes(match[1] ?? "")) return arg;
+    return match[2] === "true" ? `--${match[1]}` : `--no-${match[1]}`;
+  });
+}
+
+const { values: flags } = parseArgs({
+  args: normalizeBooleanFlags(process.argv.slice(2)),
+  allowNegative: true,
+  strict: true,
+  options: {
+    // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
+    "metrics-bind-address": { type: "string", default: "0" },
+    // The address the probe endpoint binds to.
+    "health-probe-bind-address": { type: "string", default: ":8081" },
+    // Enable leader election for controller manager. Enabling this will ensure there is only one active controller manager.
+    "leader-elect": { type: "boolean", default: false },
+    // If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.
+    "metrics-secure": { type: "boolean", default: true },
+    // The directory that contains the webhook certificate.
+    "webhook-cert-path": { type: "string", default: "" },
+    // The name of the webhook certificate file.
+    "webhook-cert-name": { type: "string", default: "tls.crt" },
+    // The name of the webhook key file.
+    "webhook-cert-key": { type: "string", default: "tls.key" },
+    // The port the webhook server listens on.
+    "webhook-port": { type: "string", default: "9443" },
+    // The directory that contains the metrics server certificate.
+    "metrics-cert-path": { type: "string", default: "" },
+    // The name of the metrics server certificate file.
+    "metrics-cert-name": { type: "string", default: "tls.crt" },
+    // The name of the metrics server key file.
+    "metrics-cert-key": { type: "string", default: "tls.key" },
+    // If set, HTTP/2 will be enabled for the metrics and webhook servers.
+    "enable-http2": { type: "boolean", default: false },
+    // Development mode: human-readable logs, debug level.
+    "zap-devel": { type: "boolean", default: true },
+    // Log level: debug, info, warn or error.
+    "zap-log-level": { type: "string" },
+  },
+});
+
+const setupLog = createLogger({
+  development: flags["zap-devel"],
+  level: flags["zap-log-level"],
+  name: "setup",
+});
+
+async function main(): Promise<void> {
+  // If the enable-http2 flag is false (the default), http/2 should be disabled
+  // due to its vulnerabilities. More specifically, disabling http/2 will
+  // prevent from being vulnerable to the HTTP/2 Stream Cancellation and
+  // Rapid Reset CVEs. For more information see:
+  // - https://github.com/advisories/GHSA-qppj-fm5r-hxr3
+  // - https://github.com/advisories/GHSA-4374-p667-p6c8
+  if (flags["enable-http2"]) {
+    setupLog.info("HTTP/2 is requested, but the manager's servers speak HTTP/1.1 only");
+  }
+
+  // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
+  // More info:
+  // - https://book.kubebuilder.io/reference/metrics.html
+  if (flags["metrics-secure"] && flags["metrics-bind-address"] !== "0") {
+    // TODO(user): @kbts/runtime serves /metrics over plain HTTP for now; protect it with the
+    // network policy in config/network-policy, or pass --metrics-secure=false to silence this warning.
+    setupLog.warn("secure metrics (HTTPS with authn/authz) are not available yet; serving metrics over HTTP");
+  }
+
+  const mgr = createManager({
+    metricsBindAddress: flags["metrics-bind-address"],
+    healthProbeBindAddress: flags["health-probe-bind-address"],
+    leaderElection: flags["leader-elect"],
+    leaderElectionID: "133f9a9e.testproject.org",
+    webhookServer: {
+      port: Number(flags["webhook-port"]),
+      certDir: flags["webhook-cert-path"] || undefined,
+      certName: flags["webhook-cert-name"],
+      keyName: flags["webhook-cert-key"],
+    },
+    logger: createLogger({ development: flags["zap-devel"], level: flags["zap-log-level"] }),
+  });
+
+  new CaptainReconciler(mgr.getClient()).setupWithManager(mgr);
+  new AdmiralReconciler(mgr.getClient()).setupWithManager(mgr);
+  new FrigateReconciler(mgr.getClient()).setupWithManager(mgr);
+  if (process.env.ENABLE_WEBHOOKS !== "false") {
+    setupCaptainWebhookWithManager(mgr);
+  }
+  if (process.env.ENABLE_WEBHOOKS !== "false") {
+    setupPodWebhookWithManager(mgr);
+  }
+  // +kubebuilder:scaffold:builder
+
+  mgr.addHealthzCheck("healthz", ping);
+  mgr.addReadyzCheck("readyz", ping);
+
+  setupLog.info("starting manager");
+  await mgr.start(setupSignalHandler());
+}
+
+main().catch((err: unknown) => {
+  setupLog.error({ err }, "problem running manager");
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+/*
+Copyright 2026 The kbts authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { createLogger, findStatusCondition, type ReconcileContext } from "@kbts/runtime";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Frigate } from "../../../api/ship/v1beta1/frigate_types.js";
+import { FrigateKind } from "../../../api/ship/v1beta1/zz_generated.kinds.js";
+import { FrigateReconciler } from "./frigate_controller.js";
+import { useTestEnvironment } from "./suite_test.js";
+
+describe("Frigate Controller", () => {
+  const env = useTestEnvironment();
+  const key = { name: "test-resource", namespace: "default" };
+
+  const context = (): ReconcileContext => ({
+    log: createLogger({ level: "warn" }),
+    signal: new AbortController().signal,
+    reconcileID: "test",
+    controllerName: "ship-frigate",
+  });
+
+  afterEach(async () => {
+    // Cleanup the specific resource instance Frigate
+    await env
+      .client()
+      .delete(FrigateKind, key)
+      .catch(() => undefined);
+  });
+
+  it("should successfully reconcile the resource", async () => {
+    const client = env.client();
+    const resource: Frigate = {
+      apiVersion: "ship.testproject.org/v1beta1",
+      kind: "Frigate",
+      metadata: { ...key },
+      spec: {},
+    };
+    await client.create(FrigateKind, resource);
+
+    const reconciler = new FrigateReconciler(client);
+    await reconciler.reconcile(key, context());
+
+    const reconciled = await client.get(FrigateKind, key);
+    const available = findStatusCondition(reconciled.status?.conditions, "Available");
+    expect(available?.status).toBe("True");
+    expect(available?.observedGeneration).toBe(reconciled.metadata?.generation);
+  });
+
+  it("should ignore a resource that no longer exists", async () => {
+    const reconciler = new FrigateReconciler(env.client());
+    await expect(reconciler.reconcile({ ...key, name: "missing" }, context())).resolves.toBeUndefined();
+  });
+});
