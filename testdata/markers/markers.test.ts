@@ -126,6 +126,7 @@ describe.skipIf(generatorMissing)("kbts manifests matches controller-gen", () =>
   }
 });
 
-describe.runIf(generatorMissing)("kbts manifests parity", () => {
-  it.skip(`skipped: the generator is not there yet (${GENERATOR})`, () => {});
-});
+if (generatorMissing)
+  describe("kbts manifests parity", () => {
+    it.skip(`skipped: the generator is not there yet (${GENERATOR})`, () => {});
+  });

@@ -101,6 +101,7 @@ describe.skipIf(!hasGo)(`controller-gen ${CONTROLLER_GEN_VERSION} reproduces exp
   }
 });
 
-describe.runIf(!hasGo)("controller-gen oracle", () => {
-  it.skip("skipped: Go is not installed, so the expected YAML cannot be re-derived from controller-gen", () => {});
-});
+if (!hasGo)
+  describe("controller-gen oracle", () => {
+    it.skip("skipped: Go is not installed, so the expected YAML cannot be re-derived from controller-gen", () => {});
+  });
