@@ -130,7 +130,8 @@ export class Reflector {
         throw new Error("watch closed by the server right after it opened");
       } catch (err) {
         if (signal.aborted) break;
-        if (isGone(err) || isTooLargeResourceVersion(err)) {
+        // A watch that lost its place relists at once; a list that fails that way backs off like any failure.
+        if (!needList && (isGone(err) || isTooLargeResourceVersion(err))) {
           this.stats.relists++;
           this.log.info(
             { resourceVersion: this.stats.lastResourceVersion, reason: errorMessage(err) },

@@ -85,8 +85,17 @@ export class RestClient {
   async request<T = unknown>(req: RestRequest): Promise<T> {
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     for (let attempt = 0; ; attempt++) {
-      const res = await this.send(req, payload, false);
-      const body = await readBody(res, req.signal);
+      let res: http.IncomingMessage;
+      let body: Buffer;
+      try {
+        res = await this.send(req, payload, false);
+        body = await readBody(res, req.signal);
+      } catch (err) {
+        // A pooled connection the server already closed (e.g. after it restarted) fails on first use;
+        // Node documents retrying that once. Only for reads, which are safe to repeat.
+        if (attempt === 0 && req.method === "GET" && staleSocketErrors.has(err as object)) continue;
+        throw err;
+      }
       const code = res.statusCode ?? 0;
       if (code >= 200 && code < 300) {
         return (body.length === 0 ? undefined : JSON.parse(body.toString("utf8"))) as T;
@@ -145,8 +154,17 @@ export class RestClient {
           }
         }
       });
+      let ended = false;
       res.on("end", () => {
+        ended = true;
         if (!failed) resolve();
+      });
+      // Some connection losses end the stream with neither "end" nor "error".
+      res.on("close", () => {
+        if (!ended)
+          fail(
+            signal?.aborted ? new RequestAbortedError("watch aborted") : new Error("watch connection closed"),
+          );
       });
       res.on("error", (err) => fail(signal?.aborted ? new RequestAbortedError("watch aborted") : err));
       res.on("aborted", () =>
@@ -231,6 +249,8 @@ export class RestClient {
         cleanup();
         if (!settled) {
           restClientRequestsTotal.inc({ code: "<error>", method, host: url.host });
+          const code = (err as NodeJS.ErrnoException).code;
+          if (request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) staleSocketErrors.add(err);
           reject(req.signal?.aborted ? new RequestAbortedError("request aborted") : err);
         }
       });
@@ -273,6 +293,9 @@ export class RestClient {
   }
 }
 
+/** Errors from a kept-alive socket the server had closed: the request never reached it. */
+const staleSocketErrors = new WeakSet<object>();
+
 function headerValues(h: string | string[] | undefined): string[] {
   if (h === undefined) return [];
   return Array.isArray(h) ? h : [h];
@@ -295,6 +318,9 @@ function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<Buff
     res.on("end", () => resolve(Buffer.concat(chunks)));
     res.on("error", (err) => reject(signal?.aborted ? new RequestAbortedError("request aborted") : err));
     res.on("aborted", () => reject(new Error("response aborted before it was complete")));
+    res.on("close", () => {
+      if (!res.complete) reject(new Error("connection closed before the response was complete"));
+    });
   });
 }
 
