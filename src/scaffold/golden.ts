@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
@@ -114,10 +114,14 @@ export function readTree(dir: string): Map<string, string> {
   return new Map(listTree(dir).map((p) => [p, readFileSync(join(dir, p), "utf8")]));
 }
 
-/** `make testdata`: rewrites every golden project under testdata/. */
+/** `make testdata`: rewrites every golden project under testdata/ (built aside, then swapped in). */
 export async function writeGoldenProjects(): Promise<void> {
   for (const name of Object.keys(GOLDEN_PROJECTS)) {
-    await generateGolden(name, join(TESTDATA, name));
+    const target = join(TESTDATA, name);
+    const aside = `${target}.new-${process.pid}`;
+    await generateGolden(name, aside);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(aside, target);
     process.stderr.write(`regenerated testdata/${name}\n`);
   }
 }
