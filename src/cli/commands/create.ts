@@ -26,9 +26,21 @@ export function defineCreate(program: Command): void {
         "Scaffold a Kubernetes API: types, controller, tests, samples, RBAC and CRD kustomization",
       ),
   )
-    .option("--resource [bool]", "if set, generate the resource without prompting the user", parseBool)
-    .option("--controller [bool]", "if set, generate the controller without prompting the user", parseBool)
-    .option("--namespaced [bool]", "resource is namespaced", parseBool)
+    .option(
+      "--resource [bool]",
+      "scaffold the API types, sample and CRD kustomization (default true; --resource=false to skip)",
+      parseBool,
+    )
+    .option(
+      "--controller [bool]",
+      "scaffold the controller and its test (default true; --controller=false to skip)",
+      parseBool,
+    )
+    .option(
+      "--namespaced [bool]",
+      "resource is namespaced (default true; --namespaced=false for a cluster-scoped kind)",
+      parseBool,
+    )
     .action(async (opts: Record<string, unknown>) => {
       const { runCreateApi } = await import("../../plugins/commands.js");
       printResult(
