@@ -8,6 +8,7 @@ import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { defineKind } from "../kinds.js";
+import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import {
   AdmissionDenied,
@@ -119,7 +120,8 @@ describe("admission webhooks called by a real API server", () => {
         (e: Error) => e,
       );
       if (err.message === "created") await client.delete(GPUBudget, budget("bad", {}));
-      return err.message.includes("mallory") ? err.message : undefined;
+      if (!err.message.includes("mallory")) throw err;
+      return err.message;
     });
     expect(message).toBe(
       'admission webhook "vgpubudget.kb.io" denied the request: owner mallory is not allowed',
@@ -173,5 +175,55 @@ describe("admission webhooks called by a real API server", () => {
       );
     expect(count("/validate-capacity-lab-example-com-v1-gpubudget")).toBeGreaterThanOrEqual(5);
     expect(count("/mutate-capacity-lab-example-com-v1-gpubudget")).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("admission webhooks registered on a manager", () => {
+  it("are served by the manager's webhook server once it starts", async () => {
+    const env = await startEnvironment({
+      crdDirectoryPaths: [here("../fake/testdata")],
+      webhookInstallOptions: { paths: [here("./testdata")] },
+    });
+    const abort = new AbortController();
+    let running: Promise<void> | undefined;
+    try {
+      const w = env.webhookInstallOptions;
+      if (!w) throw new Error("envtest did not prepare webhook serving");
+      const mgr = createManager({
+        kubeConfig: env.kubeConfig,
+        metricsBindAddress: "0",
+        healthProbeBindAddress: "0",
+        webhookServer: { host: w.localServingHost, port: w.localServingPort, certDir: w.localServingCertDir },
+      });
+      webhookManagedBy(mgr, GPUBudget)
+        .withValidator({
+          validateCreate: async (obj) => {
+            if (obj.spec?.owner === "mallory") throw new Error("no mallory via the manager");
+          },
+          validateUpdate: async () => undefined,
+          validateDelete: async () => undefined,
+        })
+        .withDefaulter({ default: () => {} }) // the installed configuration also calls /mutate-...
+        .complete();
+      running = mgr.start(abort.signal);
+      await mgr.getWebhookServer().started();
+      const client = createClient(env.kubeConfig);
+      const message = await until("the manager's webhook to deny", async () => {
+        const err = await client.create(GPUBudget, budget("via-mgr", { maxGPUs: 1, owner: "mallory" })).then(
+          () => new Error("created"),
+          (e: Error) => e,
+        );
+        if (err.message === "created") await client.delete(GPUBudget, budget("via-mgr", {}));
+        if (!err.message.includes("mallory")) throw err;
+        return err.message;
+      });
+      expect(message).toBe(
+        'admission webhook "vgpubudget.kb.io" denied the request: no mallory via the manager',
+      );
+    } finally {
+      abort.abort();
+      await running;
+      await env.stop();
+    }
   });
 });
