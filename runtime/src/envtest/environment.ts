@@ -107,7 +107,11 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const crds = [
     ...readCRDs(options.crdDirectoryPaths ?? [], options.errorIfPathMissing ?? true),
     ...(options.crds ?? []).map((crd, i) => ({
-      crd: checkCRD({ doc: crd, where: `crds[${i}]` }),
+      // Objects built in code often leave out apiVersion and kind.
+      crd: checkCRD({
+        doc: { apiVersion: "apiextensions.k8s.io/v1", kind: "CustomResourceDefinition", ...crd },
+        where: `crds[${i}]`,
+      }),
       where: `crds[${i}]`,
     })),
   ];

@@ -137,6 +137,7 @@ describe("startEnvironment lifecycle", () => {
     const certDir = env.webhookInstallOptions?.localServingCertDir ?? "";
     expect(existsSync(join(certDir, "tls.crt"))).toBe(true);
     await env.stop();
+    await env.stop(); // a second stop (e.g. afterAll after a failed test already stopped it) is harmless
     for (const pid of env.pids) expect(alive(pid)).toBe(false);
     for (const dir of env.tempDirs) expect(existsSync(dir)).toBe(false);
     for (const dir of env.tempDirs) expect(processesMentioning(dir)).toEqual([]);

@@ -98,8 +98,15 @@ export class ControlPlaneProcess implements Disposable {
     );
   }
 
-  /** SIGTERM the group, SIGKILL it after stopTimeoutMs, then remove the temp dirs. */
-  async stop(): Promise<void> {
+  private stopping: Promise<void> | undefined;
+
+  /** SIGTERM the group, SIGKILL it after stopTimeoutMs, then remove the temp dirs. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
     const pid = this.child?.pid;
     if (pid !== undefined && !this.exitInfo) {
       killGroup(pid, "SIGTERM");
@@ -112,7 +119,7 @@ export class ControlPlaneProcess implements Disposable {
         await this.exited;
       }
     }
-    // Children of the leader (if any) may outlive it: make sure the whole group is gone.
+    // Anything the leader forked is still in its group: make sure the whole group is gone.
     if (pid !== undefined) killGroup(pid, "SIGKILL");
     untrack(this);
     await Promise.all(this.spec.dirs.map((d) => rm(d, { recursive: true, force: true })));
