@@ -410,3 +410,56 @@ describe("fake client: Kubernetes CEL library additions", () => {
     expect(await check(rule, spec)).toBe(ok);
   });
 });
+
+describe("fake client: more API behaviour", () => {
+  it("generates names from generateName", async () => {
+    const c = createFakeClient();
+    const a = await c.create(ConfigMap, { metadata: { generateName: "cfg-", namespace: "n" } });
+    const b = await c.create(ConfigMap, { metadata: { generateName: "cfg-", namespace: "n" } });
+    expect(a.metadata?.name).toMatch(/^cfg-[0-9a-f]{5}$/);
+    expect(b.metadata?.name).not.toBe(a.metadata?.name);
+  });
+
+  it("does not store dry-run writes", async () => {
+    const c = newClient();
+    const dry = await c.create(GPUBudget, budget({ maxGPUs: 1 }), { dryRun: true });
+    expect(dry.spec?.tier).toBe("bronze");
+    await expect(c.get(GPUBudget, { namespace: "lab", name: "b" })).rejects.toSatisfy(isNotFound);
+  });
+
+  it("applies server-side apply as create, then as a merge of the applied fields", async () => {
+    const c = newClient();
+    const first = await c.apply(GPUBudget, budget({ maxGPUs: 1, labels: { a: "1" } }), {
+      fieldManager: "me",
+    });
+    expect(first.metadata?.generation).toBe(1);
+    const second = await c.apply(GPUBudget, budget({ maxGPUs: 2, labels: { b: "2" } }), {
+      fieldManager: "me",
+    });
+    expect(second.spec).toMatchObject({ maxGPUs: 2, labels: { a: "1", b: "2" } });
+    expect(second.metadata?.generation).toBe(2);
+  });
+
+  it("checks delete preconditions", async () => {
+    const c = newClient();
+    const created = await c.create(GPUBudget, budget({ maxGPUs: 1 }));
+    await expect(c.delete(GPUBudget, created, { preconditions: { uid: "other" } })).rejects.toSatisfy(
+      isConflict,
+    );
+    await expect(
+      c.delete(GPUBudget, created, { preconditions: { resourceVersion: created.metadata?.resourceVersion } }),
+    ).resolves.toBeUndefined();
+  });
+
+  it("drops the namespace of cluster-scoped objects and needs one for namespaced objects", async () => {
+    const c = createFakeClient();
+    const ns = await c.create(
+      defineKind({ group: "", version: "v1", kind: "Namespace", plural: "namespaces", namespaced: false }),
+      { metadata: { name: "team", namespace: "ignored" } },
+    );
+    expect(ns.metadata?.namespace).toBeUndefined();
+    await expect(c.create(ConfigMap, { metadata: { name: "x" } })).rejects.toThrow(
+      /has no metadata.namespace/,
+    );
+  });
+});
