@@ -261,6 +261,31 @@ describe("cache-backed client", () => {
     expect(got.metadata?.managedFields?.length).toBeGreaterThan(0);
   });
 
+  it("holds only what per-kind selectors let through", async () => {
+    await Promise.all([
+      direct.create(ConfigMap, { metadata: { name: "sel-yes", namespace: "c1", labels: { cached: "yes" } } }),
+      direct.create(ConfigMap, { metadata: { name: "sel-no", namespace: "c1", labels: { cached: "no" } } }),
+    ]);
+    const cache = started({
+      selectors: {
+        "v1/ConfigMap": { labelSelector: { cached: "yes" }, fieldSelector: "metadata.namespace=c1" },
+      },
+    });
+    const client = createClient(env.kubeConfig, { cache });
+    expect((await client.list(ConfigMap)).map((c) => c.metadata?.name)).toEqual(["sel-yes"]);
+    await direct.create(ConfigMap, {
+      metadata: { name: "sel-later", namespace: "c1", labels: { cached: "yes" } },
+    });
+    await direct.create(ConfigMap, {
+      metadata: { name: "sel-elsewhere", namespace: "c2", labels: { cached: "yes" } },
+    });
+    await eventually("the later match", async () => (await client.list(ConfigMap)).length === 2);
+    expect((await client.list(ConfigMap)).map((c) => c.metadata?.name).sort()).toEqual([
+      "sel-later",
+      "sel-yes",
+    ]);
+  });
+
   it("waitForCacheSync is false when its signal aborts before sync", async () => {
     const cache = createCache(env.kubeConfig, { logger: quiet });
     await cache.getInformer(Pod); // created but never started

@@ -11,7 +11,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { KubernetesObject } from "../api/meta.js";
 import { ApiError, notFound } from "../client/errors.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
-import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
+import { matchesSelector, parseFieldSelector, parseSelector, selectorToString } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
 import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
@@ -211,10 +211,17 @@ export class InformerCache implements Cache {
     let informer = this.informers.get(key);
     if (!informer) {
       const transform: TransformFunc = this.options.transforms?.[transformKey(kind)] ?? dropManagedFields;
+      const selectors = this.options.selectors?.[transformKey(kind)];
+      const labelSelector =
+        selectors?.labelSelector === undefined
+          ? undefined
+          : selectorToString(parseSelector(selectors.labelSelector));
       informer = new SharedInformer({
         rest: this.rest,
         kind,
         namespaces: this.options.namespaces,
+        labelSelector: labelSelector || undefined,
+        fieldSelector: selectors?.fieldSelector || undefined,
         transform,
         syncPeriodMs: this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
         logger: this.log,

@@ -16,6 +16,7 @@ export {
   type SharedInformerOptions,
 } from "./informer.js";
 export {
+  backoffDelay,
   defaultReflectorTuning,
   Reflector,
   type ReflectorOptions,

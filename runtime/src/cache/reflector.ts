@@ -167,11 +167,7 @@ export class Reflector {
     if (now - this.lastFailureAt > this.tuning.backoffResetMs) this.failuresInARow = 0;
     this.lastFailureAt = now;
     this.failuresInARow++;
-    const base = Math.min(
-      this.tuning.backoffMaxMs,
-      this.tuning.backoffInitialMs * 2 ** Math.min(this.failuresInARow - 1, 30),
-    );
-    return base * (0.75 + Math.random() * 0.5);
+    return backoffDelay(this.failuresInARow, this.tuning);
   }
 
   private collectionPath(): string {
@@ -306,6 +302,22 @@ export class Reflector {
     const rv = obj.metadata?.resourceVersion;
     if (rv) this.stats.lastResourceVersion = rv;
   }
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): initial·2^(attempt-1), capped, then spread by
+ * ±25 % so replicas that failed together do not retry together.
+ */
+export function backoffDelay(
+  attempt: number,
+  tuning: Pick<ReflectorTuning, "backoffInitialMs" | "backoffMaxMs">,
+  random: () => number = Math.random,
+): number {
+  const base = Math.min(
+    tuning.backoffMaxMs,
+    tuning.backoffInitialMs * 2 ** Math.min(Math.max(attempt, 1) - 1, 30),
+  );
+  return base * (0.75 + random() * 0.5);
 }
 
 function isTooLargeResourceVersion(err: unknown): boolean {

@@ -1,4 +1,4 @@
-import type { KubernetesObject } from "../api/meta.js";
+import type { KubernetesObject, LabelSelector } from "../api/meta.js";
 import type { Reader } from "../client/types.js";
 import type { Kind } from "../kinds.js";
 
@@ -31,6 +31,19 @@ export interface CacheOptions {
   transforms?: Record<string, TransformFunc>;
   /** Default resync period in ms (controller-runtime: 10h with jitter). */
   syncPeriodMs?: number;
+  /**
+   * Per-kind server-side filters keyed like `transforms` ("v1/Pod"): that kind's informer lists and
+   * watches only matching objects (controller-runtime's ByObject Label/Field), so the rest is never
+   * held in memory. Reads of that kind then see only those objects.
+   */
+  selectors?: Record<string, KindSelectors>;
+}
+
+export interface KindSelectors {
+  /** A selector string, a label map or a LabelSelector. */
+  labelSelector?: string | Record<string, string> | LabelSelector;
+  /** A server-side field selector, e.g. "spec.nodeName=node-1". */
+  fieldSelector?: string;
 }
 
 /** The informer cache: one reflector per kind, started on first use. */
