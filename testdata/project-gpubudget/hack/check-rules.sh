@@ -10,7 +10,12 @@ cd "$(dirname "$0")/.."
 if ! command -v promtool >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "promtool not found: installing Debian's prometheus package" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
+    apt-get update -qq
+    if apt-cache policy prometheus | grep -q 'Candidate: (none)' || ! apt-cache policy prometheus | grep -q Candidate; then
+      echo "error: no 'prometheus' package in this machine's apt sources; install promtool from a Prometheus release." >&2
+      exit 1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
   else
     echo "error: promtool not found. Install the 'prometheus' package (apt-get install prometheus) or a Prometheus release." >&2
     exit 1

@@ -26,6 +26,7 @@ import {
   type Logger,
   type Manager,
   Pod,
+  type Predicate,
   type Reader,
   type ReconcileContext,
   type Reconciler,
@@ -241,15 +242,37 @@ export async function setupGPUBudgetController(
   });
   controllerManagedBy(mgr)
     .for(GPUBudgetKind, { predicates: [generationChangedPredicate()] })
-    // No generation predicate here: a pod's phase (status) is exactly what changes what it holds.
+    // Not the generation predicate here: a pod's phase (status) is exactly what changes what it holds.
     .watches(
       Pod,
       enqueueRequestsFromMapFunc((pod) => budgetsInNamespace(client, pod.metadata?.namespace)),
+      {
+        predicates: [podCountMayChange],
+      },
     )
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
     .named("gpubudget")
     .complete(reconciler);
 }
+
+/**
+ * Drops pod updates that cannot change any budget (condition and IP updates, annotations...): only
+ * the phase, labels (selectors), deletion and the containers' resources matter. Creates and deletes pass.
+ */
+export const podCountMayChange: Predicate<Pod> = {
+  update({ objectOld: a, objectNew: b }) {
+    if (!a || !b) return true;
+    const counted = (p: Pod) =>
+      JSON.stringify([
+        p.status?.phase,
+        p.metadata?.labels,
+        p.metadata?.deletionTimestamp,
+        p.spec?.containers?.map((c) => c.resources),
+        p.spec?.initContainers?.map((c) => [c.resources, c.restartPolicy]),
+      ]);
+    return counted(a) !== counted(b);
+  },
+};
 
 /** The budgets of one namespace, from the cache's field index. */
 export async function budgetsInNamespace(client: Client, namespace: string | undefined): Promise<Request[]> {

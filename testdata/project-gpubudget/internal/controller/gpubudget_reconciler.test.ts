@@ -25,7 +25,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import type { BudgetMetrics } from "../metrics/metrics.js";
-import { BUDGET_NAMESPACE_INDEX, GPUBudgetReconciler } from "./gpubudget_controller.js";
+import { BUDGET_NAMESPACE_INDEX, GPUBudgetReconciler, podCountMayChange } from "./gpubudget_controller.js";
 
 const CRDS = fileURLToPath(new URL("../../config/crd/bases", import.meta.url));
 const NS = "team-a";
@@ -286,5 +286,24 @@ describe("utilization from Prometheus", () => {
     const got = await get("b");
     expect(got.status?.allocatedGPUs).toBe(2);
     expect(got.status?.averageUtilization).toBeUndefined();
+  });
+});
+
+describe("podCountMayChange (the Pod watch's predicate)", () => {
+  const update = (a: Pod, b: Pod) => podCountMayChange.update?.({ objectOld: a, objectNew: b });
+  it("passes the changes that can move a budget", () => {
+    const p = gpuPod("p", 2);
+    expect(update(p, { ...p, status: { phase: "Succeeded" } })).toBe(true);
+    expect(update(p, { ...p, metadata: { ...p.metadata, labels: { team: "ml" } } })).toBe(true);
+    expect(update(p, { ...p, metadata: { ...p.metadata, deletionTimestamp: "2026-01-01T00:00:00Z" } })).toBe(
+      true,
+    );
+  });
+  it("drops updates that cannot (conditions, annotations)", () => {
+    const p = gpuPod("p", 2);
+    expect(update(p, { ...p, metadata: { ...p.metadata, annotations: { a: "b" } } })).toBe(false);
+    expect(
+      update(p, { ...p, status: { conditions: [{ type: "PodScheduled", status: "False" }] } } as Pod),
+    ).toBe(false);
   });
 });
