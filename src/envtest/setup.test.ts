@@ -149,6 +149,19 @@ describe("setupEnvtest", () => {
     expect(goCalls()[0]).toBe("list -m -versions k8s.io/kubernetes");
   });
 
+  it("prefers the newest patch the proxy lists over an older installed one, and uses the installed one with -i", async () => {
+    const old = storeVersionDir("1.36.0", env);
+    mkdirSync(old, { recursive: true });
+    for (const b of ["etcd", "kube-apiserver", "kubectl"]) {
+      writeFileSync(join(old, b), "#!/bin/sh\n");
+      chmodSync(join(old, b), 0o755);
+    }
+    expect((await setupEnvtest({ version: "1.36", env, installedOnly: true })).version).toBe("1.36.0");
+    expect(goCalls()).toEqual([]);
+    const result = await setupEnvtest({ version: "1.36", env, download: false, progress: progress() });
+    expect(result).toMatchObject({ version: "1.36.2", source: "build" });
+  });
+
   it("never builds twice when two runs race: the second waits for the lock and answers from the store", async () => {
     const slow = { ...env, FAKE_GO_BUILD_SECONDS: "1" };
     const [a, b] = await Promise.all([

@@ -116,7 +116,7 @@ function cacheDir(env: Env): string {
 export async function setupEnvtest(options: SetupOptions = {}): Promise<SetupResult> {
   const env = options.env ?? process.env;
   const progress = options.progress ?? new Progress();
-  const spec = parseVersionSpec(options.version ?? KUBERNETES_VERSION);
+  let spec = parseVersionSpec(options.version ?? KUBERNETES_VERSION);
 
   // The environment wins, unless its directory is visibly another release than the one asked for.
   const fromEnv = fromEnvironment(env);
@@ -125,10 +125,12 @@ export async function setupEnvtest(options: SetupOptions = {}): Promise<SetupRes
 
   const defaultRoot = storeRoot(env);
   const root = options.binDir ? resolve(options.binDir) : defaultRoot;
+  const installedOnly = options.installedOnly || env.ENVTEST_INSTALLED_ONLY === "true";
+  if (spec.kind === "minor" && !installedOnly) spec = await newestRelease(spec, env, progress);
   const installed = findInstalled(spec, root, defaultRoot, env);
   if (installed) return { dir: linkInto(installed, root, env), version: installed.version, source: "store" };
 
-  if (options.installedOnly || env.ENVTEST_INSTALLED_ONLY === "true") {
+  if (installedOnly) {
     throw new KbtsError(`Kubernetes ${describeSpec(spec)} is not installed in ${join(root, "k8s")}`, {
       where: "--installed-only",
       fix: "run `kbts setup-envtest use` without -i to build it, or set KUBEBUILDER_ASSETS",
@@ -145,6 +147,23 @@ export async function setupEnvtest(options: SetupOptions = {}): Promise<SetupRes
     return { ...made, dir: linkInto({ dir: made.dir, version: made.version ?? "" }, root, env) };
   } finally {
     await release();
+  }
+}
+
+/** `1.36` → the newest 1.36 patch the Go module proxy lists; offline, the spec stays (installed ones win). */
+async function newestRelease(spec: VersionSpec, env: Env, progress: Progress): Promise<VersionSpec> {
+  const go = findGo(env);
+  if (!go) return spec;
+  const work = cacheDir(env);
+  mkdirSync(work, { recursive: true });
+  try {
+    const version = pickVersion(spec, await proxyVersions(go, work, env));
+    return version ? { kind: "exact", version } : spec;
+  } catch (err) {
+    progress.line(
+      `could not list Kubernetes releases (${firstLine(err)}); using the newest installed ${describeSpec(spec)}`,
+    );
+    return spec;
   }
 }
 
