@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { GOLDEN_PROJECTS, generateGolden, readTree, TESTDATA } from "./golden.js";
 
@@ -31,4 +32,21 @@ describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
       });
     expect(run).not.toThrow();
   });
+
+  // The project resolves @kbts/runtime to this repository's workspace package (its built dist/).
+  const runtimeBuilt = existsSync(fileURLToPath(new URL("../../runtime/dist/index.d.ts", import.meta.url)));
+  it.runIf(runtimeBuilt)(
+    "type-checks against @kbts/runtime as generated (tsc -p tsconfig.json)",
+    () => {
+      const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+      const run = () =>
+        execFileSync(process.execPath, [tsc, "-p", "tsconfig.json"], {
+          cwd: join(TESTDATA, name),
+          encoding: "utf8",
+          stdio: "pipe",
+        });
+      expect(run).not.toThrow();
+    },
+    120_000,
+  );
 });

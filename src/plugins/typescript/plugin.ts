@@ -1,7 +1,7 @@
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { uncomment } from "../../scaffold/markers.js";
-import { fnv32a } from "../../scaffold/names.js";
+import { fnv32a, pluralize } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
@@ -138,6 +138,28 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     api: o.resource ? { crdVersion: "v1", namespaced: r.namespaced } : undefined,
     controller: o.controller || undefined,
   });
+  if (o.resource) writeKindDescriptors(ctx, r, data);
+}
+
+/**
+ * The typed Kind descriptors of the group/version (api/<version>/zz_generated.kinds.ts), written
+ * right away as Kubebuilder's `create api` runs `make generate`, so the project compiles at once.
+ * Every kind of the group/version in PROJECT is listed; `kbts generate` rewrites the file from the
+ * types' markers when they change.
+ */
+function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object): void {
+  const kinds = (ctx.config.resources ?? [])
+    .filter((x) => x.api && !x.core && x.group === r.group && x.version === r.version)
+    .map((x) => ({
+      kind: x.kind,
+      kindLower: x.kind.toLowerCase(),
+      plural: x.plural ?? pluralize(x.kind.toLowerCase()),
+      namespaced: x.api?.namespaced === true,
+    }));
+  ctx.scaffold.template(
+    file("typescript/api", "api/{{groupDir}}{{version}}/zz_generated.kinds.ts", "overwrite"),
+    { ...data, kinds },
+  );
 }
 
 /**
