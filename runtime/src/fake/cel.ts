@@ -1,4 +1,4 @@
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, Optional } from "@marcbachmann/cel-js";
 import type { FieldError } from "./fielderrors.js";
 import { child, index, type StructuralSchema, type ValidationRule } from "./schema.js";
 
@@ -12,14 +12,15 @@ class SetsLibrary {}
  * equivalent, intersects) and cross-type numeric equality (1 == 1.0). NOT available: quantity(),
  * url(), ip()/cidr(), semver, format.*, authz, strings.quote/format, cost limits, rule ratcheting.
  */
-function newEnvironment(): Environment {
+/** With optionalOldSelf, oldSelf is declared optional<dyn> (cel-js cannot type value() of a dyn optional). */
+function newEnvironment(optionalOldSelf: boolean): Environment {
   const env = new Environment({
     unlistedVariablesAreDyn: true,
     enableOptionalTypes: true,
     homogeneousAggregateLiterals: false,
   })
     .registerVariable("self", "dyn")
-    .registerVariable("oldSelf", "dyn");
+    .registerVariable("oldSelf", optionalOldSelf ? "optional<dyn>" : "dyn");
   const cmp = (a: unknown, b: unknown) =>
     (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
   const extremum = (list: unknown[], sign: number) => {
@@ -105,10 +106,14 @@ function big(_k: string, v: unknown): unknown {
   return typeof v === "bigint" ? v.toString() : v;
 }
 
-let shared: Environment | undefined;
-function environment(): Environment {
-  shared ??= newEnvironment();
-  return shared;
+const environments = new Map<boolean, Environment>();
+function environment(optionalOldSelf: boolean): Environment {
+  let env = environments.get(optionalOldSelf);
+  if (!env) {
+    env = newEnvironment(optionalOldSelf);
+    environments.set(optionalOldSelf, env);
+  }
+  return env;
 }
 
 type Program = ReturnType<Environment["parse"]>;
@@ -135,11 +140,12 @@ export function compileRules(schema: StructuralSchema, where: string, path = "")
 const programs = new Map<string, Program>();
 
 /** Parses once per distinct expression (fake clients made per test reuse the programs). */
-function program(expression: string): Program {
-  let p = programs.get(expression);
+function program(expression: string, optionalOldSelf: boolean): Program {
+  const key = `${optionalOldSelf}\0${expression}`;
+  let p = programs.get(key);
   if (!p) {
-    p = environment().parse(expression);
-    programs.set(expression, p);
+    p = environment(optionalOldSelf).parse(expression);
+    programs.set(key, p);
   }
   return p;
 }
@@ -150,10 +156,10 @@ function compileRule(rule: ValidationRule, where: string): CompiledRule {
   try {
     const c: CompiledRule = {
       rule,
-      program: program(rule.rule),
+      program: program(rule.rule, rule.optionalOldSelf === true),
       transition: /\boldSelf\b/.test(rule.rule),
     };
-    if (rule.messageExpression) c.message = program(rule.messageExpression);
+    if (rule.messageExpression) c.message = program(rule.messageExpression, rule.optionalOldSelf === true);
     compiled.set(rule, c);
     return c;
   } catch (err) {
@@ -235,7 +241,12 @@ export function celErrors(
     const c = compileRule(rule, path || "<root>");
     if (c.transition && old === undefined && !rule.optionalOldSelf) continue;
     const vars: Record<string, unknown> = { self: toCel(value, schema) };
-    if (c.transition) vars.oldSelf = toCel(old, schema);
+    if (c.transition) {
+      // optionalOldSelf: oldSelf is an optional, empty on create, so the rule also runs then.
+      if (rule.optionalOldSelf)
+        vars.oldSelf = old === undefined ? Optional.none() : Optional.of(toCel(old, schema));
+      else vars.oldSelf = toCel(old, schema);
+    }
     let ok: unknown;
     try {
       ok = c.program(vars);

@@ -88,6 +88,59 @@ describe("fake client: CRD schema and CEL validation", () => {
     );
   });
 
+  it("runs optionalOldSelf rules on create too, with oldSelf as an optional", async () => {
+    const crd = {
+      spec: {
+        group: "opt.example.com",
+        names: { kind: "Opt", plural: "opts" },
+        versions: [
+          {
+            name: "v1",
+            schema: {
+              openAPIV3Schema: {
+                type: "object" as const,
+                properties: {
+                  spec: {
+                    type: "object" as const,
+                    properties: {
+                      n: {
+                        type: "integer" as const,
+                        "x-kubernetes-validations": [
+                          {
+                            rule: "oldSelf.hasValue() ? self >= oldSelf.value() : self < 10",
+                            optionalOldSelf: true,
+                            message: "n may only grow, from under 10",
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const Opt = defineKind({
+      group: "opt.example.com",
+      version: "v1",
+      kind: "Opt",
+      plural: "opts",
+      namespaced: false,
+    });
+    const c = createFakeClient({ crds: [crd] });
+    expect(
+      await invalidMessage(c.create(Opt, { metadata: { name: "big" }, spec: { n: 11 } } as KubernetesObject)),
+    ).toContain("spec.n: Invalid value: 11: n may only grow, from under 10");
+    const ok = await c.create(Opt, { metadata: { name: "o" }, spec: { n: 5 } } as KubernetesObject);
+    await c.update(Opt, { ...ok, spec: { n: 20 } } as KubernetesObject);
+    const cur = await c.get(Opt, { name: "o" });
+    expect(await invalidMessage(c.update(Opt, { ...cur, spec: { n: 19 } } as KubernetesObject))).toContain(
+      "n may only grow",
+    );
+  });
+
   it("lists every error, bracketed, for several problems", async () => {
     const c = newClient();
     const message = await invalidMessage(
