@@ -77,6 +77,8 @@ describe("kbts create api", () => {
     [{ ...api, version: "1" }, /not a Kubernetes API version/],
     [{ ...api, plural: "Memcacheds" }, /plural/],
     [{ ...api, plugins: ["nope/v1"] }, /unknown plugin/],
+    [{ ...api, resource: false }, /no API found .* to write a controller for/],
+    [{ ...api, resource: false, controller: false }, /nothing to create/],
   ])("rejects %j without writing", async (flags, message) => {
     await init();
     await failsWithoutWriting(() => runCreateApi(dir, flags), message);
@@ -90,6 +92,17 @@ describe("kbts create api", () => {
     await runCreateApi(dir, { ...api, force: true });
     const main = readFileSync(join(dir, "cmd/main.ts"), "utf8");
     expect(main.match(/new MemcachedReconciler/g)).toHaveLength(1);
+  });
+
+  it("adds a controller later to an API created with --controller=false", async () => {
+    await init();
+    await runCreateApi(dir, { ...api, controller: false });
+    expect(existsSync(join(dir, "internal/controller/memcached_controller.ts"))).toBe(false);
+    await runCreateApi(dir, { ...api, resource: false });
+    expect(readFileSync(join(dir, "cmd/main.ts"), "utf8")).toContain(
+      "new MemcachedReconciler(mgr.getClient())",
+    );
+    expect(readFileSync(join(dir, "PROJECT"), "utf8")).toContain("  controller: true\n");
   });
 
   it("allows a second group only in a multigroup project", async () => {

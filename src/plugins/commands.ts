@@ -212,6 +212,15 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
       fix: "pass --force to re-scaffold its files (your edits to them are overwritten)",
     });
   }
+  if (!options.resource && !existing?.api) {
+    throw new KbtsError(
+      `no API found for ${flags.group}/${flags.version}, Kind=${flags.kind} to write a controller for`,
+      {
+        where: "--resource=false",
+        fix: "create the API first (kbts create api ... --controller=false), or drop --resource=false; controllers for built-in kinds are not scaffolded yet",
+      },
+    );
+  }
   if (options.controller && !fs.exists("cmd/main.ts")) {
     throw new KbtsError("cmd/main.ts is missing; the controller could not be registered", {
       where: "cmd/main.ts",
