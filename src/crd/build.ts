@@ -1,0 +1,135 @@
+import { relative } from "node:path";
+import { ts } from "ts-morph";
+import { KbtsError } from "../errors.js";
+import type { ApiPackage, RootKind } from "../manifests/packages.js";
+import type { MarkerCollector } from "../markers/collect.js";
+import { storageVersion } from "../markers/defs/crd.js";
+import { formatLocation } from "../markers/registry.js";
+import type { SchemaWalker } from "../schema/walker.js";
+import { pluralize } from "./plural.js";
+import type { CustomResourceDefinition } from "./types.js";
+
+export interface BuiltCrd {
+  crd: CustomResourceDefinition;
+  /** Each served version's root declaration, for checks against the resolved types. */
+  versions: Map<string, RootKind>;
+}
+
+export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * One CRD per group/kind over every API package of that group (controller-gen's NeedCRDFor):
+ * names and scope defaults, one version per package, type markers applied for their version,
+ * versions sorted by name, exactly one storage version.
+ */
+export function buildCrds(
+  root: string,
+  packages: ApiPackage[],
+  walker: SchemaWalker,
+  collector: MarkerCollector,
+  annotations: Record<string, string>,
+  errors: KbtsError[],
+): BuiltCrd[] {
+  const kinds = new Map<
+    string,
+    { group: string; kind: string; entries: { pkg: ApiPackage; kind: RootKind }[] }
+  >();
+  for (const pkg of packages) {
+    for (const k of pkg.kinds) {
+      const id = `${k.name}.${pkg.group}`;
+      let e = kinds.get(id);
+      if (!e) {
+        e = { group: pkg.group, kind: k.name, entries: [] };
+        kinds.set(id, e);
+      }
+      e.entries.push({ pkg, kind: k });
+    }
+  }
+  const out: BuiltCrd[] = [];
+  for (const id of [...kinds.keys()].sort(compareBytes)) {
+    const { group, kind, entries } = kinds.get(id) as {
+      group: string;
+      kind: string;
+      entries: { pkg: ApiPackage; kind: RootKind }[];
+    };
+    const plural = pluralize(kind);
+    const crd: CustomResourceDefinition = {
+      apiVersion: "apiextensions.k8s.io/v1",
+      kind: "CustomResourceDefinition",
+      metadata: { name: `${plural}.${group}`, annotations: { ...annotations } },
+      spec: {
+        group,
+        names: { kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase() },
+        scope: "Namespaced",
+        versions: [],
+      },
+    };
+    const versions = new Map<string, RootKind>();
+    for (const { pkg, kind: rk } of entries) {
+      crd.spec.versions.push({
+        name: pkg.version,
+        served: true,
+        storage: false,
+        schema: { openAPIV3Schema: walker.kindSchema(rk.decl) },
+      });
+      versions.set(pkg.version, rk);
+    }
+    for (const { pkg, kind: rk } of entries) {
+      for (const m of collector.forNode(rk.decl).markers.all) {
+        if (!m.def.crd) continue;
+        try {
+          m.def.crd(crd, pkg.version, m.value as never);
+        } catch (err) {
+          errors.push(
+            new KbtsError(`+${m.def.name}: ${(err as Error).message}`, { where: formatLocation(m.loc) }),
+          );
+        }
+      }
+    }
+    crd.metadata.name = `${crd.spec.names.plural}.${group}`;
+    if (crd.spec.versions.length === 0) continue;
+    crd.spec.versions.sort((a, b) => compareBytes(a.name, b.name));
+    if (crd.spec.versions.length === 1)
+      (crd.spec.versions[0] as (typeof crd.spec.versions)[number]).storage = true;
+    checkVersions(root, crd, entries, collector, errors);
+    out.push({ crd, versions });
+  }
+  return out;
+}
+
+function checkVersions(
+  root: string,
+  crd: CustomResourceDefinition,
+  entries: { pkg: ApiPackage; kind: RootKind }[],
+  collector: MarkerCollector,
+  errors: KbtsError[],
+): void {
+  const gk = `${crd.spec.names.kind}.${crd.spec.group}`;
+  const storage = crd.spec.versions.filter((v) => v.storage).map((v) => v.name);
+  const all = crd.spec.versions.map((v) => v.name).join(", ");
+  const first = entries[0]?.kind.decl;
+  if (storage.length === 0 && first) {
+    const sf = first.getSourceFile();
+    const lc = sf.getLineAndCharacterOfPosition(first.name.getStart(sf));
+    errors.push(
+      new KbtsError(`CRD for ${gk} has no storage version (versions ${all})`, {
+        where: `${relative(root, sf.fileName)}:${lc.line + 1}:${lc.character + 1}`,
+        fix: "mark exactly one version's type with // +kubebuilder:storageversion",
+      }),
+    );
+  }
+  if (storage.length > 1) {
+    const marks = entries.flatMap((e) => collector.forNode(e.kind.decl).markers.list(storageVersion));
+    const last = marks[marks.length - 1];
+    errors.push(
+      new KbtsError(`CRD for ${gk} has more than one storage version: ${storage.join(", ")}`, {
+        ...(last ? { where: formatLocation(last.loc) } : {}),
+        fix: "keep // +kubebuilder:storageversion on exactly one version",
+      }),
+    );
+  }
+  if (!crd.spec.versions.some((v) => v.served)) {
+    errors.push(new KbtsError(`CRD for ${gk} with version(s) ${all} does not serve any version`));
+  }
+  void ts;
+}

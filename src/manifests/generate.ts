@@ -1,0 +1,140 @@
+import { buildCrds } from "../crd/build.js";
+import { KbtsError } from "../errors.js";
+import { registry } from "../markers/all.js";
+import { MarkerCollector } from "../markers/collect.js";
+import type { MarkerWarning } from "../markers/parse.js";
+import { formatLocation, type MarkerInstance } from "../markers/registry.js";
+import { generateRoles } from "../rbac/generate.js";
+import { type RbacRule, rbacMarker } from "../rbac/markers.js";
+import { SchemaWalker } from "../schema/walker.js";
+import { kbtsVersion } from "../version.js";
+import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
+import {
+  type WebhookConfigMarker,
+  type WebhookMarker,
+  webhookConfigurationMarker,
+  webhookMarker,
+} from "../webhook/markers.js";
+import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
+import { checkCrds } from "./checks.js";
+import { findSourceFiles, loadProject } from "./load.js";
+import { findApiPackages } from "./packages.js";
+
+export interface ManifestOptions {
+  /** Project root; paths and output are relative to it. */
+  root: string;
+  /** Globs of TypeScript files to scan (default: api/** and internal/**). */
+  paths?: string[];
+  /** Where CRDs go (default config/crd/bases). */
+  crdOutput?: string;
+  /** Name of the ClusterRole/Roles (default manager-role). */
+  roleName?: string;
+  /** Allow float fields (number/float64), as controller-gen's crd:allowDangerousTypes. */
+  allowDangerousTypes?: boolean;
+}
+
+export interface ManifestResult {
+  /** Generated files: path relative to root → content. */
+  files: Map<string, string>;
+  warnings: MarkerWarning[];
+}
+
+/** Every problem of a run, reported together (nothing is written when there is one). */
+export class ManifestErrors extends KbtsError {
+  constructor(readonly errors: KbtsError[]) {
+    super(
+      errors.length === 1
+        ? (errors[0] as KbtsError).message
+        : `${errors.length} problems in API types and markers`,
+      {
+        ...(errors.length === 1 && errors[0]?.where ? { where: errors[0].where } : {}),
+        ...(errors.length === 1 && errors[0]?.fix ? { fix: errors[0].fix } : {}),
+      },
+    );
+  }
+
+  override format(): string {
+    if (this.errors.length === 1) return (this.errors[0] as KbtsError).format();
+    return [this.message, ...this.errors.map((e) => e.format().replaceAll("\n", "\n  "))].join("\n");
+  }
+}
+
+export const VERSION_ANNOTATION = "kbts.dev/version";
+
+/**
+ * Generates CRDs, RBAC roles and webhook configurations from a project's TypeScript, in memory.
+ * Throws ManifestErrors listing every error; returns the files and the warnings otherwise.
+ */
+export async function generateManifests(opts: ManifestOptions): Promise<ManifestResult> {
+  const root = opts.root;
+  const paths = await findSourceFiles(root, opts.paths);
+  const loaded = loadProject(paths);
+  const collector = new MarkerCollector(registry, root);
+  const packages = findApiPackages(root, loaded.files, collector, loaded.checker);
+  const optionalFiles = new Set(packages.filter((p) => p.optionalByDefault).flatMap((p) => p.files));
+  const walker = new SchemaWalker(loaded.checker, collector, {
+    root,
+    allowDangerousTypes: opts.allowDangerousTypes ?? false,
+    packageOptional: (sf) => optionalFiles.has(sf),
+  });
+  const errors: KbtsError[] = [];
+  const crds = buildCrds(root, packages, walker, collector, { [VERSION_ANNOTATION]: kbtsVersion() }, errors);
+  errors.push(...walker.errors);
+  if (errors.length === 0) checkCrds(crds, collector, errors);
+
+  const pkgMarkers: MarkerInstance[] = loaded.files.flatMap((sf) => collector.packageMarkers(sf));
+  const files = new Map<string, string>();
+  const crdDir = (opts.crdOutput ?? "config/crd/bases").replace(/\/$/, "");
+  for (const { crd } of crds) {
+    files.set(`${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`, render([crd]));
+  }
+
+  const rules = pkgMarkers.filter((m) => m.def === rbacMarker).map((m) => m.value as RbacRule);
+  const roles = generateRoles(rules, opts.roleName ?? "manager-role");
+  if (roles.length > 0) files.set("config/rbac/role.yaml", render(roles));
+
+  const hooks = pkgMarkers.filter((m) => m.def === webhookMarker);
+  try {
+    const configs = generateWebhookConfigurations(
+      hooks.map((m) => m.value as WebhookMarker),
+      pkgMarkers
+        .filter((m) => m.def === webhookConfigurationMarker)
+        .map((m) => m.value as WebhookConfigMarker),
+    );
+    if (configs.length > 0) files.set("config/webhook/manifests.yaml", render(configs));
+  } catch (err) {
+    if (!(err instanceof WebhookError)) throw err;
+    const at = hooks.find((h) => {
+      try {
+        generateWebhookConfigurations([h.value as WebhookMarker], []);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    errors.push(
+      new KbtsError(`+kubebuilder:webhook: ${err.message}`, at ? { where: formatLocation(at.loc) } : {}),
+    );
+  }
+
+  errors.unshift(...collector.errors);
+  if (errors.length > 0) throw new ManifestErrors(dedupe(errors));
+  return {
+    files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    warnings: collector.warnings,
+  };
+}
+
+function render(objects: unknown[]): string {
+  return toYamlDocuments(JSON.parse(JSON.stringify(objects)) as JsonValue[]);
+}
+
+function dedupe(errors: KbtsError[]): KbtsError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = e.format();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,78 @@
+import { basename, dirname, relative, sep } from "node:path";
+import { ts } from "ts-morph";
+import type { MarkerCollector } from "../markers/collect.js";
+import { groupName, objectRoot, packageOptional, skipType, versionName } from "../markers/defs/crd.js";
+import type { MarkerInstance } from "../markers/registry.js";
+import { resolveTypeName } from "../schema/resolve.js";
+
+/** A directory under api/ whose files carry a +groupName: one group/version. */
+export interface ApiPackage {
+  dir: string;
+  group: string;
+  version: string;
+  files: ts.SourceFile[];
+  optionalByDefault: boolean;
+  kinds: RootKind[];
+}
+
+/** A root type: +kubebuilder:object:root=true and a `metadata: ObjectMeta` property. */
+export interface RootKind {
+  name: string;
+  decl: ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+}
+
+const isApiFile = (root: string, file: string) => relative(root, file).split(sep)[0] === "api";
+
+export function findApiPackages(
+  root: string,
+  files: ts.SourceFile[],
+  collector: MarkerCollector,
+  checker: ts.TypeChecker,
+): ApiPackage[] {
+  const byDir = new Map<string, ts.SourceFile[]>();
+  for (const sf of files) {
+    if (!isApiFile(root, sf.fileName)) continue;
+    const dir = dirname(sf.fileName);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), sf]);
+  }
+  const out: ApiPackage[] = [];
+  for (const [dir, pkgFiles] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const markers: MarkerInstance[] = pkgFiles.flatMap((sf) => collector.packageMarkers(sf));
+    const group = markers.find((m) => m.def === groupName);
+    if (!group) continue;
+    if (markers.some((m) => m.def === skipType)) continue;
+    const version =
+      (markers.find((m) => m.def === versionName)?.value as string | undefined) ?? basename(dir);
+    const pkg: ApiPackage = {
+      dir,
+      group: group.value as string,
+      version,
+      files: pkgFiles,
+      optionalByDefault: markers.some((m) => m.def === packageOptional),
+      kinds: [],
+    };
+    for (const sf of pkgFiles) {
+      for (const stmt of sf.statements) {
+        if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
+        const docs = collector.forNode(stmt);
+        const root = docs.markers.get<boolean>(objectRoot);
+        if (!root?.value || docs.markers.has(skipType)) continue;
+        if (hasObjectMeta(stmt, checker)) pkg.kinds.push({ name: stmt.name.text, decl: stmt });
+      }
+    }
+    out.push(pkg);
+  }
+  return out;
+}
+
+function hasObjectMeta(
+  decl: ts.InterfaceDeclaration | ts.TypeAliasDeclaration,
+  checker: ts.TypeChecker,
+): boolean {
+  const type = checker.getTypeAtLocation(decl.name);
+  const meta = checker.getPropertyOfType(type, "metadata");
+  const d = meta?.valueDeclaration ?? meta?.declarations?.[0];
+  if (!d || !ts.isPropertySignature(d) || !d.type || !ts.isTypeReferenceNode(d.type)) return false;
+  const target = resolveTypeName(checker, d.type.typeName);
+  return target.name === "ObjectMeta";
+}

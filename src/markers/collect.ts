@@ -1,0 +1,116 @@
+import { relative } from "node:path";
+import { ts } from "ts-morph";
+import { KbtsError } from "../errors.js";
+import { type CommentGroup, FileComments, mayContainMarkers } from "./comments.js";
+import { cleanDescription } from "./doc.js";
+import { type MarkerWarning, parseMarker } from "./parse.js";
+import { type MarkerInstance, MarkerSet, type Registry, type Target } from "./registry.js";
+
+/** The markers and description of one declaration or property. */
+export interface NodeDocs {
+  markers: MarkerSet;
+  doc: string;
+}
+
+const EMPTY: NodeDocs = { markers: new MarkerSet(), doc: "" };
+
+const CLAIMED_KINDS = new Set([
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.PropertySignature,
+  ts.SyntaxKind.EnumMember,
+]);
+
+/**
+ * Collects markers once per node (controller-tools' Collector): declarations and properties get the
+ * markers of their doc group and the group before it; every other comment is package-level.
+ * Malformed markers are gathered as errors, unknown ones as warnings; nothing throws.
+ */
+export class MarkerCollector {
+  readonly errors: KbtsError[] = [];
+  readonly warnings: MarkerWarning[] = [];
+  private readonly files = new Map<ts.SourceFile, FileComments | null>();
+  private readonly nodes = new Map<ts.Node, NodeDocs>();
+  private readonly packages = new Map<ts.SourceFile, MarkerInstance[]>();
+
+  constructor(
+    readonly registry: Registry,
+    readonly root: string,
+  ) {}
+
+  private comments(sf: ts.SourceFile): FileComments | null {
+    let fc = this.files.get(sf);
+    if (fc === undefined) {
+      fc = mayContainMarkers(sf.text) || /\/\/|\/\*/.test(sf.text) ? new FileComments(sf) : null;
+      this.files.set(sf, fc);
+      if (fc) this.claimAll(sf);
+    }
+    return fc;
+  }
+
+  private claimAll(sf: ts.SourceFile): void {
+    const visit = (node: ts.Node): void => {
+      if (CLAIMED_KINDS.has(node.kind)) this.forNode(node);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+
+  /** Markers and description of a declaration (target "type") or property (target "field"). */
+  forNode(node: ts.Node): NodeDocs {
+    const cached = this.nodes.get(node);
+    if (cached) return cached;
+    const sf = node.getSourceFile();
+    const fc = this.comments(sf);
+    if (!fc) return EMPTY;
+    const again = this.nodes.get(node);
+    if (again) return again;
+    const target: Target =
+      node.kind === ts.SyntaxKind.PropertySignature || node.kind === ts.SyntaxKind.EnumMember
+        ? "field"
+        : "type";
+    const { doc, markerGroups } = fc.claimFor(node);
+    const markers: MarkerInstance[] = [];
+    for (const g of markerGroups) markers.push(...this.parseGroup(fc, g, target));
+    const docLines = doc
+      ? fc
+          .lines(doc)
+          .filter((l) => !l.marker)
+          .map((l) => l.text)
+      : [];
+    const result = { markers: new MarkerSet(markers), doc: cleanDescription(docLines) };
+    this.nodes.set(node, result);
+    return result;
+  }
+
+  /** Package-level markers of a file (rbac, webhook, groupName, ...). */
+  packageMarkers(sf: ts.SourceFile): MarkerInstance[] {
+    const cached = this.packages.get(sf);
+    if (cached) return cached;
+    const fc = this.comments(sf);
+    const out: MarkerInstance[] = [];
+    if (fc) for (const g of fc.freeGroups()) out.push(...this.parseGroup(fc, g, "package"));
+    this.packages.set(sf, out);
+    return out;
+  }
+
+  private parseGroup(fc: FileComments, group: CommentGroup, target: Target): MarkerInstance[] {
+    const out: MarkerInstance[] = [];
+    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    for (const line of fc.lines(group)) {
+      if (!line.marker) continue;
+      try {
+        const r = parseMarker(this.registry, target, line.text, { file, line: line.line, col: line.col });
+        if (r.kind === "marker") out.push(r.marker);
+        // Free comments hold any kind of marker; only warn there for names nobody knows.
+        else if (r.kind === "warning" && (target !== "package" || r.warning.message.startsWith("unknown")))
+          this.warnings.push(r.warning);
+      } catch (err) {
+        if (err instanceof KbtsError) this.errors.push(err);
+        else throw err;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,246 @@
+import type { CrdVersion, CustomResourceDefinition } from "../../crd/types.js";
+import { type ArgValue, t } from "../args.js";
+import { defineMarker, type MarkerDefinition } from "../registry.js";
+
+/** Type-level CRD markers (controller-tools pkg/crd/markers/crd.go), applied to the root kind's CRD. */
+
+function versionOf(crd: CustomResourceDefinition, version: string, what: string): CrdVersion {
+  const v = crd.spec.versions.find((x) => x.name === version);
+  if (!v) throw new Error(`${what} applied to version "${version}" not in CRD`);
+  return v;
+}
+
+const str = (v: ArgValue | undefined): string | undefined => (v === undefined ? undefined : String(v));
+const strs = (v: ArgValue | undefined): string[] | undefined =>
+  v === undefined ? undefined : (v as string[]);
+
+export const objectRoot = defineMarker<boolean>({
+  name: "kubebuilder:object:root",
+  targets: ["type"],
+  args: { kind: "value", type: t.bool },
+  help: "the type is a Kubernetes object (a root kind, or its List)",
+});
+
+export const subresourceStatus = defineMarker<undefined>({
+  name: "kubebuilder:subresource:status",
+  targets: ["type"],
+  args: { kind: "none" },
+  help: "enables the status subresource",
+  crd: (crd, version) => {
+    const v = versionOf(crd, version, "status subresource");
+    v.subresources = { ...v.subresources, status: {} };
+  },
+});
+
+export const subresourceScale = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:subresource:scale",
+  targets: ["type"],
+  args: {
+    kind: "fields",
+    fields: {
+      specpath: { type: t.string },
+      statuspath: { type: t.string },
+      selectorpath: { type: t.string, optional: true },
+    },
+  },
+  help: "enables the scale subresource (specpath, statuspath, selectorpath)",
+  crd: (crd, version, a) => {
+    const v = versionOf(crd, version, "scale subresource");
+    const scale: NonNullable<CrdVersion["subresources"]>["scale"] = {
+      specReplicasPath: a.specpath as string,
+      statusReplicasPath: a.statuspath as string,
+    };
+    if (a.selectorpath !== undefined) scale.labelSelectorPath = a.selectorpath as string;
+    v.subresources = { ...v.subresources, scale };
+  },
+});
+
+export const printColumn = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:printcolumn",
+  targets: ["type"],
+  args: {
+    kind: "fields",
+    fields: {
+      name: { type: t.string },
+      type: { type: t.string },
+      JSONPath: { type: t.string },
+      description: { type: t.string, optional: true },
+      format: { type: t.string, optional: true },
+      priority: { type: t.int, optional: true },
+    },
+  },
+  help: "adds a column to `kubectl get` (name, type, JSONPath, description, format, priority)",
+  crd: (crd, version, a) => {
+    const v = versionOf(crd, version, "printer columns");
+    v.subresources ??= {};
+    const col: NonNullable<CrdVersion["additionalPrinterColumns"]>[number] = {
+      name: a.name as string,
+      type: a.type as string,
+      jsonPath: a.JSONPath as string,
+    };
+    if (a.description) col.description = a.description as string;
+    if (a.format) col.format = a.format as string;
+    if (a.priority) col.priority = a.priority as number;
+    v.additionalPrinterColumns = [...(v.additionalPrinterColumns ?? []), col];
+  },
+});
+
+export const resource = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:resource",
+  targets: ["type"],
+  args: {
+    kind: "fields",
+    fields: {
+      path: { type: t.string, optional: true },
+      shortName: { type: t.strings, optional: true },
+      categories: { type: t.strings, optional: true },
+      singular: { type: t.string, optional: true },
+      scope: { type: t.string, optional: true },
+    },
+  },
+  help: "resource names and scope (path, shortName, categories, singular, scope=Cluster|Namespaced)",
+  crd: (crd, _version, a) => {
+    const names = crd.spec.names;
+    if (a.path) names.plural = a.path as string;
+    if (a.singular) names.singular = a.singular as string;
+    const shortNames = strs(a.shortName);
+    const categories = strs(a.categories);
+    if (shortNames && shortNames.length > 0) names.shortNames = shortNames;
+    else delete names.shortNames;
+    if (categories && categories.length > 0) names.categories = categories;
+    else delete names.categories;
+    crd.spec.scope = str(a.scope) || "Namespaced";
+  },
+});
+
+export const storageVersion = defineMarker<undefined>({
+  name: "kubebuilder:storageversion",
+  targets: ["type"],
+  args: { kind: "none" },
+  help: "this version is the storage version",
+  crd: (crd, version) => {
+    versionOf(crd, version, "storage version").storage = true;
+  },
+});
+
+export const skipVersion = defineMarker<undefined>({
+  name: "kubebuilder:skipversion",
+  targets: ["type"],
+  args: { kind: "none" },
+  help: "leaves this version out of the CRD",
+  crd: (crd, version) => {
+    crd.spec.versions = crd.spec.versions.filter((v) => v.name !== version);
+  },
+});
+
+export const unservedVersion = defineMarker<undefined>({
+  name: "kubebuilder:unservedversion",
+  targets: ["type"],
+  args: { kind: "none" },
+  help: "this version is not served",
+  crd: (crd, version) => {
+    const v = crd.spec.versions.find((x) => x.name === version);
+    if (v) v.served = false;
+  },
+});
+
+export const deprecatedVersion = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:deprecatedversion",
+  targets: ["type"],
+  args: { kind: "fields", fields: { warning: { type: t.string, optional: true } } },
+  help: "this version is deprecated (warning=...)",
+  crd: (crd, version, a) => {
+    const v = crd.spec.versions.find((x) => x.name === version);
+    if (!v) return;
+    v.deprecated = true;
+    if (a.warning !== undefined) v.deprecationWarning = a.warning as string;
+  },
+});
+
+export const crdMetadata = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:metadata",
+  targets: ["type"],
+  args: {
+    kind: "fields",
+    fields: { annotations: { type: t.strings, optional: true }, labels: { type: t.strings, optional: true } },
+  },
+  help: 'annotations and labels of the CRD object ("k=v")',
+  crd: (crd, _version, a) => {
+    for (const s of strs(a.annotations) ?? []) {
+      const i = s.indexOf("=");
+      if (i < 0) throw new Error(`annotation ${s} is not in 'xxx=xxx' format`);
+      crd.metadata.annotations = { ...crd.metadata.annotations, [s.slice(0, i)]: s.slice(i + 1) };
+    }
+    for (const s of strs(a.labels) ?? []) {
+      const i = s.indexOf("=");
+      if (i < 0) throw new Error(`label ${s} is not in 'xxx=xxx' format`);
+      crd.metadata.labels = { ...crd.metadata.labels, [s.slice(0, i)]: s.slice(i + 1) };
+    }
+  },
+});
+
+export const selectableField = defineMarker<Record<string, ArgValue>>({
+  name: "kubebuilder:selectablefield",
+  targets: ["type"],
+  args: { kind: "fields", fields: { JSONPath: { type: t.string } } },
+  help: "a field usable in field selectors (JSONPath)",
+  crd: (crd, version, a) => {
+    const v = versionOf(crd, version, "selectable field");
+    v.selectableFields = [...(v.selectableFields ?? []), { jsonPath: a.JSONPath as string }];
+  },
+});
+
+export const skipType = defineMarker<undefined>({
+  name: "kubebuilder:skip",
+  targets: ["package", "type"],
+  args: { kind: "none" },
+  help: "no CRD is generated for this package or type",
+});
+
+export const crdMarkers: MarkerDefinition[] = [
+  objectRoot,
+  subresourceStatus,
+  subresourceScale,
+  printColumn,
+  resource,
+  storageVersion,
+  skipVersion,
+  unservedVersion,
+  deprecatedVersion,
+  crdMetadata,
+  selectableField,
+  skipType,
+];
+
+/** Package-level markers of API packages. */
+export const groupName = defineMarker<string>({
+  name: "groupName",
+  targets: ["package"],
+  args: { kind: "value", type: t.string, optional: true },
+  help: "the API group of the package (+groupName=example.com)",
+  convert: (a) => (a === undefined ? "" : String(a)),
+});
+
+export const versionName = defineMarker<string>({
+  name: "versionName",
+  targets: ["package"],
+  args: { kind: "value", type: t.string },
+  help: "overrides the version of the package (defaults to the directory name)",
+});
+
+export const packageOptional = defineMarker<undefined>({
+  name: "kubebuilder:validation:Optional",
+  targets: ["package"],
+  args: { kind: "none" },
+  help: "every field of the package is optional unless marked required",
+  packageDefault: "optional",
+});
+
+export const packageRequired = defineMarker<undefined>({
+  name: "kubebuilder:validation:Required",
+  targets: ["package"],
+  args: { kind: "none" },
+  help: "every field of the package is required unless marked optional (the default)",
+});
+
+export const packageMarkers: MarkerDefinition[] = [groupName, versionName, packageOptional, packageRequired];

@@ -1,0 +1,558 @@
+import type { JSONSchemaProps } from "../../schema/types.js";
+import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
+import { defineMarker, type MarkerDefinition, type SchemaEffect, type Target } from "../registry.js";
+
+/**
+ * Schema markers (controller-tools pkg/crd/markers/validation.go, topology.go): each is one definition
+ * that parses and applies itself. The `kubebuilder:validation:<Name>` markers exist for fields and
+ * types, and as `kubebuilder:validation:items:<Name>` applied to an array's items.
+ */
+
+const PREFIX = "kubebuilder:validation:";
+const FIELD_AND_TYPE: readonly Target[] = ["field", "type"];
+
+const isNumeric = (s: JSONSchemaProps) => s.type === "integer" || s.type === "number";
+const isTextual = (s: JSONSchemaProps) => s.type === "string" || s["x-kubernetes-int-or-string"] === true;
+const need = (ok: boolean, message: string) => {
+  if (!ok) throw new Error(message);
+};
+const found = (s: JSONSchemaProps) => s.type ?? "";
+
+interface ValidationSpec<V> {
+  name: string;
+  args: ArgsShape;
+  help: string;
+  priority?: number;
+  apply(schema: JSONSchemaProps, value: V): void;
+}
+
+const value = (type: ArgType): ArgsShape => ({ kind: "value", type });
+const none: ArgsShape = { kind: "none" };
+
+function numberBound(
+  key: "maximum" | "minimum" | "multipleOf",
+  label: string,
+): (s: JSONSchemaProps, v: number) => void {
+  return (s, v) => {
+    need(isNumeric(s), `must apply ${label} to a numeric value, found ${found(s)}`);
+    need(
+      !(s.type === "integer" && !Number.isInteger(v)),
+      `cannot apply non-integral ${label} validation (${v}) to integer value`,
+    );
+    s[key] = v;
+  };
+}
+
+const validationSpecs: ValidationSpec<never>[] = [
+  {
+    name: "Maximum",
+    args: value(t.number),
+    help: "the maximum numeric value",
+    apply: numberBound("maximum", "maximum"),
+  },
+  {
+    name: "Minimum",
+    args: value(t.number),
+    help: "the minimum numeric value",
+    apply: numberBound("minimum", "minimum"),
+  },
+  {
+    name: "ExclusiveMaximum",
+    args: value(t.bool),
+    help: "the maximum is exclusive",
+    apply: (s: JSONSchemaProps, v: boolean) => {
+      need(isNumeric(s), `must apply exclusivemaximum to a numeric value, found ${found(s)}`);
+      if (v) s.exclusiveMaximum = true;
+    },
+  },
+  {
+    name: "ExclusiveMinimum",
+    args: value(t.bool),
+    help: "the minimum is exclusive",
+    apply: (s: JSONSchemaProps, v: boolean) => {
+      need(isNumeric(s), `must apply exclusiveminimum to a numeric value, found ${found(s)}`);
+      if (v) s.exclusiveMinimum = true;
+    },
+  },
+  {
+    name: "MultipleOf",
+    args: value(t.number),
+    help: "the value must be a multiple of this",
+    apply: numberBound("multipleOf", "multipleof"),
+  },
+  {
+    name: "MinProperties",
+    args: value(t.int),
+    help: "the minimum number of properties",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(s.type === "object", "must apply minproperties to an object");
+      s.minProperties = v;
+    },
+  },
+  {
+    name: "MaxProperties",
+    args: value(t.int),
+    help: "the maximum number of properties",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(s.type === "object", "must apply maxproperties to an object");
+      s.maxProperties = v;
+    },
+  },
+  {
+    name: "MaxLength",
+    args: value(t.int),
+    help: "the maximum length of a string",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(isTextual(s), `must apply maxlength to a textual value, found type "${found(s)}"`);
+      s.maxLength = v;
+    },
+  },
+  {
+    name: "MinLength",
+    args: value(t.int),
+    help: "the minimum length of a string",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(isTextual(s), `must apply minlength to a textual value, found type "${found(s)}"`);
+      s.minLength = v;
+    },
+  },
+  {
+    name: "Pattern",
+    args: value(t.string),
+    help: "a regular expression the string must match",
+    apply: (s: JSONSchemaProps, v: string) => {
+      need(isTextual(s), `must apply pattern to a textual value, found type "${found(s)}"`);
+      s.pattern = v;
+    },
+  },
+  {
+    name: "MaxItems",
+    args: value(t.int),
+    help: "the maximum length of a list",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(s.type === "array", "must apply maxitem to an array");
+      s.maxItems = v;
+    },
+  },
+  {
+    name: "MinItems",
+    args: value(t.int),
+    help: "the minimum length of a list",
+    apply: (s: JSONSchemaProps, v: number) => {
+      need(s.type === "array", "must apply minitems to an array");
+      s.minItems = v;
+    },
+  },
+  {
+    name: "UniqueItems",
+    args: value(t.bool),
+    help: "every item of the list must be unique",
+    apply: (s: JSONSchemaProps, v: boolean) => {
+      need(s.type === "array", "must apply uniqueitems to an array");
+      if (v) s.uniqueItems = true;
+    },
+  },
+  {
+    name: "Enum",
+    args: value(t.anys),
+    help: "the allowed values (a;b;c)",
+    apply: (s: JSONSchemaProps, v: ArgValue[]) => {
+      s.enum = v;
+    },
+  },
+  {
+    name: "Format",
+    args: value(t.string),
+    help: "the OpenAPI format (date-time, byte, ...)",
+    apply: (s: JSONSchemaProps, v: string) => {
+      s.format = v;
+    },
+  },
+  {
+    name: "Type",
+    args: value(t.string),
+    help: "overrides the type (applied first)",
+    priority: 9,
+    apply: (s: JSONSchemaProps, v: string) => {
+      s.type = v;
+    },
+  },
+  {
+    name: "XPreserveUnknownFields",
+    args: none,
+    help: "unknown fields are kept (x-kubernetes-preserve-unknown-fields)",
+    apply: (s: JSONSchemaProps) => {
+      s["x-kubernetes-preserve-unknown-fields"] = true;
+    },
+  },
+  {
+    name: "XEmbeddedResource",
+    args: none,
+    help: "the value is an embedded Kubernetes object (x-kubernetes-embedded-resource)",
+    apply: (s: JSONSchemaProps) => {
+      s["x-kubernetes-embedded-resource"] = true;
+    },
+  },
+  {
+    name: "XIntOrString",
+    args: none,
+    help: "the value is an int or a string (x-kubernetes-int-or-string; applied first)",
+    priority: 9,
+    apply: (s: JSONSchemaProps) => {
+      s["x-kubernetes-int-or-string"] = true;
+    },
+  },
+  {
+    name: "XValidation",
+    args: {
+      kind: "fields",
+      fields: {
+        rule: { type: t.string },
+        message: { type: t.string, optional: true },
+        messageExpression: { type: t.string, optional: true },
+        reason: { type: t.string, optional: true },
+        fieldPath: { type: t.string, optional: true },
+        optionalOldSelf: { type: t.bool, optional: true },
+      },
+    },
+    help: "a CEL validation rule (x-kubernetes-validations)",
+    apply: (s: JSONSchemaProps, v: Record<string, ArgValue>) => applyRule(s, v),
+  },
+] as unknown as ValidationSpec<never>[];
+
+const REASONS = ["FieldValueRequired", "FieldValueInvalid", "FieldValueForbidden", "FieldValueDuplicate"];
+
+function applyRule(s: JSONSchemaProps, v: Record<string, ArgValue>): void {
+  const reason = v.reason as string | undefined;
+  if (reason && !REASONS.includes(reason)) {
+    throw new Error(
+      `invalid reason ${reason}, valid values are ${REASONS.slice(0, 3).join(", ")} and ${REASONS[3]}`,
+    );
+  }
+  const rule: NonNullable<JSONSchemaProps["x-kubernetes-validations"]>[number] = { rule: v.rule as string };
+  if (v.message) rule.message = v.message as string;
+  if (v.messageExpression) rule.messageExpression = v.messageExpression as string;
+  if (reason) rule.reason = reason;
+  if (v.fieldPath) rule.fieldPath = v.fieldPath as string;
+  if (v.optionalOldSelf !== undefined) rule.optionalOldSelf = v.optionalOldSelf as boolean;
+  s["x-kubernetes-validations"] = [...(s["x-kubernetes-validations"] ?? []), rule];
+}
+
+function schemaDef<V>(
+  name: string,
+  targets: readonly Target[],
+  args: ArgsShape,
+  help: string,
+  schema: SchemaEffect<V>,
+): MarkerDefinition {
+  return defineMarker<V>({ name, targets, args, help, schema });
+}
+
+/** `kubebuilder:validation:X` and `kubebuilder:validation:items:X` for every validation marker. */
+export const validationMarkers: MarkerDefinition[] = validationSpecs.flatMap((spec) => [
+  schemaDef(`${PREFIX}${spec.name}`, FIELD_AND_TYPE, spec.args, spec.help, {
+    priority: spec.priority,
+    apply: spec.apply,
+  }),
+  schemaDef(`${PREFIX}items:${spec.name}`, FIELD_AND_TYPE, spec.args, `for array items: ${spec.help}`, {
+    priority: spec.priority,
+    items: true,
+    apply: spec.apply,
+  }),
+]);
+
+/** The `spec.name` definition, for code that needs one marker (XValidation for k8s:immutable...). */
+export const ruleMarker = validationMarkers.find(
+  (d) => d.name === `${PREFIX}XValidation`,
+) as MarkerDefinition;
+
+const presence = (
+  name: string,
+  mode: "optional" | "required",
+  rank: number,
+  help: string,
+  schema?: SchemaEffect<undefined>,
+) =>
+  defineMarker<undefined>({
+    name,
+    targets: ["field"],
+    args: none,
+    help,
+    requiredness: { mode, rank },
+    schema,
+  });
+
+/** k8s:required also sets a minimum size (controller-tools v0.23 K8sRequired). */
+const k8sRequired: SchemaEffect<undefined> = {
+  apply(s) {
+    if (s.type === "string") s.minLength ??= 1;
+    else if (s.type === "array") s.minItems ??= 1;
+    else if (s.type === "object" || s.type === undefined) s.minProperties ??= 1;
+  },
+};
+
+const setTrue = (
+  key: "nullable" | "x-kubernetes-embedded-resource" | "x-kubernetes-preserve-unknown-fields",
+) => ({
+  apply(s: JSONSchemaProps) {
+    s[key] = true;
+  },
+});
+
+function toDefault(s: JSONSchemaProps, v: unknown): void {
+  const isEmptyMap = v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 0;
+  s.default = s.type === "array" && isEmptyMap ? [] : v;
+}
+
+export const fieldOnlyMarkers: MarkerDefinition[] = [
+  presence(`${PREFIX}Optional`, "optional", 0, "the field is optional"),
+  presence(`${PREFIX}Required`, "required", 1, "the field is required"),
+  presence("optional", "optional", 2, "the field is optional"),
+  presence("k8s:optional", "optional", 2, "the field is optional"),
+  presence("required", "required", 3, "the field is required"),
+  presence("k8s:required", "required", 3, "the field is required (and may not be empty)", k8sRequired),
+  defineMarker<undefined>({
+    name: "nullable",
+    targets: ["field"],
+    args: none,
+    help: "the field may be null",
+    schema: setTrue("nullable"),
+  }),
+  defineMarker<unknown>({
+    name: "kubebuilder:default",
+    targets: ["field"],
+    args: value(t.any),
+    help: "the default value, in marker syntax ({a,b}, {k: v}, 42, text)",
+    schema: { priority: 10, apply: toDefault },
+  }),
+  defineMarker<unknown>({
+    name: "default",
+    targets: ["field"],
+    args: value(t.raw),
+    help: "the default value as JSON (ref(...) is ignored)",
+    convert: (_args, text) => {
+      if (text.trim().startsWith("ref(")) return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new Error(`expected a JSON value, got ${JSON.stringify(text)}`);
+      }
+    },
+    schema: {
+      priority: 9,
+      apply: (s, v) => {
+        if (v !== undefined) s.default = v;
+      },
+    },
+  }),
+  defineMarker<unknown>({
+    name: "kubebuilder:example",
+    targets: ["field"],
+    args: value(t.any),
+    help: "an example value",
+    schema: {
+      apply: (s, v) => {
+        s.example = v;
+      },
+    },
+  }),
+  defineMarker<undefined>({
+    name: `${PREFIX}EmbeddedResource`,
+    targets: ["field"],
+    args: none,
+    help: "the field is an embedded Kubernetes object",
+    schema: setTrue("x-kubernetes-embedded-resource"),
+  }),
+  defineMarker<undefined>({
+    name: `${PREFIX}Schemaless`,
+    targets: ["field"],
+    args: none,
+    help: "the field's schema is not generated from its type (only other markers apply)",
+    schemaless: true,
+  }),
+  defineMarker<undefined>({
+    name: "k8s:immutable",
+    targets: ["field"],
+    args: none,
+    help: "the field may not change once set",
+    immutable: true,
+    schema: {
+      apply: (s) => {
+        s["x-kubernetes-validations"] = [
+          ...(s["x-kubernetes-validations"] ?? []),
+          { rule: "self == oldSelf", message: "field is immutable" },
+        ];
+      },
+    },
+  }),
+  schemaDef("k8s:maxItems", ["field"], value(t.int), "the maximum length of a list", {
+    apply: (s, v: number) => {
+      need(s.type === "array", "must apply maxitem to an array");
+      s.maxItems = v;
+    },
+  }),
+  schemaDef("k8s:minimum", ["field"], value(t.number), "the minimum numeric value", {
+    apply: numberBound("minimum", "minimum"),
+  }),
+  schemaDef("k8s:maximum", ["field"], value(t.number), "the maximum numeric value", {
+    apply: numberBound("maximum", "maximum"),
+  }),
+];
+
+function oneOf(
+  name: string,
+  priority: number,
+  build: (fields: string[]) => { rule: string; message: string },
+) {
+  return defineMarker<string[]>({
+    name: `${PREFIX}${name}`,
+    targets: ["type"],
+    args: value(t.strings),
+    help: `${name} constraint over the listed fields (a;b)`,
+    convert: (args) => {
+      const fields = args as string[];
+      const nested = fields.filter((f) => f.includes("."));
+      if (nested.length > 0) throw new Error(`cannot reference nested fields: ${nested.join(",")}`);
+      return fields;
+    },
+    oneOfFields: (v) => v,
+    schema: {
+      priority,
+      apply: (s, fields) => {
+        if (fields.length === 0) return;
+        const r = build(fields);
+        s["x-kubernetes-validations"] = [...(s["x-kubernetes-validations"] ?? []), r];
+      },
+    },
+  });
+}
+
+const sum = (fields: string[]) => fields.map((f) => `(has(self.${f})?1:0)`).join("+");
+const goList = (fields: string[]) => `[${fields.join(" ")}]`;
+
+export const typeOnlyMarkers: MarkerDefinition[] = [
+  oneOf("AtMostOneOf", 11, (f) => ({
+    rule: `${sum(f)} <= 1`,
+    message: `at most one of the fields in ${goList(f)} may be set`,
+  })),
+  oneOf("ExactlyOneOf", 12, (f) => ({
+    rule: `${sum(f)} == 1`,
+    message: `exactly one of the fields in ${goList(f)} must be set`,
+  })),
+  oneOf("AtLeastOneOf", 13, (f) => ({
+    rule: f.map((x) => `has(self.${x})`).join("||"),
+    message: `at least one of the fields in ${goList(f)} must be set`,
+  })),
+];
+
+function listType(name: string) {
+  return defineMarker<string>({
+    name,
+    targets: FIELD_AND_TYPE,
+    args: value(t.string),
+    help: "the list's merge semantics: map, set or atomic",
+    schema: {
+      priority: 9,
+      apply: (s, v) => {
+        need(s.type === "array", `must apply listType to an array, found ${found(s)}`);
+        need(
+          v === "map" || v === "set" || v === "atomic",
+          'ListType must be either "map", "set" or "atomic"',
+        );
+        s["x-kubernetes-list-type"] = v;
+      },
+    },
+  });
+}
+
+function listMapKey(name: string) {
+  return defineMarker<string>({
+    name,
+    targets: FIELD_AND_TYPE,
+    args: value(t.string),
+    help: "a key field of a listType=map list (repeatable)",
+    schema: {
+      apply: (s, v) => {
+        need(s.type === "array", `must apply listMapKey to an array, found ${found(s)}`);
+        need(s["x-kubernetes-list-type"] === "map", "must apply listMapKey to an associative-list");
+        const keys = s["x-kubernetes-list-map-keys"] ?? [];
+        if (!keys.includes(v)) s["x-kubernetes-list-map-keys"] = [...keys, v];
+      },
+    },
+  });
+}
+
+export const topologyMarkers: MarkerDefinition[] = [
+  listType("listType"),
+  listType("k8s:listType"),
+  listMapKey("listMapKey"),
+  listMapKey("k8s:listMapKey"),
+  defineMarker<string>({
+    name: "mapType",
+    targets: FIELD_AND_TYPE,
+    args: value(t.string),
+    help: "the map's merge semantics: granular or atomic",
+    schema: {
+      apply: (s, v) => {
+        need(s.type === "object", "must apply mapType to an object");
+        need(v === "atomic" || v === "granular", 'MapType must be either "granular" or "atomic"');
+        s["x-kubernetes-map-type"] = v;
+      },
+    },
+  }),
+  defineMarker<string>({
+    name: "structType",
+    targets: FIELD_AND_TYPE,
+    args: value(t.string),
+    help: "the object's merge semantics: granular or atomic",
+    schema: {
+      apply: (s, v) => {
+        need(
+          s.type === "object" || s.type === undefined,
+          "must apply structType to an object; either explicitly set or defaulted through an empty schema type",
+        );
+        need(v === "atomic" || v === "granular", 'StructType must be either "granular" or "atomic"');
+        s["x-kubernetes-map-type"] = v;
+      },
+    },
+  }),
+  defineMarker<undefined>({
+    name: "kubebuilder:pruning:PreserveUnknownFields",
+    targets: FIELD_AND_TYPE,
+    args: none,
+    help: "unknown fields are kept (x-kubernetes-preserve-unknown-fields)",
+    schema: setTrue("x-kubernetes-preserve-unknown-fields"),
+  }),
+  defineMarker<unknown>({
+    name: "kubebuilder:title",
+    targets: FIELD_AND_TYPE,
+    args: value(t.any),
+    help: "the schema title",
+    schema: {
+      apply: (s, v) => {
+        if (v === undefined || v === null) return;
+        need(typeof v === "string", `expected string, got ${typeof v}`);
+        s.title = v as string;
+      },
+    },
+  }),
+  defineMarker<Record<string, ArgValue>>({
+    name: "kubebuilder:externalDocs",
+    targets: FIELD_AND_TYPE,
+    args: {
+      kind: "fields",
+      fields: { url: { type: t.string }, description: { type: t.string, optional: true } },
+    },
+    help: "a link to external documentation",
+    schema: {
+      apply: (s, v) => {
+        const url = v.url as string;
+        need(
+          /^[a-zA-Z][a-zA-Z0-9+.-]*:\S*$|^\/\S*$/.test(url),
+          `invalid url "${url}" in kubebuilder:externalDocs marker`,
+        );
+        s.externalDocs = { url, ...(v.description ? { description: v.description as string } : {}) };
+      },
+    },
+  }),
+];

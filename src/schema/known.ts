@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import type { JSONSchemaProps } from "./types.js";
+
+/**
+ * Schemas of the Kubernetes types kbts knows by name when they come from @kbts/runtime, as
+ * controller-gen maps their Go twins (pkg/crd/known_types.go), plus the large generated ones
+ * (LabelSelector, Condition, core/v1 types) taken verbatim from controller-gen's output.
+ */
+
+/** Basic types: `int32`/`int64` are Go builtins (no named-type flattening). */
+export const BASIC_TYPES: Record<string, JSONSchemaProps> = {
+  int32: { type: "integer", format: "int32" },
+  int64: { type: "integer", format: "int64" },
+};
+
+/** Floats: only with --allow-dangerous-types. */
+export const FLOAT_TYPES = new Set(["float64", "float32"]);
+
+const QUANTITY_PATTERN =
+  "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$";
+
+/** controller-gen's KnownPackages overrides. */
+const OVERRIDES: Record<string, JSONSchemaProps> = {
+  ObjectMeta: { type: "object" },
+  Time: { type: "string", format: "date-time" },
+  MicroTime: { type: "string", format: "date-time" },
+  Duration: { type: "string" },
+  Quantity: {
+    anyOf: [{ type: "integer" }, { type: "string" }],
+    pattern: QUANTITY_PATTERN,
+    "x-kubernetes-int-or-string": true,
+  },
+  IntOrString: { anyOf: [{ type: "integer" }, { type: "string" }], "x-kubernetes-int-or-string": true },
+  RawExtension: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+  JSON: { "x-kubernetes-preserve-unknown-fields": true },
+  Fields: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+};
+
+let generated: Record<string, JSONSchemaProps> | undefined;
+
+function generatedTypes(): Record<string, JSONSchemaProps> {
+  generated ??= JSON.parse(
+    readFileSync(new URL("./known/k8s-types.json", import.meta.url), "utf8"),
+  ) as Record<string, JSONSchemaProps>;
+  return generated;
+}
+
+/** The schema of a known @kbts/runtime type by its exported name, or undefined. */
+export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
+  const s = OVERRIDES[name] ?? generatedTypes()[name];
+  return s ? structuredClone(s) : undefined;
+}
+
+/** The descriptions controller-gen writes for metav1.TypeMeta's fields. */
+export const TYPE_META: Record<"apiVersion" | "kind", JSONSchemaProps> = {
+  apiVersion: {
+    description:
+      "APIVersion defines the versioned schema of this representation of an object.\nServers should convert recognized schemas to the latest internal value, and\nmay reject unrecognized values.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
+    type: "string",
+  },
+  kind: {
+    description:
+      "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
+    type: "string",
+  },
+};

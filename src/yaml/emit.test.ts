@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { formatNumber, toYaml, toYamlDocuments } from "./emit.js";
+import { compareYamlKeys } from "./keys.js";
+import { scalarStyle } from "./scalar.js";
+
+const fixture = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
+
+describe("yaml writer", () => {
+  // cases.yaml.golden is gopkg.in/yaml.v2's output (through sigs.k8s.io/yaml, as controller-gen)
+  // for cases.json: quoting, folding at column 80, literal blocks, key order, numbers.
+  it("writes what yaml.v2 writes for the tricky cases", () => {
+    const input = JSON.parse(fixture("cases.json"));
+    expect(toYaml(input)).toBe(fixture("cases.yaml.golden"));
+  });
+
+  it("quotes strings that would read back as another type", () => {
+    expect(scalarStyle("True", false)).toBe("double");
+    expect(scalarStyle("124", false)).toBe("double");
+    expect(scalarStyle("", false)).toBe("double");
+    expect(scalarStyle("*", false)).toBe("single");
+    expect(scalarStyle("a: b", false)).toBe("single");
+    expect(scalarStyle("Unknown", false)).toBe("plain");
+    expect(scalarStyle("a\nb", false)).toBe("literal");
+  });
+
+  it("orders keys like yaml.v2 (non-letters first, digits numerically)", () => {
+    const keys = ["x-kubernetes-list-type", "x-kubernetes-list-map-keys", "description", "JSONPath", "a10", "a2"];
+    expect([...keys].sort(compareYamlKeys)).toEqual([
+      "JSONPath",
+      "a2",
+      "a10",
+      "description",
+      "x-kubernetes-list-map-keys",
+      "x-kubernetes-list-type",
+    ]);
+  });
+
+  it("formats floats as Go's strconv 'g'", () => {
+    expect(formatNumber(1.5)).toBe("1.5");
+    expect(formatNumber(1234567.5)).toBe("1.2345675e+06");
+    expect(formatNumber(0.00001)).toBe("1e-05");
+    expect(formatNumber(42)).toBe("42");
+  });
+
+  it("starts every document with ---", () => {
+    expect(toYamlDocuments([{ a: 1 }, { b: [] }])).toBe("---\na: 1\n---\nb: []\n");
+  });
+});
