@@ -3,7 +3,9 @@
  * Scaffolds the operator with kbts into a working directory, builds it, starts etcd + kube-apiserver
  * with the CRD and the Pod webhook, runs the operator, plays the story, then stops and cleans up.
  *
- *   npx tsx e2e/demo/gpubudget-demo.ts [--keep] [--workdir DIR]
+ *   npx tsx e2e/demo/gpubudget-demo.ts [--keep] [--workdir DIR] [--project DIR]
+ *
+ * --project reuses a project this demo (or you) already scaffolded and built, skipping those steps.
  *
  * No kubelet runs, so pods stay Pending: the controller counts what non-terminal pods request.
  */
@@ -27,10 +29,14 @@ import {
 } from "./lib.js";
 
 const { values } = parseArgs({
-  options: { keep: { type: "boolean", default: false }, workdir: { type: "string" } },
+  options: {
+    keep: { type: "boolean", default: false },
+    workdir: { type: "string" },
+    project: { type: "string" },
+  },
 });
 const work = values.workdir ?? mkdtempSync(join(tmpdir(), "kbts-gpubudget-demo-"));
-const project = join(work, "gpubudget");
+const project = values.project ?? join(work, "gpubudget");
 
 let cp: ControlPlane | undefined;
 let operator: Operator | undefined;
@@ -61,11 +67,13 @@ async function waitFor(allocated: string, ready: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  heading(`Scaffold the GPUBudget operator with kbts (in ${project})`);
-  await scaffoldProject(project, { show: true });
+  if (!values.project) {
+    heading(`Scaffold the GPUBudget operator with kbts (in ${project})`);
+    await scaffoldProject(project, { show: true });
 
-  heading("Install, generate and build the scaffolded project");
-  await buildProject(project, { show: true });
+    heading("Install, generate and build the scaffolded project");
+    await buildProject(project, { show: true });
+  }
 
   heading("Start a local control plane (etcd + kube-apiserver) with the GPUBudget CRD and the Pod webhook");
   cp = await withProgress("starting etcd and kube-apiserver", startControlPlane(project));

@@ -16,6 +16,9 @@ import { type Environment, startEnvironment } from "../../runtime/src/envtest/in
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const KBTS = join(REPO, "bin/kbts.js");
 
+/** An argument as a user would type it in a shell. */
+const shellQuote = (a: string) => (/[\s{}"'$*?;&|<>()]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a);
+
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
 /** A heading in the demo's output. */
@@ -34,7 +37,7 @@ export interface RunOptions {
 
 /** Runs a command; on failure the error carries its whole output, so a broken step explains itself. */
 export async function run(file: string, args: string[], options: RunOptions = {}) {
-  if (options.show) process.stdout.write(`$ ${[file, ...args].join(" ")}\n`);
+  if (options.show) process.stdout.write(`$ ${[file, ...args].map(shellQuote).join(" ")}\n`);
   const result = await execa(file, args, {
     cwd: options.cwd,
     env: options.env,
@@ -183,7 +186,7 @@ export async function startControlPlane(projectDir: string): Promise<ControlPlan
   return {
     env,
     async kubectl(args, options = {}) {
-      if (options.show) process.stdout.write(`$ kubectl ${args.join(" ")}\n`);
+      if (options.show) process.stdout.write(`$ kubectl ${args.map(shellQuote).join(" ")}\n`);
       const result = await execa(kubectlBin, args, {
         env: { KUBECONFIG: env.kubeconfigPath },
         all: true,
