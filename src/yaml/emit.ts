@@ -13,7 +13,7 @@ const BEST_WIDTH = 80;
 /** One YAML document (no leading `---`), ending with a newline. */
 export function toYaml(value: JsonValue): string {
   const w = new Writer();
-  if (isCollection(value) && !isEmpty(value)) w.node(value, 0, "top");
+  if (isCollection(value) && !isEmpty(value)) w.node(value, 0);
   else {
     w.scalarOrEmpty(value, 0);
   }
