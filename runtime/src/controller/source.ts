@@ -3,7 +3,7 @@ import type { Cache, InformerEvent } from "../cache/types.js";
 import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
 import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
-import { type EventType, evaluatePredicates, type Predicate } from "../predicate/predicate.js";
+import { evaluatePredicates, type Predicate, type PredicateEventType } from "../predicate/predicate.js";
 
 /** Where a controller's events come from (controller-runtime's source.Source). */
 export interface Source {
@@ -15,7 +15,7 @@ export interface Source {
   waitForSync(signal: AbortSignal): Promise<boolean>;
 }
 
-function runHandler(promise: void | Promise<void>, logger: Logger, type: EventType): void {
+function runHandler(promise: void | Promise<void>, logger: Logger, type: PredicateEventType): void {
   if (promise && typeof (promise as Promise<void>).catch === "function") {
     (promise as Promise<void>).catch((err: unknown) =>
       logger.error({ err, event: type }, "event handler failed; the event was dropped"),

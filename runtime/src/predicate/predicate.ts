@@ -12,12 +12,12 @@ export interface Predicate<T extends KubernetesObject = KubernetesObject> {
   generic?(event: GenericEvent<T>): boolean;
 }
 
-export type EventType = "create" | "update" | "delete" | "generic";
+export type PredicateEventType = "create" | "update" | "delete" | "generic";
 
 /** Evaluates predicates in order; the first false drops the event. */
 export function evaluatePredicates<T extends KubernetesObject>(
   predicates: readonly Predicate<T>[],
-  type: EventType,
+  type: PredicateEventType,
   event: CreateEvent<T> | UpdateEvent<T> | DeleteEvent<T> | GenericEvent<T>,
 ): boolean {
   for (const p of predicates) {
@@ -101,7 +101,7 @@ export function and<T extends KubernetesObject = KubernetesObject>(
 export function or<T extends KubernetesObject = KubernetesObject>(
   ...predicates: Predicate<T>[]
 ): Predicate<T> {
-  const any = (type: EventType, e: Parameters<typeof evaluatePredicates<T>>[2]) =>
+  const any = (type: PredicateEventType, e: Parameters<typeof evaluatePredicates<T>>[2]) =>
     predicates.some((p) => evaluatePredicates([p], type, e));
   return {
     create: (e) => any("create", e),
