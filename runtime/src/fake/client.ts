@@ -351,14 +351,19 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
     if (nm.resourceVersion) {
       if (nm.resourceVersion !== em.resourceVersion) throw conflict(kind, name, MODIFIED);
     } else if (opts.requireRV && t.crd) {
-      throw invalidError(kind, name, [
-        {
-          type: "Invalid",
-          field: "metadata.resourceVersion",
-          value: 0,
-          detail: "must be specified for an update",
-        },
-      ]);
+      throw invalidError(
+        kind,
+        name,
+        [
+          {
+            type: "Invalid",
+            field: "metadata.resourceVersion",
+            value: 0,
+            detail: "must be specified for an update",
+          },
+        ],
+        qualifiedResource(kind),
+      );
     }
     if (nm.uid && nm.uid !== em.uid) {
       throw conflict(

@@ -80,8 +80,13 @@ export function formatFieldError(e: FieldError): string {
 }
 
 /** The API server's 422: `<Kind>.<group> "<name>" is invalid: <error>` or `... is invalid: [<e1>, <e2>]`. */
-export function invalidError(kind: Kind, name: string, errors: FieldError[]): InvalidError {
-  const qualified = kind.group ? `${kind.kind}.${kind.group}` : kind.kind;
+export function invalidError(
+  kind: Kind,
+  name: string,
+  errors: FieldError[],
+  /** The API server names some errors by resource ("gpubudgets.group") instead of kind. */
+  qualified = kind.group ? `${kind.kind}.${kind.group}` : kind.kind,
+): InvalidError {
   const list = errors.map(formatFieldError);
   const joined = list.length === 1 ? list[0] : `[${list.join(", ")}]`;
   return new InvalidError(

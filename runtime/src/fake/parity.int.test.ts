@@ -130,4 +130,40 @@ describe("fake client validation matches the API server", () => {
     }
     expect(results[1]).toEqual(results[0]);
   });
+
+  it("API errors: NotFound, AlreadyExists, Conflict, missing resourceVersion, finalizers on a deleting object", async () => {
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const results = [];
+    for (const c of [real, fake]) {
+      const r: Record<string, unknown> = {};
+      r.notFound = await messageOf(c.get(GPUBudget, { namespace: "default", name: "nope" }));
+      const created = await c.create(GPUBudget, {
+        ...budget("api", { maxGPUs: 1 }),
+        metadata: { name: "api", namespace: "default", finalizers: ["lab.example.com/cleanup"] },
+      });
+      r.alreadyExists = await messageOf(c.create(GPUBudget, budget("api", { maxGPUs: 1 })));
+      const next = await c.update(GPUBudget, { ...created, spec: { ...created.spec, maxGPUs: 2 } });
+      r.conflict = await messageOf(
+        c.update(GPUBudget, { ...created, spec: { ...created.spec, maxGPUs: 3 } }),
+      );
+      const { resourceVersion: _rv, ...metaWithoutRV } = next.metadata ?? {};
+      r.noRV = await messageOf(c.update(GPUBudget, { ...next, metadata: metaWithoutRV }));
+      await c.delete(GPUBudget, next);
+      const deleting = await c.get(GPUBudget, { namespace: "default", name: "api" });
+      r.deleting = deleting.metadata?.deletionTimestamp !== undefined;
+      r.newFinalizer = await messageOf(
+        c.update(GPUBudget, {
+          ...deleting,
+          metadata: {
+            ...deleting.metadata,
+            finalizers: ["lab.example.com/cleanup", "lab.example.com/other"],
+          },
+        }),
+      );
+      await c.update(GPUBudget, { ...deleting, metadata: { ...deleting.metadata, finalizers: [] } });
+      r.goneAfterLastFinalizer = await messageOf(c.get(GPUBudget, { namespace: "default", name: "api" }));
+      results.push(r);
+    }
+    expect(results[1]).toEqual(results[0]);
+  });
 });
