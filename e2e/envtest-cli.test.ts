@@ -125,8 +125,32 @@ describe("kbts envtest start", () => {
     expect(readdirSync(tmp).filter((d) => d.startsWith("k8s_test_framework_"))).toHaveLength(2);
 
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const t = Date.now();
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
+    expect(Date.now() - t).toBeLessThan(10_000); // stops promptly: nothing lingers after cleanup
+    expect(processesMentioning(tmp)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("exits 1 naming the dead process when kube-apiserver crashes, and cleans up the rest", async () => {
+    const { child, tmp } = await startCLI([]);
+    let stderr = "";
+    child.stderr?.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const apiserver = processesMentioning(tmp).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("kube-apiserver"),
+    );
+    expect(apiserver).toBeDefined();
+    process.kill(apiserver ?? 0, "SIGKILL");
+    const t = Date.now();
+    expect(await exited).toBe(1);
+    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(stderr).toContain(
+      "error: the control plane stopped unexpectedly: kube-apiserver exited with signal SIGKILL",
+    );
     expect(processesMentioning(tmp)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
   });

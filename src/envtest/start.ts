@@ -61,8 +61,14 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
     ].join("\n"),
   );
 
-  const signal = await stopped;
-  process.stderr.write(`envtest: ${signal}: stopping kube-apiserver and etcd\n`);
+  const ended = await Promise.race([stopped, env.crashed.then((message) => ({ crashed: message }))]);
+  if (typeof ended === "object") {
+    await env.stop();
+    throw new KbtsError(`the control plane stopped unexpectedly: ${ended.crashed}`, {
+      fix: "rerun with --attach-output to see etcd and kube-apiserver logs",
+    });
+  }
+  process.stderr.write(`envtest: ${ended}: stopping kube-apiserver and etcd\n`);
   // A second Ctrl-C while stopping: exit at once (the exit hook still kills both process groups).
   process.once("SIGINT", () => process.exit(130));
   await env.stop();

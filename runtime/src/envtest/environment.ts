@@ -71,6 +71,8 @@ export interface Environment {
   pids: number[];
   /** Temp dirs this environment created; all are removed by stop(). */
   tempDirs: string[];
+  /** Resolves with a message if etcd or kube-apiserver dies before stop(); never resolves otherwise. */
+  crashed: Promise<string>;
   /** Stops kube-apiserver then etcd (SIGTERM to each process group, SIGKILL after the stop timeout) and removes every temp dir. */
   stop(): Promise<void>;
 }
@@ -165,6 +167,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
       crds: crds.map((c) => c.crd),
       webhookInstallOptions: installed,
       pids: plane?.pids() ?? [],
+      crashed: plane?.crashed ?? new Promise<string>(() => {}),
       tempDirs: [...(plane?.dirs ?? []), ...extraDirs.list()],
       stop,
     };
@@ -201,6 +204,7 @@ interface ControlPlane {
   binaries: Binaries;
   pids(): number[];
   dirs: string[];
+  crashed: Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -366,6 +370,7 @@ async function startControlPlane(
       binaries: { etcd: bins.etcd, "kube-apiserver": bins["kube-apiserver"], kubectl: bins.kubectl ?? "" },
       pids: () => [etcd.pid, apiserver.pid].filter((p): p is number => p !== undefined),
       dirs: [etcdDir, apiDir],
+      crashed: Promise.race([etcd.unexpectedExit(), apiserver.unexpectedExit()]),
       stop,
     };
   } catch (err) {

@@ -100,6 +100,22 @@ export class ControlPlaneProcess implements Disposable {
 
   private stopping: Promise<void> | undefined;
 
+  /**
+   * Resolves with a description when the process ends without stop() having been called (a crash);
+   * never resolves otherwise.
+   */
+  unexpectedExit(): Promise<string> {
+    return new Promise((resolve) => {
+      void this.exited.then(() => {
+        if (this.stopping || !this.exitInfo) return;
+        const { code, signal } = this.exitInfo;
+        resolve(
+          `${this.spec.name} exited with ${signal ? `signal ${signal}` : `code ${code}`}: ${this.tail.trim().split("\n").at(-1) ?? ""}`,
+        );
+      });
+    });
+  }
+
   /** SIGTERM the group, SIGKILL it after stopTimeoutMs, then remove the temp dirs. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= this.doStop();
@@ -110,10 +126,14 @@ export class ControlPlaneProcess implements Disposable {
     const pid = this.child?.pid;
     if (pid !== undefined && !this.exitInfo) {
       killGroup(pid, "SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
         this.exited.then(() => false),
-        sleep(this.spec.stopTimeoutMs).then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), this.spec.stopTimeoutMs);
+        }),
       ]);
+      clearTimeout(timer); // a pending stop timer would keep the caller's process alive
       if (timedOut) {
         killGroup(pid, "SIGKILL");
         await this.exited;
