@@ -105,6 +105,24 @@ describe("kbts create api", () => {
     expect(readFileSync(join(dir, "PROJECT"), "utf8")).toContain("  controller: true\n");
   });
 
+  it("is idempotent: re-running the same commands with --force changes no byte", async () => {
+    await init();
+    await runCreateApi(dir, api);
+    await runCreateWebhook(dir, { ...api, defaulting: true, programmaticValidation: true });
+    await runCreateWebhook(dir, { group: "core", version: "v1", kind: "Pod", programmaticValidation: true });
+    const before = readTree(dir);
+    await runCreateApi(dir, { ...api, force: true });
+    await runCreateWebhook(dir, { ...api, defaulting: true, programmaticValidation: true, force: true });
+    await runCreateWebhook(dir, {
+      group: "core",
+      version: "v1",
+      kind: "Pod",
+      programmaticValidation: true,
+      force: true,
+    });
+    expect(readTree(dir)).toEqual(before);
+  });
+
   it("allows a second group only in a multigroup project", async () => {
     await init();
     await runCreateApi(dir, api);
