@@ -74,7 +74,7 @@ describe.skipIf(generatorMissing)("kbts manifests matches controller-gen", () =>
 
   for (const c of cases) {
     const title = `${c.name}${c.differs ? " (kbts differs on purpose: WHY.md)" : ""}`;
-    it(title, async () => {
+    it(title, { timeout: 60_000 }, async () => {
       const generate = await loadGenerator();
       const opts: GenerateOptions = { root: c.dir, ...c.options };
 
