@@ -1,4 +1,15 @@
-// @kbts/runtime/envtest: a real etcd + kube-apiserver for tests, as controller-runtime's envtest.
+/**
+ * @kbts/runtime/envtest: a real etcd + kube-apiserver for tests, as controller-runtime's envtest.
+ *
+ *   const env = await startEnvironment({ crdDirectoryPaths: ["config/crd/bases"] });
+ *   const client = createClient(env.kubeConfig);   // admin (system:masters) over client certs
+ *   ...
+ *   await env.stop();                             // also done on exit, SIGINT, SIGTERM
+ *
+ * Binaries: TEST_ASSET_ETCD / TEST_ASSET_KUBE_APISERVER, $KUBEBUILDER_ASSETS, binaryAssetsDirectory, or
+ * the setup-envtest store (`kbts setup-envtest use`). Env knobs as envtest: USE_EXISTING_CLUSTER,
+ * KUBEBUILDER_CONTROLPLANE_START_TIMEOUT / _STOP_TIMEOUT (Go durations), KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT.
+ */
 export { type Binaries, compareVersions, findBinary, resolveBinaries } from "./binaries.js";
 export { CertificateAuthority, type CertKeyPair } from "./certs.js";
 export type { CustomResourceDefinitionLike } from "./crds.js";
