@@ -62,9 +62,10 @@ export function pluralize(kind: string): string {
   const direct = r.singleToPlural.get(s);
   if (direct !== undefined) return direct;
   if (r.pluralToSingle.has(s)) return s;
+  // flect matches suffix rules case-sensitively on the word as written ("S" → "Ses" is for acronyms).
   for (const [suffix, repl] of r.rules) {
-    if (s.endsWith(suffix.toLowerCase()))
-      return repl === null ? s : s.slice(0, s.length - suffix.length) + repl.toLowerCase();
+    if (kind.endsWith(suffix))
+      return repl === null ? s : (kind.slice(0, kind.length - suffix.length) + repl).toLowerCase();
   }
   if (s.endsWith("s")) return s;
   return `${s}s`;

@@ -1,6 +1,270 @@
+import { parse as parseCel } from "@marcbachmann/cel-js";
+import { ts } from "ts-morph";
 import type { BuiltCrd } from "../crd/build.js";
-import type { KbtsError } from "../errors.js";
+import { KbtsError } from "../errors.js";
 import type { MarkerCollector } from "../markers/collect.js";
+import { printColumn, selectableField } from "../markers/defs/crd.js";
+import { editDistance, formatLocation, type MarkerInstance, type MarkerSet } from "../markers/registry.js";
+import type { JSONSchemaProps } from "../schema/types.js";
 
-/** Checks beyond controller-gen (paths, list-map keys, defaults, CEL) against the resolved schemas. */
-export function checkCrds(_crds: BuiltCrd[], _collector: MarkerCollector, _errors: KbtsError[]): void {}
+/**
+ * Checks beyond controller-gen, against the resolved schemas: printcolumn and selectablefield paths,
+ * listMapKey fields, default values, and CEL rules (syntax and `self.<field>` references), each
+ * reported at its marker. The TypeScript types are walked alongside the generated schema so every
+ * marker meets the schema node it produced.
+ */
+export function checkCrds(
+  crds: BuiltCrd[],
+  collector: MarkerCollector,
+  checker: ts.TypeChecker,
+  errors: KbtsError[],
+): void {
+  for (const { crd, versions } of crds) {
+    for (const v of crd.spec.versions) {
+      const kind = versions.get(v.name);
+      if (!kind) continue;
+      const root = v.schema.openAPIV3Schema;
+      const markers = collector.forNode(kind.decl).markers;
+      for (const m of [...markers.list(printColumn), ...markers.list(selectableField)]) {
+        checkPath(m, String((m.value as Record<string, unknown>).JSONPath ?? ""), root, errors);
+      }
+      new Walk(collector, checker, errors).type(
+        checker.getTypeAtLocation(kind.decl.name),
+        root,
+        kind.decl.name.text,
+        0,
+      );
+    }
+  }
+}
+
+const at = (m: MarkerInstance) => formatLocation(m.loc);
+
+function closest(name: string, options: string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const o of options) {
+    const d = editDistance(name, o);
+    if (d < bestD) {
+      bestD = d;
+      best = o;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 2)) ? best : undefined;
+}
+
+const isOpen = (s: JSONSchemaProps) =>
+  s["x-kubernetes-preserve-unknown-fields"] === true ||
+  (!s.properties && s.type === "object") ||
+  s.type === undefined;
+
+/** A JSONPath as printer columns and selectable fields use them: `.a.b[0].c`, `.a[?(@.x=="y")].b`. */
+function checkPath(m: MarkerInstance, path: string, root: JSONSchemaProps, errors: KbtsError[]): void {
+  const segments = path
+    .replace(/\[[^\]]*\]/g, "[]")
+    .split(/(?=\.)|(?=\[\])/)
+    .filter((s) => s !== "");
+  let node: JSONSchemaProps = root;
+  let walked = "";
+  for (const seg of segments) {
+    if (seg === "[]") {
+      if (node.type === "array" && node.items) node = node.items;
+      else if (!isOpen(node)) {
+        errors.push(new KbtsError(`${path}: ${walked || "."} is not a list`, { where: at(m) }));
+        return;
+      }
+      walked += seg;
+      continue;
+    }
+    const name = seg.slice(1);
+    if (name === "" || isOpen(node)) return;
+    const next =
+      node.properties?.[name] ??
+      (typeof node.additionalProperties === "object" ? node.additionalProperties : undefined);
+    if (!next) {
+      const guess = closest(name, Object.keys(node.properties ?? {}));
+      errors.push(
+        new KbtsError(
+          `JSONPath ${path}: ${walked || "the object"} has no field "${name}"${guess ? ` (did you mean ${guess}?)` : ""}`,
+          {
+            where: at(m),
+            fix: `point it at an existing field${guess ? `, e.g. ${walked}.${guess}` : ""}`,
+          },
+        ),
+      );
+      return;
+    }
+    node = next;
+    walked += seg;
+  }
+}
+
+class Walk {
+  private seen = new Set<ts.Type>();
+  constructor(
+    private readonly collector: MarkerCollector,
+    private readonly checker: ts.TypeChecker,
+    private readonly errors: KbtsError[],
+  ) {}
+
+  /** A TS type and the schema it produced; type-level markers of its declaration are checked here. */
+  type(type: ts.Type, schema: JSONSchemaProps, owner: string, depth: number): void {
+    if (depth > 40 || this.seen.has(type)) return;
+    const decl = type.aliasSymbol?.declarations?.[0] ?? type.getSymbol()?.declarations?.[0];
+    if (decl && (ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl))) {
+      this.markers(this.collector.forNode(decl).markers, schema, decl.name.text);
+    }
+    if (schema.type === "array" && schema.items) {
+      const el = this.elementType(type);
+      if (el) this.type(el, schema.items, owner, depth + 1);
+      return;
+    }
+    if (!schema.properties) return;
+    this.seen.add(type);
+    for (const prop of this.checker.getPropertiesOfType(type)) {
+      const pd = (prop.valueDeclaration ?? prop.declarations?.[0]) as ts.Declaration | undefined;
+      const ps = schema.properties[prop.getName()];
+      if (!pd || !ps || !ts.isPropertySignature(pd) || !pd.type) continue;
+      this.markers(this.collector.forNode(pd).markers, ps, `${owner}.${prop.getName()}`);
+      this.type(this.checker.getTypeFromTypeNode(pd.type), ps, `${owner}.${prop.getName()}`, depth + 1);
+    }
+    this.seen.delete(type);
+  }
+
+  private elementType(type: ts.Type): ts.Type | undefined {
+    const t = type.getNonNullableType();
+    if (this.checker.isArrayType(t)) return this.checker.getTypeArguments(t as ts.TypeReference)[0];
+    return undefined;
+  }
+
+  private markers(markers: MarkerSet, schema: JSONSchemaProps, owner: string): void {
+    for (const m of markers.all) {
+      const name = m.def.name;
+      if (name.endsWith("listMapKey")) this.listMapKey(m, schema);
+      else if (name === "kubebuilder:default" || name === "default") this.defaultValue(m, schema);
+      else if (name.endsWith("XValidation") && !name.includes("items:")) this.rule(m, schema, owner);
+    }
+  }
+
+  private listMapKey(m: MarkerInstance, schema: JSONSchemaProps): void {
+    const key = m.value as string;
+    const item = schema.items;
+    if (!item?.properties || isOpen(item)) return;
+    if (!(key in item.properties)) {
+      const guess = closest(key, Object.keys(item.properties));
+      this.errors.push(
+        new KbtsError(
+          `+listMapKey=${key}: the list's items have no field "${key}"${guess ? ` (did you mean ${guess}?)` : ""}`,
+          {
+            where: at(m),
+            fix: `use a field of the item type (${Object.keys(item.properties).sort().join(", ")})`,
+          },
+        ),
+      );
+    }
+  }
+
+  private defaultValue(m: MarkerInstance, schema: JSONSchemaProps): void {
+    if (m.value === undefined || schema.default === undefined) return;
+    const problem = mismatch(schema.default, schema, "");
+    if (problem) {
+      this.errors.push(
+        new KbtsError(`+${m.def.name}=${JSON.stringify(schema.default)}: ${problem}`, {
+          where: at(m),
+          fix: "give a default of the field's type",
+        }),
+      );
+    }
+  }
+
+  private rule(m: MarkerInstance, schema: JSONSchemaProps, owner: string): void {
+    const rule = (m.value as Record<string, unknown>).rule as string;
+    try {
+      parseCel(rule);
+    } catch (err) {
+      this.errors.push(
+        new KbtsError(
+          `CEL rule ${JSON.stringify(rule)} does not parse: ${(err as Error).message.split("\n")[0]}`,
+          {
+            where: at(m),
+            fix: "fix the rule's syntax (see https://kubernetes.io/docs/reference/using-api/cel/)",
+          },
+        ),
+      );
+      return;
+    }
+    if (!schema.properties || isOpen(schema)) return;
+    const code = rule.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+    for (const match of code.matchAll(/\b(?:self|oldSelf)\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
+      const field = match[1] as string;
+      if (field in schema.properties) continue;
+      const guess = closest(field, Object.keys(schema.properties));
+      const typeName = owner.split(".").pop() ?? owner;
+      this.errors.push(
+        new KbtsError(
+          `CEL rule ${JSON.stringify(rule)} refers to self.${field}, but ${typeName} has no field "${field}"${guess ? ` (did you mean ${guess}?)` : ""}`,
+          {
+            where: at(m),
+            fix: `use one of ${Object.keys(schema.properties).sort().join(", ")}`,
+          },
+        ),
+      );
+      return;
+    }
+  }
+}
+
+/** Why `value` does not fit `schema` (type, enum, nested properties), or undefined. */
+function mismatch(value: unknown, schema: JSONSchemaProps, path: string): string | undefined {
+  const where = path ? ` at ${path}` : "";
+  if (schema["x-kubernetes-int-or-string"]) {
+    return typeof value === "string" || Number.isInteger(value)
+      ? undefined
+      : `expected an integer or a string${where}`;
+  }
+  if (value === null) return schema.nullable ? undefined : `null is not allowed${where}`;
+  switch (schema.type) {
+    case "string":
+      if (typeof value !== "string") return `expected a string${where}, got ${JSON.stringify(value)}`;
+      break;
+    case "integer":
+      if (!Number.isInteger(value)) return `expected an integer${where}, got ${JSON.stringify(value)}`;
+      break;
+    case "number":
+      if (typeof value !== "number") return `expected a number${where}, got ${JSON.stringify(value)}`;
+      break;
+    case "boolean":
+      if (typeof value !== "boolean") return `expected true or false${where}, got ${JSON.stringify(value)}`;
+      break;
+    case "array":
+      if (!Array.isArray(value)) return `expected a list${where}, got ${JSON.stringify(value)}`;
+      if (schema.items) {
+        for (const [i, v] of value.entries()) {
+          const p = mismatch(v, schema.items, `${path}[${i}]`);
+          if (p) return p;
+        }
+      }
+      break;
+    case "object":
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        return `expected an object${where}, got ${JSON.stringify(value)}`;
+      }
+      for (const [k, v] of Object.entries(value)) {
+        const sub =
+          schema.properties?.[k] ??
+          (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+        if (!sub) {
+          if (schema.properties && !schema["x-kubernetes-preserve-unknown-fields"])
+            return `unknown field "${k}"${where}`;
+          continue;
+        }
+        const p = mismatch(v, sub, `${path}.${k}`);
+        if (p) return p;
+      }
+      break;
+  }
+  if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    return `${JSON.stringify(value)} is not one of the allowed values ${JSON.stringify(schema.enum)}${where}`;
+  }
+  return undefined;
+}

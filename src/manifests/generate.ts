@@ -80,7 +80,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   const errors: KbtsError[] = [];
   const crds = buildCrds(root, packages, walker, collector, { [VERSION_ANNOTATION]: kbtsVersion() }, errors);
   errors.push(...walker.errors);
-  if (errors.length === 0) checkCrds(crds, collector, errors);
+  if (errors.length === 0) checkCrds(crds, collector, loaded.checker, errors);
 
   const pkgMarkers: MarkerInstance[] = loaded.files.flatMap((sf) => collector.packageMarkers(sf));
   const files = new Map<string, string>();

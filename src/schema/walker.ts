@@ -129,9 +129,29 @@ export class SchemaWalker {
       schema = this.fail(from, `unsupported declaration ${ts.SyntaxKind[decl.kind]}`);
     }
     if (docs.doc) schema.description = docs.doc;
+    if (ts.isInterfaceDeclaration(decl)) this.applyBaseMarkers(decl, schema, new Set());
     applySchemaMarkers(schema, docs.markers, this.errors);
     n.raw = schema;
     n.building = false;
+  }
+
+  /**
+   * `extends` is Go embedding: the bases' type-level markers (rules, ...) apply to the embedding type,
+   * before its own (controller-gen flattens the embedded schema in first).
+   */
+  private applyBaseMarkers(decl: ts.InterfaceDeclaration, schema: JSONSchemaProps, seen: Set<ts.Node>): void {
+    for (const clause of decl.heritageClauses ?? []) {
+      for (const t of clause.types) {
+        const symbol = this.checker.getSymbolAtLocation(t.expression);
+        const target =
+          symbol && symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol;
+        const base = target?.declarations?.find(ts.isInterfaceDeclaration);
+        if (!base || seen.has(base)) continue;
+        seen.add(base);
+        this.applyBaseMarkers(base, schema, seen);
+        applySchemaMarkers(schema, this.collector.forNode(base).markers, this.errors);
+      }
+    }
   }
 
   private flatNamed(key: string): JSONSchemaProps {

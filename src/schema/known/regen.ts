@@ -20,7 +20,8 @@ import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
 const CONTROLLER_GEN_VERSION = "v0.23.0";
-const K8S_VERSION = "v0.37.2";
+// The Kubernetes release kbts targets (src/version.ts KUBERNETES_VERSION 1.36.3).
+const K8S_VERSION = "v0.36.3";
 
 /** TypeScript name (as exported by @kbts/runtime) → Go type. */
 export const KNOWN_GO_TYPES: Record<string, string> = {
