@@ -296,3 +296,14 @@ export function celErrors(
   }
   return out;
 }
+
+/** Whether a schema has any x-kubernetes-validations (apiextensions builds no CEL validator otherwise). */
+export function hasRules(schema: StructuralSchema): boolean {
+  if ((schema["x-kubernetes-validations"] ?? []).length > 0) return true;
+  const subs = [
+    ...Object.values(schema.properties ?? {}),
+    ...(typeof schema.additionalProperties === "object" ? [schema.additionalProperties] : []),
+    ...(schema.items ? [schema.items] : []),
+  ];
+  return subs.some(hasRules);
+}

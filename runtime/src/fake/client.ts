@@ -26,7 +26,7 @@ import { celErrors } from "./cel.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
 import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "./fielderrors.js";
 import { applyJsonPatch, applyMergePatch, PatchError } from "./patch.js";
-import { applyDefaults, prune } from "./schema.js";
+import { applyDefaults, prune, type StructuralSchema } from "./schema.js";
 
 /** A field index, as registered with the cache's indexField (controller-runtime's WithIndex). */
 export interface FakeIndex {
@@ -213,7 +213,7 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
     if (schema && t.crd?.validator) {
       for (const path of prune(obj, schema)) warnings.push(`unknown field "${path}"`);
       applyDefaults(obj, schema);
-      const statusOnly = subresource === "status" && t.crd.statusValidator;
+      const statusOnly = subresource === "status" && t.crd.statusValidator !== undefined;
       const record = obj as Record<string, unknown>;
       const schemaErrors = statusOnly
         ? record.status === undefined
@@ -222,18 +222,42 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
         : t.crd.validator.errors(obj);
       errors.push(...schemaErrors);
       // Type, enum, required, length and count errors keep CEL from running, as in apiextensions.
-      if (blocksCel(schemaErrors)) errors.push(CEL_NOT_CHECKED);
-      else if (statusOnly && schema.properties?.status) {
-        const oldStatus = (old as Record<string, unknown> | undefined)?.status;
-        errors.push(...celErrors(record.status, oldStatus, schema.properties.status, "status"));
-      } else errors.push(...celErrors(stripMeta(obj), old ? stripMeta(old) : undefined, schema));
+      if (t.crd.hasRules) errors.push(...ruleErrors(schema, schemaErrors, record, old, statusOnly));
     }
     if (errors.length > 0) throw invalidError(t.kind, name, errors);
   }
 
-  function stripMeta(obj: KubernetesObject): Record<string, unknown> {
-    const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj as Record<string, unknown>;
-    return rest;
+  /**
+   * CEL rules, unless the schema found errors of the kinds that keep apiextensions from running
+   * them (then one error says so). Status writes check the rules under .status only.
+   */
+  function ruleErrors(
+    schema: StructuralSchema,
+    schemaErrors: FieldError[],
+    obj: Record<string, unknown>,
+    old: KubernetesObject | undefined,
+    statusOnly: boolean,
+  ): FieldError[] {
+    if (blocksCel(schemaErrors)) return [CEL_NOT_CHECKED];
+    const statusSchema = schema.properties?.status;
+    if (statusOnly && statusSchema) {
+      return celErrors(
+        obj.status,
+        (old as Record<string, unknown> | undefined)?.status,
+        statusSchema,
+        "status",
+      );
+    }
+    return celErrors(celRoot(obj), old ? celRoot(old) : undefined, schema);
+  }
+
+  /** What root-level CEL rules see: the object with only metadata.name and metadata.generateName. */
+  function celRoot(obj: KubernetesObject): Record<string, unknown> {
+    const { metadata, ...rest } = obj as Record<string, unknown> & { metadata?: ObjectMeta };
+    const meta: Record<string, string> = {};
+    if (metadata?.name) meta.name = metadata.name;
+    if (metadata?.generateName) meta.generateName = metadata.generateName;
+    return { ...rest, metadata: meta };
   }
 
   function nextRV(): string {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { defineKind, type Kind } from "../kinds.js";
-import { compileRules } from "./cel.js";
+import { compileRules, hasRules } from "./cel.js";
 import { type SchemaValidator, type StructuralSchema, validatorFor } from "./schema.js";
 
 /** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition the fake reads. */
@@ -31,6 +31,8 @@ export interface CRDVersion {
   /** Validates .status alone, for writes to the status subresource. */
   statusValidator?: SchemaValidator;
   statusSubresource: boolean;
+  /** Any CEL rules in the schema. */
+  hasRules: boolean;
 }
 
 /** One custom resource type: its versions, keyed by version name. */
@@ -100,6 +102,7 @@ export function loadCRD(crd: CRDLike, where: string): CRDType {
         namespaced: (spec.scope ?? "Namespaced") === "Namespaced",
       }),
       statusSubresource: v.subresources?.status !== undefined,
+      hasRules: schema ? hasRules(schema) : false,
     };
     if (schema) {
       try {

@@ -62,6 +62,7 @@ const createCases: [string, GPUBudget][] = [
   ["int32 format", budget("int32", { maxGPUs: 3_000_000_000 })],
   ["metadata.name", budget("Bad_Name", { maxGPUs: 1 })],
   ["several errors", budget("several", { maxGPUs: -1, tier: "x" })],
+  ["root rule on metadata.name", budget("a-budget-name-longer-than-twenty", { maxGPUs: 1 })],
   ["valid", budget("valid", { maxGPUs: 1, port: "http", ratio: null, extra: { a: 1 } })],
 ];
 
@@ -165,5 +166,28 @@ describe("fake client validation matches the API server", () => {
       results.push(r);
     }
     expect(results[1]).toEqual(results[0]);
+  });
+
+  it("a CRD without CEL rules reports schema errors alone", async () => {
+    const GPUQuota = defineKind({
+      group: "capacity.lab.example.com",
+      version: "v1",
+      kind: "GPUQuota",
+      plural: "gpuquotas",
+      namespaced: false,
+    });
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const obj = {
+      apiVersion: "capacity.lab.example.com/v1",
+      kind: "GPUQuota",
+      metadata: { name: "q" },
+      spec: { level: "mid" },
+    };
+    const [fromServer, fromFake] = [
+      await messageOf(real.create(GPUQuota, obj)),
+      await messageOf(fake.create(GPUQuota, obj)),
+    ];
+    expect(fromServer).not.toContain("not checked");
+    expect(fromFake).toBe(fromServer);
   });
 });
