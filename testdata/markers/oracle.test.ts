@@ -36,13 +36,11 @@ describe("the corpus", () => {
     }
   });
 
-  it("gives every Go twin package the same version directories as its TS package", () => {
+  it("gives every TS API package directory a Go twin package at the same path", () => {
     for (const c of cases.filter((x) => x.hasGo && existsSync(join(x.dir, "api")))) {
-      const ts = readdirSync(join(c.dir, "api")).sort();
-      const go = readdirSync(join(c.dir, "go"))
-        .filter((d) => /^v\d/.test(d))
-        .sort();
-      expect(go, c.name).toEqual(ts);
+      const goDirs = new Set(readdirSync(join(c.dir, "go")));
+      for (const d of readdirSync(join(c.dir, "api")))
+        expect(goDirs.has(d), `${c.name}: go/${d} is missing`).toBe(true);
     }
   });
 });

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=keyorder.kbts.test
+export const GroupVersion = { group: "keyorder.kbts.test", version: "v1" } as const;

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=crew.multi.kbts.test
+package v1

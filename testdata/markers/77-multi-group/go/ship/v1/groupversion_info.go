@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=ship.multi.kbts.test
+package v1

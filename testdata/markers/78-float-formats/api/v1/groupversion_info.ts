@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=floatfmt.kbts.test
+export const GroupVersion = { group: "floatfmt.kbts.test", version: "v1" } as const;
