@@ -36,7 +36,7 @@ export function findArchive(
   };
   const v = `v${version.replace(/^v/, "")}`;
   const entry = index.releases?.[v]?.[`envtest-${v}-${os}-${arch}.tar.gz`];
-  return entry?.selfLink && entry.hash ? { url: entry.selfLink, sha512: entry.hash } : undefined;
+  return entry?.selfLink && entry.hash ? { url: entry.selfLink, sha512: String(entry.hash) } : undefined;
 }
 
 /**
@@ -48,17 +48,22 @@ export async function tryDownload(
   platform: { os: string; arch: string },
   outDir: string,
   progress: Progress,
-  timeoutMs = 5_000,
+  options: { timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<boolean> {
+  const get = options.fetch ?? fetch;
   try {
-    const index = await fetchText(ENVTEST_INDEX_URL, timeoutMs);
+    const indexRes = await get(ENVTEST_INDEX_URL, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    });
+    if (!indexRes.ok) throw new Error(`HTTP ${indexRes.status} from ${ENVTEST_INDEX_URL}`);
+    const index = await indexRes.text();
     const ref = findArchive(index, version, platform.os, platform.arch);
     if (!ref) {
       progress.line(`the envtest release index has no ${version} for ${platform.os}/${platform.arch}`);
       return false;
     }
     progress.line(`downloading ${ref.url}`);
-    const res = await fetch(ref.url, { signal: AbortSignal.timeout(300_000) });
+    const res = await get(ref.url, { signal: AbortSignal.timeout(300_000) });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const archive = Buffer.from(await res.arrayBuffer());
     const sum = createHash("sha512").update(archive).digest("hex");
@@ -71,12 +76,6 @@ export async function tryDownload(
     progress.line(`official envtest download unavailable (${reason}); building from Go modules instead`);
     return false;
   }
-}
-
-async function fetchText(url: string, timeoutMs: number): Promise<string> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!res.ok) throw new Error(`HTTP ${res.status} from ${url}`);
-  return res.text();
 }
 
 /** Extracts the archive and keeps only the binaries' base names, as setup-envtest does. */
