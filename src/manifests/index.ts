@@ -1,3 +1,4 @@
+export { runManifests } from "./command.js";
 export {
   generateManifests,
   ManifestErrors,
@@ -5,3 +6,4 @@ export {
   type ManifestResult,
   VERSION_ANNOTATION,
 } from "./generate.js";
+export { type WriteOptions, type WriteResult, writeManifests } from "./write.js";

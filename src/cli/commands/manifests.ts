@@ -1,4 +1,29 @@
 import type { Command } from "commander";
 
-// Placeholder: the command is declared by the issue that builds it.
-export function defineManifests(_program: Command): void {}
+export function defineManifests(program: Command): void {
+  program
+    .command("manifests")
+    .description(
+      "generate CRDs, RBAC roles and webhook configurations from API types and // +kubebuilder markers",
+    )
+    .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
+    .option("--crd-output <dir>", "directory for CRDs", "config/crd/bases")
+    .option("--role-name <name>", "name of the generated ClusterRole/Role", "manager-role")
+    .option(
+      "--allow-dangerous-types",
+      "allow float fields (number, float64), as controller-gen's crd:allowDangerousTypes",
+    )
+    .option("--check", "write nothing; exit 1 with a diff when a generated file is stale")
+    .action(
+      async (opts: {
+        paths?: string[];
+        crdOutput?: string;
+        roleName?: string;
+        allowDangerousTypes?: boolean;
+        check?: boolean;
+      }) => {
+        const { runManifests } = await import("../../manifests/command.js");
+        await runManifests(opts);
+      },
+    );
+}
