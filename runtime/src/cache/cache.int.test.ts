@@ -1,9 +1,9 @@
-import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import { NotFoundError } from "../client/errors.js";
 import type { Client } from "../client/types.js";
+import { type Environment, startEnvironment } from "../envtest/index.js";
 import type { Logger } from "../log/types.js";
 import { CacheNotStartedError, createCache, type InformerCache } from "./cache.js";
 import type { InformerEvent } from "./types.js";

@@ -1,9 +1,9 @@
-import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type APIServerProcess, killAPIServer, startSecondAPIServer } from "../envtest/apiserver-restart.js";
+import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import type { Logger } from "../log/types.js";
 import { createCache, type InformerCache } from "./cache.js";

@@ -1,10 +1,10 @@
-import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, Deployment, Namespace, Pod, Secret } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { type Environment, startEnvironment } from "../envtest/index.js";
 import { defineKind } from "../kinds.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
-import { createAPIReader, createClient } from "./client.js";
+import { type APIClient, createAPIReader, createClient } from "./client.js";
 import { loadKubeConfig } from "./config.js";
 import {
   AlreadyExistsError,
@@ -15,8 +15,9 @@ import {
   NotFoundError,
 } from "./errors.js";
 import { jsonPatch, mergeFrom, mergePatch, strategicMergePatch } from "./patch.js";
+import { resourcePath } from "./paths.js";
+import { RequestAbortedError, RestClient, type WatchEvent } from "./rest.js";
 import { retryOnConflict } from "./retry.js";
-import type { Client } from "./types.js";
 
 interface Widget extends KubernetesObject {
   spec?: { size?: number; color?: string };
@@ -65,7 +66,7 @@ const widgetCRD = {
 };
 
 let env: Environment;
-let client: Client;
+let client: APIClient;
 
 beforeAll(async () => {
   env = await startEnvironment({ crds: [widgetCRD] });
@@ -299,6 +300,20 @@ describe("status and other subresources", () => {
     expect(got.kind).toBe("Widget");
   });
 
+  it("evicts a pod through the eviction subresource", async () => {
+    const p = await client.create(Pod, {
+      metadata: { name: "evict-me", namespace: ns },
+      spec: { containers: [{ name: "c", image: "busybox" }] },
+    });
+    await client.subResource("eviction").create(Pod, p, {
+      apiVersion: "policy/v1",
+      kind: "Eviction",
+      metadata: { name: "evict-me", namespace: ns },
+    });
+    // An unscheduled pod has no kubelet to wait for: eviction deletes it at once.
+    await expect(client.get(Pod, { namespace: ns, name: "evict-me" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
   it("reads and writes a deployment's scale subresource", async () => {
     const labels = { app: "scale" };
     await client.create(Deployment, {
@@ -364,6 +379,30 @@ describe("lists", () => {
   it("lists cluster-scoped kinds", async () => {
     const nss = await client.list(Namespace);
     expect(nss.map((n) => n.metadata?.name)).toEqual(expect.arrayContaining(["default", "crud", "lists"]));
+  });
+});
+
+describe("REST layer against the real server", () => {
+  it("streams watch events line by line until its signal aborts", async () => {
+    const rest = new RestClient(env.kubeConfig);
+    const start = await client.create(ConfigMap, { metadata: { generateName: "w-", namespace: ns } });
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const watching = rest
+      .watch(
+        `${resourcePath(ConfigMap, { namespace: ns })}?watch=true&resourceVersion=${start.metadata?.resourceVersion}`,
+        (e) => {
+          seen.push(`${e.type} ${(e.object as ConfigMap).metadata?.name}`);
+          if (seen.length === 2) ac.abort();
+        },
+        ac.signal,
+      )
+      .catch((e: unknown) => e);
+    await client.patch(ConfigMap, start, mergePatch({ data: { a: "1" } }));
+    await client.delete(ConfigMap, start);
+    expect(await watching).toBeInstanceOf(RequestAbortedError);
+    expect(seen).toEqual([`MODIFIED ${start.metadata?.name}`, `DELETED ${start.metadata?.name}`]);
+    rest.close();
   });
 });
 

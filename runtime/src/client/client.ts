@@ -46,7 +46,13 @@ export interface SubResourceClientWithCreate extends SubResourceClient {
   ): Promise<R>;
 }
 
-export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): Client {
+/** The client createClient returns: a Client whose subresource clients can also POST (eviction, token). */
+export interface APIClient extends Client {
+  status(): SubResourceClientWithCreate;
+  subResource(name: string): SubResourceClientWithCreate;
+}
+
+export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): APIClient {
   return new KubeClient(restFor(kubeConfig, options), options);
 }
 
@@ -96,7 +102,7 @@ export function listQuery(options: ListOptions): { labelSelector?: string; field
 
 const LIST_PAGE_SIZE = 500;
 
-class KubeClient implements Client {
+class KubeClient implements APIClient {
   constructor(
     private readonly rest: RestClient,
     private readonly options: ClientOptions,

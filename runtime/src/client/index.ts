@@ -1,4 +1,5 @@
 export {
+  type APIClient,
   type ClientOptions,
   createAPIReader,
   createClient,
