@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { createCache } from "../cache/cache.js";
 import type { Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
 import { loadKubeConfig } from "../client/config.js";
+import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
 import { HealthChecks, ping } from "../healthz/healthz.js";
@@ -14,8 +16,9 @@ import { leaseLock } from "../leaderelection/lock.js";
 import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { registerProcessMetrics } from "../metrics/defaults.js";
+import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters.js";
 import { metricsRegistry } from "../metrics/registry.js";
-import { createMetricsServer } from "../metrics/server.js";
+import { createMetricsServer, createSecureMetricsServer } from "../metrics/server.js";
 import { createWebhookServer } from "../webhook/server.js";
 import type { WebhookServer } from "../webhook/types.js";
 import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
@@ -56,7 +59,7 @@ class ControllerManager implements Manager {
     others: new Group("others"),
     leader: new Group("leader election runnables"),
   };
-  private readonly servers = new Map<"metrics" | "healthProbe", Server>();
+  private readonly servers = new Map<"metrics" | "healthProbe", Server | HttpsServer>();
   private readonly recorders = new Map<string, FlushableEventRecorder>();
   private started = false;
   private cachesSynced = false;
@@ -316,10 +319,11 @@ class ControllerManager implements Manager {
   private async startHttpServers(): Promise<void> {
     const metricsAddr = this.options.metricsBindAddress ?? "0";
     if (metricsAddr !== "0") {
-      const server = createMetricsServer(metricsRegistry);
+      const secure = this.options.metricsSecureServing ?? false;
+      const server = secure ? await this.secureMetricsServer() : createMetricsServer(metricsRegistry);
+      this.servers.set("metrics", server); // before listen: a failed listen still closes it (and its cert watch)
       await listen(server, metricsAddr, "metricsBindAddress");
-      this.servers.set("metrics", server);
-      this.log.info({ address: server.address(), secure: false }, "serving metrics server");
+      this.log.info({ address: server.address(), secure }, "serving metrics server");
     }
     const probeAddr = this.options.healthProbeBindAddress ?? ":8081";
     if (probeAddr !== "0") {
@@ -331,6 +335,29 @@ class ControllerManager implements Manager {
       this.servers.set("healthProbe", server);
       this.log.info({ address: server.address() }, "starting health probe server");
     }
+  }
+
+  private secureMetricsServer(): Promise<HttpsServer> {
+    const filter = this.options.metricsFilter ?? "authn-authz";
+    if (filter !== "authn-authz" && filter !== "none") {
+      throw new Error(`metricsFilter "${String(filter)}" is unknown; use "authn-authz" or "none"`);
+    }
+    const log = this.log.child({ component: "metrics-server" });
+    return createSecureMetricsServer(metricsRegistry, {
+      certDir: this.options.metricsCertDir || undefined,
+      certName: this.options.metricsCertName,
+      keyName: this.options.metricsKeyName,
+      logger: log,
+      filter:
+        filter === "none"
+          ? undefined
+          : authenticationAndAuthorizationFilter({
+              reviewer: restAccessReviewer(
+                new RestClient(this.kubeConfig, { userAgent: "kbts-manager/metrics-auth" }),
+              ),
+              logger: log,
+            }),
+    });
   }
 
   private async closeHttpServers(waitMs: number): Promise<void> {
@@ -352,7 +379,7 @@ class ControllerManager implements Manager {
 }
 
 /** ":8080", "127.0.0.1:8080", "[::1]:0" → listening server. */
-async function listen(server: Server, bindAddress: string, option: string): Promise<void> {
+async function listen(server: Server | HttpsServer, bindAddress: string, option: string): Promise<void> {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(bindAddress);
   if (!m) {
     throw new Error(

@@ -25,6 +25,23 @@ export interface ManagerOptions {
   kubeConfig?: KubeConfig;
   /** "0" disables; default "0" like Kubebuilder's scaffold, ":8080" for plain HTTP. */
   metricsBindAddress?: string;
+  /**
+   * Serve /metrics over HTTPS (controller-runtime's SecureServing; Kubebuilder's scaffold turns it on
+   * with --metrics-secure). Default false: plain HTTP.
+   */
+  metricsSecureServing?: boolean;
+  /** Directory with the metrics serving cert and key, reloaded on change; unset: a self-signed cert made at start. */
+  metricsCertDir?: string;
+  /** "tls.crt" by default. */
+  metricsCertName?: string;
+  /** "tls.key" by default. */
+  metricsKeyName?: string;
+  /**
+   * With secure serving: "authn-authz" (default) checks each bearer token with a TokenReview and
+   * the user with a SubjectAccessReview for get on the non-resource URL /metrics (Kubebuilder's
+   * filters.WithAuthenticationAndAuthorization); "none" serves anyone who reaches the port.
+   */
+  metricsFilter?: "authn-authz" | "none";
   /** ":8081" by default; "0" disables. */
   healthProbeBindAddress?: string;
   leaderElection?: boolean;

@@ -1,5 +1,6 @@
 export * from "./controller.js";
 export * from "./defaults.js";
+export * from "./filters.js";
 export * from "./leaderelection.js";
 export * from "./registry.js";
 export * from "./server.js";

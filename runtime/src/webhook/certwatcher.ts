@@ -21,6 +21,8 @@ export interface CertWatcherOptions {
   pollIntervalMs?: number;
   /** Coalesces the bursts of events a cert rotation makes (write cert, write key, swap symlink). */
   debounceMs?: number;
+  /** Names the server in error messages ("webhook server", "metrics server"). */
+  owner?: string;
 }
 
 /**
@@ -35,7 +37,7 @@ export class CertWatcher {
   private readonly options: Required<CertWatcherOptions>;
 
   constructor(options: CertWatcherOptions) {
-    this.options = { pollIntervalMs: 10_000, debounceMs: 100, ...options };
+    this.options = { pollIntervalMs: 10_000, debounceMs: 100, owner: "webhook server", ...options };
   }
 
   get certPath(): string {
@@ -58,7 +60,7 @@ export class CertWatcher {
       certReadErrorsTotal.inc();
       const reason = err instanceof Error ? err.message : String(err);
       throw new Error(
-        `webhook server: cannot load serving certificate ${this.certPath} with key ${this.keyPath}: ${reason}; ` +
+        `${this.options.owner}: cannot load serving certificate ${this.certPath} with key ${this.keyPath}: ${reason}; ` +
           `put a PEM certificate and its key there (certDir/certName/keyName options)`,
       );
     }
