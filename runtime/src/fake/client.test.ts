@@ -182,6 +182,16 @@ describe("fake client: CRD schema and CEL validation", () => {
     );
   });
 
+  it("validates label values like the API server (a common mistake: a name-derived value over 63 bytes)", async () => {
+    const c = createFakeClient();
+    const message = await invalidMessage(
+      c.create(ConfigMap, { metadata: { name: "x", namespace: "n", labels: { owner: "y".repeat(64) } } }),
+    );
+    expect(message).toBe(
+      `ConfigMap "x" is invalid: metadata.labels: Invalid value: "${"y".repeat(64)}": must be no more than 63 bytes`,
+    );
+  });
+
   it("validates metadata.name", async () => {
     const c = newClient();
     expect(await invalidMessage(c.create(GPUBudget, budget({ maxGPUs: 1 }, "Bad_Name")))).toContain(

@@ -25,6 +25,7 @@ import { apiVersionOf, type Kind } from "../kinds.js";
 import { celErrors } from "./cel.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
 import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "./fielderrors.js";
+import { labelErrors, nameErrors } from "./metadata.js";
 import { applyJsonPatch, applyMergePatch, PatchError } from "./patch.js";
 import { applyDefaults, prune, type StructuralSchema } from "./schema.js";
 
@@ -69,8 +70,6 @@ const BUILTIN_STATUS = new Set([
   "batch/Job",
   "apiextensions.k8s.io/CustomResourceDefinition",
 ]);
-
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 const typeKey = (group: string, kind: string) => `${group}/${kind}`;
 const objKey = (namespace: string | undefined, name: string) => `${namespace ?? ""}/${name}`;
@@ -200,15 +199,8 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
   ): void {
     const errors: FieldError[] = [];
     const name = obj.metadata?.name ?? "";
-    if (!old && !DNS1123_SUBDOMAIN.test(name)) {
-      errors.push({
-        type: "Invalid",
-        field: "metadata.name",
-        value: name,
-        detail:
-          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-      });
-    }
+    if (!old) errors.push(...nameErrors(name));
+    errors.push(...labelErrors(obj.metadata?.labels));
     const schema = t.crd?.schema;
     if (schema && t.crd?.validator) {
       for (const path of prune(obj, schema)) warnings.push(`unknown field "${path}"`);

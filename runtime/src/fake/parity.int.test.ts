@@ -32,6 +32,10 @@ function budget(name: string, spec: Record<string, unknown>): GPUBudget {
   };
 }
 
+function withLabels(obj: GPUBudget, labels: Record<string, string>): GPUBudget {
+  return { ...obj, metadata: { ...obj.metadata, labels } };
+}
+
 async function messageOf(p: Promise<unknown>): Promise<string> {
   return p.then(
     () => "<accepted>",
@@ -63,6 +67,12 @@ const createCases: [string, GPUBudget][] = [
   ["metadata.name", budget("Bad_Name", { maxGPUs: 1 })],
   ["several errors", budget("several", { maxGPUs: -1, tier: "x" })],
   ["root rule on metadata.name", budget("a-budget-name-longer-than-twenty", { maxGPUs: 1 })],
+  ["label value too long", withLabels(budget("lv", { maxGPUs: 1 }), { team: "x".repeat(64) })],
+  ["label value characters", withLabels(budget("lc", { maxGPUs: 1 }), { team: "a b" })],
+  [
+    "label key",
+    withLabels(budget("lk", { maxGPUs: 1 }), { "Example.com/x": "1", "a/b/c": "2", "-bad": "3" }),
+  ],
   ["valid", budget("valid", { maxGPUs: 1, port: "http", ratio: null, extra: { a: 1 } })],
 ];
 
