@@ -33,7 +33,7 @@ export interface Case {
 
 export function listCases(): Case[] {
   return readdirSync(MARKERS_DIR)
-    .filter((n) => /^\d\d-/.test(n) && statSync(join(MARKERS_DIR, n)).isDirectory())
+    .filter((n) => /^\d{2,3}-/.test(n) && statSync(join(MARKERS_DIR, n)).isDirectory())
     .sort()
     .map((name) => {
       const dir = join(MARKERS_DIR, name);
