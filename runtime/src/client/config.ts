@@ -28,8 +28,9 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig 
     }
     kc.loadFromFile(options.path);
   } else if (env) {
-    // client-node merges the files of a multi-path KUBECONFIG, first file wins.
-    kc.loadFromDefault();
+    // client-node merges the files of a multi-path KUBECONFIG; `true` keeps the first file's
+    // current-context, as kubectl does (client-node's default lets the last file's win).
+    kc.loadFromDefault(undefined, true);
   } else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
     kc.loadFromCluster();
   } else if (existsSync(home)) {
