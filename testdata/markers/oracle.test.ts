@@ -63,8 +63,12 @@ describe("the Go twins", () => {
   const derived = new Set(["42-utility-types"]);
   for (const c of cases.filter((x) => x.hasGo && !derived.has(x.name) && existsSync(join(x.dir, "api")))) {
     it(`${c.name} declares the same JSON fields with the same optionality as its TS`, () => {
-      const ts = fieldNames(join(c.dir, "api"), /^\s+(\w+)(\??):/gm, (m) => m[2] === "?");
-      const go = fieldNames(join(c.dir, "go"), /json:"(\w+)(,omitempty)?"/g, (m) => m[2] !== undefined);
+      const ts = fieldNames(
+        join(c.dir, "api"),
+        /^\s+(?:readonly\s+)?["']?([\w.-]+)["']?(\??):/gm,
+        (m) => m[2] === "?",
+      );
+      const go = fieldNames(join(c.dir, "go"), /json:"([\w.-]+)(,omitempty)?"/g, (m) => m[2] !== undefined);
       expect(go).toEqual(ts);
     });
   }
