@@ -45,6 +45,7 @@ function post(
   path: string,
   body: string | Buffer,
   headers: Record<string, string> = {},
+  clientCert?: { cert: string; key: string },
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -56,6 +57,7 @@ function post(
         ca: ca.cert,
         servername: "localhost",
         agent: false,
+        ...clientCert,
         headers: { "content-type": "application/json", ...headers },
       },
       (res) => {
@@ -498,5 +500,46 @@ describe("admission handling edge cases", () => {
     await stopped;
     rmSync(dir, { recursive: true, force: true });
     expect(got).toBe(want);
+  });
+});
+
+describe("client certificates", () => {
+  it("requires a client certificate signed by clientCAName when it is set", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-mtls-"));
+    const pair = issue();
+    const clientCA = CertificateAuthority.create("client-ca");
+    writeFileSync(join(dir, "tls.crt"), pair.cert);
+    writeFileSync(join(dir, "tls.key"), pair.key);
+    writeFileSync(join(dir, "client-ca.crt"), clientCA.cert);
+    const server = createWebhookServer({
+      port: 0,
+      host: "127.0.0.1",
+      certDir: dir,
+      clientCAName: "client-ca.crt",
+    });
+    server.register("/ok", (_req, res) => void res.end("ok"));
+    const abort = new AbortController();
+    const stopped = server.start(abort.signal);
+    await server.started();
+    const port = server.address()?.port ?? 0;
+    try {
+      const withCert = await post(
+        port,
+        "/ok",
+        "",
+        {},
+        clientCA.issue({ commonName: "kube-apiserver", usage: "client" }),
+      );
+      expect(withCert.body).toBe("ok");
+      const otherCA = CertificateAuthority.create("other");
+      await expect(
+        post(port, "/ok", "", {}, otherCA.issue({ commonName: "x", usage: "client" })),
+      ).rejects.toThrow();
+      await expect(post(port, "/ok", "")).rejects.toThrow();
+    } finally {
+      abort.abort();
+      await stopped;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

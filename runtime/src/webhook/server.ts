@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,13 @@ export interface WebhookServerOptions {
   certDir?: string;
   certName?: string;
   keyName?: string;
+  /**
+   * A CA file (in certDir) whose certificates clients must present (controller-runtime's
+   * ClientCAName: RequireAndVerifyClientCert). Read once at start.
+   */
+  clientCAName?: string;
+  /** Extra TLS settings (controller-runtime's TLSOpts), e.g. ciphers or a higher minVersion. */
+  tls?: Pick<SecureContextOptions, "ciphers" | "minVersion" | "maxVersion" | "ecdhCurve">;
   logger?: Logger;
   /** How often the certificate is re-read without file events (10 s). */
   certPollIntervalMs?: number;
@@ -59,10 +67,13 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
   });
   startedPromise.catch(() => {}); // observed through started() or start()
 
+  let clientCA: Buffer | undefined;
   const tlsOptions = (pair: { cert: Buffer; key: Buffer }): SecureContextOptions => ({
+    minVersion: "TLSv1.2",
+    ...options.tls,
     cert: pair.cert,
     key: pair.key,
-    minVersion: "TLSv1.2",
+    ...(clientCA ? { ca: clientCA } : {}),
   });
 
   async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -123,9 +134,21 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
       });
       let srv: Server;
       try {
+        if (options.clientCAName) {
+          const caPath = join(options.certDir ?? defaultCertDir(), options.clientCAName);
+          clientCA = await readFile(caPath).catch((err: Error) => {
+            throw new Error(`webhook server: cannot read client CA ${caPath} (clientCAName): ${err.message}`);
+          });
+        }
         const pair = await certs.start();
         srv = createServer(
-          { ...tlsOptions(pair), maxHeaderSize: 1 << 20, keepAliveTimeout: 90_000, headersTimeout: 32_000 },
+          {
+            ...tlsOptions(pair),
+            ...(clientCA ? { requestCert: true, rejectUnauthorized: true } : {}),
+            maxHeaderSize: 1 << 20,
+            keepAliveTimeout: 90_000,
+            headersTimeout: 32_000,
+          },
           (req, res) => void dispatch(req, res),
         );
         server = srv;
