@@ -55,18 +55,10 @@ export function parseMarker(
     };
   }
   const { def, viaPrefix } = found;
-  let argText: string;
-  let base: number; // index in `text` of argText[0]
-  if (viaPrefix) {
-    const cut = full.lastIndexOf(":");
-    argText = `${full.slice(cut + 1)}=${rest}`;
-    base = 1 + cut + 1;
-  } else {
-    argText = rest;
-    base = 1 + eq + 1;
-  }
-  const at = (offset: number): string =>
-    formatLocation({ ...loc, col: loc.col + Math.max(0, base + offset) });
+  // `+name:key=value,...` found via its prefix: the last name segment is the first argument's key.
+  const argText = viaPrefix ? `${full.slice(full.lastIndexOf(":") + 1)}=${rest}` : rest;
+  // Errors point at the marker's `+`; the message quotes the offending text.
+  const at = (_offset: number): string => formatLocation(loc);
   try {
     if (eq < 0 && def.args.kind === "value" && !def.args.optional) {
       throw new ArgError(`expected ${describeType(def.args.type)} after "="`, -1);
