@@ -5,6 +5,7 @@
  *   expected/            controller-gen's output for the twin (written by regen.ts), or
  *   expected/error.txt   for cases that must fail: every non-empty line must appear in the error
  *   expected/warning.txt for cases that must warn: every non-empty line must appear in a warning
+ *                        (a line "A ... B" needs A then B on one line of the message)
  *   case.json            optional generator options: { "allowDangerousTypes": true, "roleName": "x" }
  *   WHY.md               present when kbts deliberately differs; expected/ is then kbts' (hand-checked)
  */
@@ -69,6 +70,21 @@ export function expectedFragments(c: Case): string[] {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "");
+}
+
+/** Whether message contains fragment; "A ... B" means A then B on the same line. */
+export function containsFragment(message: string, fragment: string): boolean {
+  const parts = fragment.split(" ... ");
+  if (parts.length === 1) return message.includes(fragment);
+  return message.split("\n").some((line) => {
+    let at = 0;
+    for (const part of parts) {
+      const i = line.indexOf(part, at);
+      if (i < 0) return false;
+      at = i + part.length;
+    }
+    return true;
+  });
 }
 
 /**

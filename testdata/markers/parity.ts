@@ -5,7 +5,14 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type Case, expectedFiles, expectedFragments, listCases, normalizeManifest } from "./cases.js";
+import {
+  type Case,
+  containsFragment,
+  expectedFiles,
+  expectedFragments,
+  listCases,
+  normalizeManifest,
+} from "./cases.js";
 
 const GENERATOR = fileURLToPath(new URL("../../src/manifests/index.ts", import.meta.url));
 
@@ -42,7 +49,7 @@ async function check(generate: Generate, c: Case): Promise<string | undefined> {
     } catch (err) {
       out = text(err, c);
     }
-    const missing = expectedFragments(c).filter((f) => !out.includes(f));
+    const missing = expectedFragments(c).filter((f) => !containsFragment(out, f));
     return missing.length
       ? `message lacks ${JSON.stringify(missing)}; got: ${out.split("\n")[0]}`
       : undefined;
