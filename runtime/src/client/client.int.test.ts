@@ -16,7 +16,7 @@ import {
 } from "./errors.js";
 import { jsonPatch, mergeFrom, mergePatch, strategicMergePatch } from "./patch.js";
 import { resourcePath } from "./paths.js";
-import { RequestAbortedError, RestClient, type WatchEvent } from "./rest.js";
+import { RequestAbortedError, RestClient } from "./rest.js";
 import { retryOnConflict } from "./retry.js";
 
 interface Widget extends KubernetesObject {
