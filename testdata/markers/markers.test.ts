@@ -3,9 +3,12 @@
  * the Go twin (expected/), except for the tool-version annotation. Error and warning cases must
  * report every line of expected/{error,warning}.txt (file:line:col first, then key words).
  */
-import { existsSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readTree } from "../controller-gen/index.js";
 import {
   type Case,
   containsFragment,
@@ -133,6 +136,39 @@ describe.skipIf(generatorMissing)("kbts manifests matches controller-gen", () =>
       }
       if (problems.length > 0) expect.fail(`${c.name}:\n${problems.join("\n")}`);
       expect(result.warnings.map((w) => render(w, c))).toEqual([]);
+    });
+  }
+});
+
+describe.skipIf(generatorMissing)("kbts manifests on sources with Windows line endings", () => {
+  // A CRLF checkout must not leak \r into descriptions or shift anything else.
+  for (const name of ["52-descriptions", "67-full-project"]) {
+    it(`${name} with CRLF sources gives the same manifests`, { timeout: 60_000 }, async () => {
+      const c = cases.find((x) => x.name === name);
+      if (!c) throw new Error(`no case ${name}`);
+      const dir = mkdtempSync(join(tmpdir(), "kbts-crlf-"));
+      try {
+        cpSync(c.dir, dir, {
+          recursive: true,
+          filter: (src) => !/\/(go|expected)(\/|$)/.test(src.slice(c.dir.length)),
+        });
+        for (const path of readTree(dir).keys()) {
+          if (!path.endsWith(".ts")) continue;
+          const file = join(dir, path);
+          writeFileSync(file, readFileSync(file, "utf8").replace(/\n/g, "\r\n"));
+        }
+        const generate = await loadGenerator();
+        const result = await generate({ root: dir, ...c.options });
+        for (const [path, want] of expectedFiles(c)) {
+          const got = result.files.get(path) ?? "";
+          expect(got).not.toContain("\r");
+          const a = normalizeManifest(want);
+          const b = normalizeManifest(got);
+          if (a !== b) expect.fail(`${path} differs with CRLF sources:\n${lineDiff(a, b)}`);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   }
 });
