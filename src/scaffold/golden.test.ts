@@ -49,4 +49,14 @@ describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
     },
     120_000,
   );
+
+  it("holds the Kind descriptors `kbts generate` would write (make generate changes nothing)", async () => {
+    const { generateKinds } = await import("../kinds/generate.js");
+    const root = join(TESTDATA, name);
+    const generated = await generateKinds({ root });
+    const tree = readTree(root);
+    const scaffolded = [...tree.keys()].filter((p) => p.endsWith("zz_generated.kinds.ts"));
+    expect([...generated.keys()].sort()).toEqual(scaffolded);
+    for (const [path, content] of generated) expect(tree.get(path), path).toBe(content);
+  }, 120_000);
 });

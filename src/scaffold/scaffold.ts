@@ -30,7 +30,7 @@ export class Scaffold {
       }
     }
     let body = this.renderer.render(file.template, data);
-    if (path.endsWith(".ts") && this.header) body = `${this.header}\n\n${body}`;
+    if (path.endsWith(".ts") && this.header && file.header !== false) body = `${this.header}\n\n${body}`;
     this.fs.write(path, body);
     return path;
   }

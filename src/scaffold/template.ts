@@ -17,6 +17,8 @@ export interface TemplateFile {
   set: string;
   /** What to do when the file exists: skip it (default), overwrite it, or fail. */
   ifExists?: IfExists;
+  /** false: no license header on this file even when it is TypeScript (e.g. generated code). */
+  header?: boolean;
 }
 
 /** templates/ of this package: src/scaffold and dist/scaffold are both two levels below the root. */

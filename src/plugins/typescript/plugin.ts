@@ -144,8 +144,8 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
 /**
  * The typed Kind descriptors of the group/version (api/<version>/zz_generated.kinds.ts), written
  * right away as Kubebuilder's `create api` runs `make generate`, so the project compiles at once.
- * Every kind of the group/version in PROJECT is listed; `kbts generate` rewrites the file from the
- * types' markers when they change.
+ * The bytes are what `kbts generate` writes for the scaffolded types (a unit test holds them
+ * equal), so a later `make generate` changes nothing until the types do.
  */
 function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object): void {
   const kinds = (ctx.config.resources ?? [])
@@ -156,9 +156,14 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
       plural: x.plural ?? pluralize(x.kind.toLowerCase()),
       namespaced: x.api?.namespaced === true,
     }));
+  const by = (key: "kind" | "kindLower") => (a: (typeof kinds)[0], b: (typeof kinds)[0]) =>
+    a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
   ctx.scaffold.template(
-    file("typescript/api", "api/{{groupDir}}{{version}}/zz_generated.kinds.ts", "overwrite"),
-    { ...data, kinds },
+    {
+      ...file("typescript/api", "api/{{groupDir}}{{version}}/zz_generated.kinds.ts", "overwrite"),
+      header: false,
+    },
+    { ...data, importsSorted: [...kinds].sort(by("kindLower")), kindsSorted: [...kinds].sort(by("kind")) },
   );
 }
 

@@ -103,16 +103,20 @@ async function main(): Promise<void> {
   // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
   // More info:
   // - https://book.kubebuilder.io/reference/metrics.html
-  if (flags["metrics-secure"] && flags["metrics-bind-address"] !== "0") {
-    // TODO(user): @kbts/runtime serves /metrics over plain HTTP for now; protect it with the
-    // network policy in config/network-policy, or pass --metrics-secure=false to silence this warning.
-    setupLog.warn("secure metrics (HTTPS with authn/authz) are not available yet; serving metrics over HTTP");
-  }
-
   const mgr = createManager({
     // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
     cache: { transforms: { "v1/Pod": slimPod } },
     metricsBindAddress: flags["metrics-bind-address"],
+    metricsSecureServing: flags["metrics-secure"],
+    // With --metrics-secure, /metrics is served over HTTPS and each scrape's bearer token is checked with a
+    // TokenReview and a SubjectAccessReview (get on /metrics), so only authorized users and service accounts
+    // can read it. The RBAC is configured in 'config/rbac/kustomization.yaml'.
+    metricsFilter: "authn-authz",
+    // If --metrics-cert-path is empty, a self-signed certificate is generated at start.
+    // TODO(user): for production, use certificates from cert-manager (see config/default/kustomization.yaml).
+    metricsCertDir: flags["metrics-cert-path"] || undefined,
+    metricsCertName: flags["metrics-cert-name"],
+    metricsKeyName: flags["metrics-cert-key"],
     healthProbeBindAddress: flags["health-probe-bind-address"],
     leaderElection: flags["leader-elect"],
     leaderElectionID: "a4aa2a1b.lab.example.com",
