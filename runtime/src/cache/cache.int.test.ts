@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
-import { NotFoundError } from "../client/errors.js";
+import { isNotFound, NotFoundError } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { defineKind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
-import { CacheNotStartedError, createCache, type InformerCache } from "./cache.js";
+import { CacheNotStartedError, createCache, type InformerCache, KindNotServedError } from "./cache.js";
 import type { InformerEvent } from "./types.js";
 
 let env: Environment;
@@ -287,6 +288,25 @@ describe("cache-backed client", () => {
       "sel-later",
       "sel-yes",
     ]);
+  });
+
+  it("fails fast, and not as NotFound, when the kind is not served", async () => {
+    const Missing = defineKind({
+      group: "nope.kbts.io",
+      version: "v1",
+      kind: "Missing",
+      plural: "missings",
+      namespaced: true,
+    });
+    const cache = started({ readSyncTimeoutMs: 60_000 });
+    const t0 = Date.now();
+    const err = await cache.get(Missing, { namespace: "c1", name: "x" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KindNotServedError);
+    expect(isNotFound(err)).toBe(false);
+    expect((err as Error).message).toMatch(
+      /does not serve Missing.nope.kbts.io nope.kbts.io\/v1.*install its CRD/,
+    );
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it("waitForCacheSync is false when its signal aborts before sync", async () => {

@@ -9,7 +9,8 @@
  */
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { KubernetesObject } from "../api/meta.js";
-import { ApiError, notFound } from "../client/errors.js";
+import { ApiError, isNotFound, notFound } from "../client/errors.js";
+import { resourcePath } from "../client/paths.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
 import { matchesSelector, parseFieldSelector, parseSelector, selectorToString } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
@@ -40,6 +41,20 @@ export class CacheNotStartedError extends Error {
   override name = "CacheNotStartedError";
   constructor() {
     super("the cache is not started, can not read objects; start the manager (or cache.start()) first");
+  }
+}
+
+/**
+ * The API server does not serve this kind (its CRD is not installed, or the group/version is wrong):
+ * controller-runtime's NoKindMatchError. Deliberately not a NotFoundError, so `ignoreNotFound` does
+ * not hide it.
+ */
+export class KindNotServedError extends Error {
+  override name = "KindNotServedError";
+  constructor(kind: Kind, path: string) {
+    super(
+      `the API server does not serve ${groupKindOf(kind)} ${apiVersionOf(kind)} (GET ${path} gave 404): install its CRD or fix the Kind's group, version and plural`,
+    );
   }
 }
 
@@ -251,7 +266,26 @@ export class InformerCache implements Cache {
     if (informer.hasSynced()) return informer;
     const timeoutMs = this.options.readSyncTimeoutMs ?? 120_000;
     const timeout = AbortSignal.timeout(timeoutMs);
-    const synced = await informer.waitForSync(AbortSignal.any([timeout, this.signal]));
+    // Fail fast when the kind is not served at all, instead of waiting out the timeout.
+    const notServed = new AbortController();
+    const poll = setInterval(() => {
+      if (
+        informer.reflectors.some(
+          (r) => isNotFound(r.stats.lastError?.error) && r.stats.lastError?.phase === "list",
+        )
+      ) {
+        notServed.abort();
+      }
+    }, 50);
+    let synced: boolean;
+    try {
+      synced = await informer.waitForSync(AbortSignal.any([timeout, this.signal, notServed.signal]));
+    } finally {
+      clearInterval(poll);
+    }
+    if (!synced && notServed.signal.aborted) {
+      throw new KindNotServedError(kind, resourcePath(kind));
+    }
     if (!synced) {
       throw new ApiError(
         {

@@ -5,6 +5,7 @@ export {
   DEFAULT_SYNC_PERIOD_MS,
   fieldIndexName,
   InformerCache,
+  KindNotServedError,
   transformKey,
 } from "./cache.js";
 export {

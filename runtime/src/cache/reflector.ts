@@ -82,6 +82,8 @@ export interface ReflectorStats {
   relists: number;
   failures: number;
   lastResourceVersion: string;
+  /** The latest list or watch failure, cleared by the next successful list. */
+  lastError?: { phase: "list" | "watch"; error: unknown };
 }
 
 class StallError extends Error {
@@ -141,6 +143,7 @@ export class Reflector {
           continue;
         }
         this.stats.failures++;
+        this.stats.lastError = { phase: needList ? "list" : "watch", error: err };
         const delay = this.nextBackoff();
         this.log.error(
           {
@@ -211,6 +214,7 @@ export class Reflector {
       if (!cont) break;
     }
     this.stats.lists++;
+    this.stats.lastError = undefined;
     sink.replace(items, rv);
     return rv;
   }
