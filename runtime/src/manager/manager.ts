@@ -76,6 +76,10 @@ class ControllerManager implements Manager {
         "LeaderElectionID must be configured: set leaderElectionID when leaderElection is true",
       );
     }
+    const filter = options.metricsFilter;
+    if (filter !== undefined && filter !== "authn-authz" && filter !== "none") {
+      throw new Error(`metricsFilter "${String(filter)}" is unknown; use "authn-authz" or "none"`);
+    }
     this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
     this.log = options.logger ?? createLogger();
     const newCache = options.newCache ?? ((kc, o) => createCache(kc, o));
@@ -339,9 +343,6 @@ class ControllerManager implements Manager {
 
   private secureMetricsServer(): Promise<HttpsServer> {
     const filter = this.options.metricsFilter ?? "authn-authz";
-    if (filter !== "authn-authz" && filter !== "none") {
-      throw new Error(`metricsFilter "${String(filter)}" is unknown; use "authn-authz" or "none"`);
-    }
     const log = this.log.child({ component: "metrics-server" });
     return createSecureMetricsServer(metricsRegistry, {
       certDir: this.options.metricsCertDir || undefined,
