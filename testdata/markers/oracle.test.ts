@@ -89,11 +89,11 @@ describe.skipIf(!hasGo)(`controller-gen ${CONTROLLER_GEN_VERSION} reproduces exp
         packages: `./${c.name}/...`,
         ...c.options,
       });
-      if (!result.ok) expect.fail(`controller-gen failed on ${c.name}:\n${result.error}`);
+      if (!result.ok) throw new Error(`controller-gen failed on ${c.name}:\n${result.error}`);
       const expected = expectedFiles(c);
       expect([...result.files.keys()].sort()).toEqual([...expected.keys()].sort());
       for (const [path, want] of expected) {
-        const got = result.files.get(path) ?? "";
+        const got: string = result.files.get(path) ?? "";
         if (got !== want)
           expect.fail(
             `${c.name}/${path} is stale; run npx tsx testdata/markers/regen.ts\n${lineDiff(want, got)}`,
