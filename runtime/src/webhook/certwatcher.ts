@@ -37,7 +37,13 @@ export class CertWatcher {
   private readonly options: Required<CertWatcherOptions>;
 
   constructor(options: CertWatcherOptions) {
-    this.options = { pollIntervalMs: 10_000, debounceMs: 100, owner: "webhook server", ...options };
+    // ?? rather than a spread: an explicit undefined must not replace a default (setInterval(fn, undefined) fires every 1 ms).
+    this.options = {
+      ...options,
+      pollIntervalMs: options.pollIntervalMs ?? 10_000,
+      debounceMs: options.debounceMs ?? 100,
+      owner: options.owner ?? "webhook server",
+    };
   }
 
   get certPath(): string {

@@ -543,3 +543,31 @@ describe("client certificates", () => {
     }
   });
 });
+
+describe("certificate polling", () => {
+  it("keeps the 10 s default poll when pollIntervalMs is passed as undefined", async () => {
+    const { CertWatcher } = await import("./certwatcher.js");
+    const { certReadsTotal } = await import("./metrics.js");
+    const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-poll-"));
+    const pair = issue();
+    writeFileSync(join(dir, "tls.crt"), pair.cert);
+    writeFileSync(join(dir, "tls.key"), pair.key);
+    const watcher = new CertWatcher({
+      certDir: dir,
+      certName: "tls.crt",
+      keyName: "tls.key",
+      logger: { info() {}, warn() {}, error() {}, debug() {}, child: () => undefined as never },
+      onChange: () => {},
+      pollIntervalMs: undefined,
+      debounceMs: 0,
+    });
+    await watcher.start();
+    const reads = async () => (await certReadsTotal.get()).values[0]?.value ?? 0;
+    const before = await reads();
+    await new Promise((r) => setTimeout(r, 300));
+    const after = await reads();
+    watcher.stop();
+    rmSync(dir, { recursive: true, force: true });
+    expect(after - before).toBe(0);
+  });
+});
