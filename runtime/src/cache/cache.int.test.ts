@@ -146,6 +146,14 @@ describe("cache-backed client", () => {
     await expect(client.get(Pod, { namespace: "c3", name: "nope" })).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it("reads kinds listed as uncached straight from the API server", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "live", namespace: "c3" } });
+    const cache = started();
+    const client = createClient(env.kubeConfig, { cache, uncached: [ConfigMap] });
+    expect((await client.get(ConfigMap, { namespace: "c3", name: "live" })).metadata?.name).toBe("live");
+    expect(cache.peekInformer(ConfigMap)).toBeUndefined();
+  });
+
   it("hands out copies: mutating a read object leaves the cache alone, and it can be sent back", async () => {
     await direct.create(ConfigMap, { metadata: { name: "copy", namespace: "c3" }, data: { v: "1" } });
     const cache = started();

@@ -28,6 +28,8 @@ import type {
 export interface ClientOptions {
   /** Serve get/list from this informer cache (controller-runtime's default client). */
   cache?: Cache;
+  /** Kinds always read from the API server even with a cache, e.g. Secrets you do not want to hold (controller-runtime's CacheOptions.DisableFor). */
+  uncached?: Kind[];
   logger?: Logger;
   /** Default field manager for create, update and patch (controller-runtime's client.FieldOwner). */
   fieldOwner?: string;
@@ -109,12 +111,14 @@ class KubeClient implements APIClient {
   ) {}
 
   async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
-    if (this.options.cache) return this.options.cache.get(kind, key);
+    const cache = this.cacheFor(kind);
+    if (cache) return cache.get(kind, key);
     return this.getDirect(kind, key);
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
-    if (this.options.cache) return this.options.cache.list(kind, options);
+    const cache = this.cacheFor(kind);
+    if (cache) return cache.list(kind, options);
     const { labelSelector, fieldSelector } = listQuery(options);
     const items: T[] = [];
     let cont = options.continue;
@@ -197,6 +201,13 @@ class KubeClient implements APIClient {
         return this.rest.request<R>({ method: "POST", path: path + this.writeQuery(options), body });
       },
     };
+  }
+
+  private cacheFor(kind: Kind): Cache | undefined {
+    const { cache, uncached } = this.options;
+    if (!cache) return undefined;
+    const same = (k: Kind) => k.group === kind.group && k.version === kind.version && k.kind === kind.kind;
+    return uncached?.some(same) ? undefined : cache;
   }
 
   private async getDirect<T extends KubernetesObject>(
