@@ -14,6 +14,7 @@ export function defineManifests(program: Command): void {
       "allow float fields (number, float64), as controller-gen's crd:allowDangerousTypes",
     )
     .option("--check", "write nothing; exit 1 with a diff when a generated file is stale")
+    .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (opts: {
         paths?: string[];
@@ -21,7 +22,13 @@ export function defineManifests(program: Command): void {
         roleName?: string;
         allowDangerousTypes?: boolean;
         check?: boolean;
+        listMarkers?: boolean;
       }) => {
+        if (opts.listMarkers) {
+          const { markerHelp } = await import("../../markers/help.js");
+          process.stdout.write(`${markerHelp()}\n`);
+          return;
+        }
         const { runManifests } = await import("../../manifests/command.js");
         await runManifests(opts);
       },
