@@ -23,7 +23,7 @@ export interface EventRecorder {
 export interface ManagerOptions {
   /** Defaults to KUBECONFIG / ~/.kube/config / in-cluster config. */
   kubeConfig?: KubeConfig;
-  /** "0" disables; default "0" like Kubebuilder's scaffold, ":8080" for plain HTTP. */
+  /** "0" disables; default "0" like Kubebuilder's scaffold; ":8443" with metricsSecureServing, ":8080" for plain HTTP. */
   metricsBindAddress?: string;
   /**
    * Serve /metrics over HTTPS (controller-runtime's SecureServing; Kubebuilder's scaffold turns it on
