@@ -194,3 +194,66 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     await running;
   }, 120_000);
 });
+
+describe("relist after 410 Gone", () => {
+  let plain: Environment | undefined;
+  afterAll(async () => {
+    await plain?.stop();
+  });
+
+  /** Compacts etcd's history up to its current revision, through etcd's JSON gateway. */
+  async function compactEtcd(etcdURL: string): Promise<void> {
+    const range = await fetch(`${etcdURL}/v3/kv/range`, {
+      method: "POST",
+      body: JSON.stringify({ key: Buffer.from("/").toString("base64") }),
+    });
+    const revision = ((await range.json()) as { header: { revision: string } }).header.revision;
+    const res = await fetch(`${etcdURL}/v3/kv/compaction`, {
+      method: "POST",
+      body: JSON.stringify({ revision, physical: true }),
+    });
+    if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
+  }
+
+  it("relists when its resourceVersion was compacted away, then keeps watching", async () => {
+    // Without the watch cache, watches are served by etcd, which answers 410 for a compacted revision.
+    plain = await startEnvironment({ apiServerFlags: { "watch-cache": "false" } });
+    const direct = createClient(plain.kubeConfig);
+    await direct.create(Namespace, { metadata: { name: "quiet" } });
+    await direct.create(Namespace, { metadata: { name: "busy" } });
+    await direct.create(ConfigMap, { metadata: { name: "before", namespace: "quiet" } });
+
+    const logs: Logged[] = [];
+    const cache = createCache(plain.kubeConfig, {
+      logger: recordingLogger(logs),
+      namespaces: ["quiet"],
+      reflector: { minWatchTimeoutSeconds: 2 },
+    });
+    const ac = new AbortController();
+    stops.push(ac);
+    const running = cache.start(ac.signal);
+    await cache.list(ConfigMap, { namespace: "quiet" });
+    const reflector = cache.peekInformer(ConfigMap)!.reflectors[0]!;
+    const listedAt = reflector.stats.lastResourceVersion;
+
+    // Writes elsewhere move etcd past the quiet watch's resourceVersion; compaction then drops it.
+    for (let i = 0; i < 5; i++)
+      await direct.create(ConfigMap, { metadata: { name: `b${i}`, namespace: "busy" } });
+    await compactEtcd(plain.etcdURL!);
+
+    // The open watch ends within its 2–4 s timeout; resuming from the compacted revision gets 410.
+    await eventually("a relist", () => reflector.stats.relists >= 1 && reflector.stats.lists >= 2, 30_000);
+    expect(Number(reflector.stats.lastResourceVersion)).toBeGreaterThan(Number(listedAt));
+    expect(
+      logs.some((l) => l.level === "info" && l.msg === "resourceVersion no longer served; relisting"),
+    ).toBe(true);
+    expect(reflector.stats.failures).toBe(0);
+
+    await direct.create(ConfigMap, { metadata: { name: "after", namespace: "quiet" } });
+    await eventually("the post-relist change", async () =>
+      (await cache.list(ConfigMap, { namespace: "quiet" })).some((c) => c.metadata?.name === "after"),
+    );
+    ac.abort();
+    await running;
+  }, 120_000);
+});
