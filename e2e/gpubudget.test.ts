@@ -281,10 +281,15 @@ describe("one operator", () => {
       ],
       { stdio: "ignore" },
     );
+    let spawnError: Error | undefined;
+    prom.once("error", (err) => {
+      spawnError = err; // e.g. ENOENT: `make check-rules` (above) installs Debian's prometheus package
+    });
     try {
       // team-a is within budget now; "busy" (5/2) has been exceeded since the previous test.
       await eventually(
         async () => {
+          if (spawnError) throw new Error(`prometheus could not start: ${spawnError.message}`);
           const res = await fetch(`http://127.0.0.1:${port}/api/v1/alerts`);
           const body = (await res.json()) as {
             data: { alerts: { labels: Record<string, string>; state: string }[] };
