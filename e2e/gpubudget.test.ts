@@ -305,9 +305,10 @@ describe("one operator", () => {
       );
     } finally {
       prom.kill("SIGTERM");
-      await new Promise((resolve) =>
-        prom.exitCode !== null ? resolve(undefined) : prom.once("exit", resolve),
-      );
+      if (!spawnError)
+        await new Promise((resolve) =>
+          prom.exitCode !== null ? resolve(undefined) : prom.once("exit", resolve),
+        );
     }
   });
 });
