@@ -83,7 +83,7 @@ describe("labelSelectorPredicate", () => {
   it("rejects invalid selectors with the offending expression", () => {
     expect(() =>
       labelSelectorPredicate({ matchExpressions: [{ key: "a", operator: "In", values: [] }] }),
-    ).toThrow(/matchExpressions\[0\]: operator In needs at least one value/);
+    ).toThrow(/operator In on "a" needs at least one value/);
     expect(() =>
       labelSelectorPredicate({ matchExpressions: [{ key: "a", operator: "Exists", values: ["x"] }] }),
     ).toThrow(/takes no values/);

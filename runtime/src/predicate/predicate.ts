@@ -1,4 +1,5 @@
 import type { KubernetesObject, LabelSelector } from "../api/meta.js";
+import { matchesSelector, parseSelector } from "../client/selector.js";
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from "../handler/types.js";
 
 /**
@@ -81,8 +82,9 @@ export function annotationChangedPredicate<T extends KubernetesObject = Kubernet
 export function labelSelectorPredicate<T extends KubernetesObject = KubernetesObject>(
   selector: LabelSelector,
 ): Predicate<T> {
-  const matches = compileLabelSelector(selector);
-  return newPredicateFuncs((obj: T) => matches(obj.metadata?.labels ?? {}));
+  // The client's selector parser, so a predicate and a cached list agree on what a selector means.
+  const parsed = parseSelector(selector);
+  return newPredicateFuncs((obj: T) => matchesSelector(parsed, obj.metadata?.labels));
 }
 
 /** All must pass (short-circuit); and() passes everything. */
@@ -119,45 +121,4 @@ export function not<T extends KubernetesObject = KubernetesObject>(predicate: Pr
     delete: (e) => !evaluatePredicates([predicate], "delete", e),
     generic: (e) => !evaluatePredicates([predicate], "generic", e),
   };
-}
-
-/** metav1.LabelSelector semantics: matchLabels AND every matchExpression; an empty selector matches all. */
-export function compileLabelSelector(selector: LabelSelector): (labels: Record<string, string>) => boolean {
-  const tests: ((labels: Record<string, string>) => boolean)[] = [];
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) {
-    tests.push((l) => Object.hasOwn(l, k) && l[k] === v);
-  }
-  for (const [i, req] of (selector.matchExpressions ?? []).entries()) {
-    const where = `labelSelector.matchExpressions[${i}]`;
-    const values = req.values ?? [];
-    switch (req.operator) {
-      case "In":
-      case "NotIn": {
-        if (values.length === 0) {
-          throw new Error(
-            `${where}: operator ${req.operator} needs at least one value; add values or use Exists`,
-          );
-        }
-        const set = new Set(values);
-        const has = (l: Record<string, string>) => Object.hasOwn(l, req.key) && set.has(l[req.key] ?? "");
-        tests.push(req.operator === "In" ? has : (l) => !has(l));
-        break;
-      }
-      case "Exists":
-      case "DoesNotExist": {
-        if (values.length > 0) {
-          throw new Error(`${where}: operator ${req.operator} takes no values; remove them`);
-        }
-        tests.push(
-          req.operator === "Exists" ? (l) => Object.hasOwn(l, req.key) : (l) => !Object.hasOwn(l, req.key),
-        );
-        break;
-      }
-      default:
-        throw new Error(
-          `${where}: unknown operator "${String(req.operator)}"; use In, NotIn, Exists or DoesNotExist`,
-        );
-    }
-  }
-  return (labels) => tests.every((t) => t(labels));
 }
