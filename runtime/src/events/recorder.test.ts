@@ -87,6 +87,27 @@ describe("event recorder", () => {
     expect((await c.list(EventKind)).filter((e) => e.reason === "Once").map((e) => e.count)).toEqual([1]);
   });
 
+  it("drops events past client-go's per-object burst of 25 until the bucket refills", async () => {
+    const c = createFakeClient();
+    const r = createEventRecorder(c, "op");
+    for (let i = 0; i < 40; i++) r.event(pod, "Warning", "Failed", "boom");
+    r.event({ ...pod, metadata: { ...pod.metadata, name: "other", uid: "u2" } }, "Warning", "Failed", "boom");
+    await r.flush();
+    const counts = (await c.list(EventKind)).map((e) => [e.involvedObject.name, e.count]);
+    expect(counts.sort()).toEqual([
+      ["other", 1],
+      ["p", 25],
+    ]);
+    const fast = createEventRecorder(c, "op2", undefined, { spamFilter: { burst: 2, refillMs: 20 } });
+    const q = { ...pod, metadata: { ...pod.metadata, name: "q", uid: "u3" } };
+    for (let i = 0; i < 5; i++) fast.event(q, "Normal", "Tick", "t");
+    await fast.flush();
+    await new Promise((res) => setTimeout(res, 50));
+    fast.event(q, "Normal", "Tick", "t");
+    await fast.flush();
+    expect((await c.list(EventKind)).find((e) => e.involvedObject.name === "q")?.count).toBe(3);
+  });
+
   it("puts events about cluster-scoped objects in the default namespace", async () => {
     const c = createFakeClient();
     const r = createEventRecorder(c, "op");

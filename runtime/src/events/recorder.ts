@@ -15,6 +15,11 @@ export interface EventRecorderOptions {
   cacheSize?: number;
   /** source.host; the machine's host name by default. */
   host?: string;
+  /**
+   * client-go's spam filter: per object, a token bucket of `burst` events (25) refilled by one every
+   * `refillMs` (5 min); events beyond it are dropped, so a hot-looping reconciler cannot flood the API server.
+   */
+  spamFilter?: { burst?: number; refillMs?: number } | false;
 }
 
 /** An EventRecorder whose writes can be awaited (tests, graceful shutdown). */
@@ -69,6 +74,24 @@ export function createEventRecorder(
   const seen = new Map<string, Seen>(); // insertion order doubles as LRU order
   const chains = new Map<string, Promise<void>>(); // one write at a time per aggregation key
   const pending = new Set<Promise<void>>();
+  const burst = options.spamFilter === false ? Number.POSITIVE_INFINITY : (options.spamFilter?.burst ?? 25);
+  const refillMs = options.spamFilter === false ? 1 : (options.spamFilter?.refillMs ?? 5 * 60 * 1000);
+  const buckets = new Map<string, { tokens: number; at: number }>();
+
+  /** Takes a token from the object's bucket; false when the object has used up its events. */
+  function allow(objectKey: string): boolean {
+    if (burst === Number.POSITIVE_INFINITY) return true;
+    const now = Date.now();
+    const b = buckets.get(objectKey) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + (now - b.at) / refillMs);
+    b.at = now;
+    buckets.delete(objectKey);
+    buckets.set(objectKey, b);
+    while (buckets.size > cacheSize) buckets.delete(buckets.keys().next().value as string);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
 
   async function write(
     key: string,
@@ -138,6 +161,14 @@ export function createEventRecorder(
       if (meta.namespace) ref.namespace = meta.namespace;
       if (meta.uid) ref.uid = meta.uid;
       if (meta.resourceVersion) ref.resourceVersion = meta.resourceVersion;
+      const objectKey = JSON.stringify([ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid]);
+      if (!allow(objectKey)) {
+        log.debug(
+          { object: `${ref.namespace ?? ""}/${ref.name}`, kind: ref.kind, reason },
+          "event dropped by the spam filter",
+        );
+        return;
+      }
       const key = JSON.stringify([
         ref.apiVersion,
         ref.kind,
