@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { Project, ts } from "ts-morph";
+import { KBTS_LIB, KBTS_LIB_PATH } from "./lib.js";
 
 /** The source files of one run: one ts-morph Project, only the scanned files and their relative imports. */
 export interface LoadedProject {
@@ -49,9 +50,10 @@ export function loadProject(paths: string[]): LoadedProject {
       noEmit: true,
       skipLibCheck: true,
       types: [],
-      lib: ["lib.es5.d.ts"],
+      noLib: true,
     },
   });
+  project.createSourceFile(KBTS_LIB_PATH, KBTS_LIB, { overwrite: true });
   const scanned = paths.map((f) => project.addSourceFileAtPath(f));
   // Follow relative imports (not packages) so every user-declared type is in the program.
   const queue = [...scanned];

@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
 import { type CommentGroup, FileComments, mayContainMarkers } from "./comments.js";
-import { cleanDescription } from "./doc.js";
+import { cleanDescription, isDirectiveLine } from "./doc.js";
 import { type MarkerWarning, parseMarker } from "./parse.js";
 import { type MarkerInstance, MarkerSet, type Registry, type Target } from "./registry.js";
 
@@ -76,7 +76,7 @@ export class MarkerCollector {
     const docLines = doc
       ? fc
           .lines(doc)
-          .filter((l) => !l.marker)
+          .filter((l) => !l.marker && !isDirectiveLine(l.text))
           .map((l) => l.text)
       : [];
     const result = { markers: new MarkerSet(markers), doc: cleanDescription(docLines) };

@@ -27,3 +27,14 @@ describe("descriptions (controller-gen extractDoc)", () => {
     expect(blockCommentLines("/**\n * Hello\n *   world\n */")).toEqual(["Hello", "world"]);
   });
 });
+
+describe("tool directives", () => {
+  it("are not description lines", async () => {
+    const { isDirectiveLine } = await import("./doc.js");
+    expect(isDirectiveLine("@ts-expect-error the reason")).toBe(true);
+    expect(isDirectiveLine("eslint-disable-next-line no-console")).toBe(true);
+    expect(isDirectiveLine("biome-ignore lint/x: y")).toBe(true);
+    expect(isDirectiveLine("prettier-ignore")).toBe(true);
+    expect(isDirectiveLine("size is how big the stamp is.")).toBe(false);
+  });
+});

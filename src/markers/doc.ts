@@ -50,3 +50,12 @@ export function blockCommentLines(comment: string): string[] {
 
 /** A marker line is one whose text starts with `+` (after `//` or a block's `*`). */
 export const isMarkerLine = (text: string): boolean => text.trimStart().startsWith("+");
+
+/**
+ * Tool directives are not description text (as Go's CommentGroup.Text drops `//go:` directives):
+ * `@ts-expect-error`, `eslint-disable-next-line`, `biome-ignore`, `prettier-ignore` and the like.
+ */
+export const isDirectiveLine = (text: string): boolean =>
+  /^\s*(@ts-(expect-error|ignore|nocheck|check)\b|eslint-(disable|enable)|biome-ignore|prettier-ignore|tslint:|istanbul ignore|c8 ignore|v8 ignore|jshint |global )/.test(
+    text,
+  );
