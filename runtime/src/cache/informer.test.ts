@@ -1,6 +1,7 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
 import { RestClient } from "../client/rest.js";
 import type { Logger } from "../log/types.js";
 import {
@@ -46,6 +47,17 @@ const cm = (ns: string, name: string, rv: string, data: Record<string, string> =
   data,
 });
 
+/** Feeds the informer as its reflector does: every object through prepare() first. */
+function feed(inf: SharedInformer, namespace?: string) {
+  const sink = inf.sink(namespace);
+  const prep = (o: KubernetesObject) => sink.prepare!(o);
+  return {
+    replace: (items: KubernetesObject[], rv: string) => sink.replace(items.map(prep), rv),
+    upsert: (o: KubernetesObject) => sink.upsert(prep(o)),
+    remove: (o: KubernetesObject) => sink.remove(prep(o)),
+  };
+}
+
 function record(inf: SharedInformer) {
   const events: string[] = [];
   const raw: InformerEvent[] = [];
@@ -67,11 +79,11 @@ describe("SharedInformer", () => {
     const inf = informer();
     const { events, raw } = record(inf);
     expect(inf.hasSynced()).toBe(false);
-    inf.sink().replace([cm("a", "x", "1")], "1");
+    feed(inf).replace([cm("a", "x", "1")], "1");
     expect(inf.hasSynced()).toBe(true);
-    inf.sink().upsert(cm("a", "y", "2"));
-    inf.sink().upsert(cm("a", "x", "3", { k: "v" }));
-    inf.sink().remove(cm("a", "y", "4"));
+    feed(inf).upsert(cm("a", "y", "2"));
+    feed(inf).upsert(cm("a", "x", "3", { k: "v" }));
+    feed(inf).remove(cm("a", "y", "4"));
     expect(events).toEqual([
       "add a/x initial=true",
       "add a/y initial=false",
@@ -84,10 +96,10 @@ describe("SharedInformer", () => {
 
   it("after a relist, deletes what vanished (state unknown) and updates only what changed", () => {
     const inf = informer();
-    inf.sink().replace([cm("a", "same", "1"), cm("a", "changed", "1"), cm("a", "gone", "1")], "1");
+    feed(inf).replace([cm("a", "same", "1"), cm("a", "changed", "1"), cm("a", "gone", "1")], "1");
     const { events } = record(inf);
     events.length = 0; // drop the replayed adds
-    inf.sink().replace([cm("a", "same", "1"), cm("a", "changed", "5"), cm("a", "new", "6")], "6");
+    feed(inf).replace([cm("a", "same", "1"), cm("a", "changed", "5"), cm("a", "new", "6")], "6");
     expect(events).toEqual([
       "update a/changed 1->5",
       "add a/new initial=false",
@@ -97,7 +109,7 @@ describe("SharedInformer", () => {
 
   it("stamps apiVersion/kind, drops managedFields and freezes stored objects", () => {
     const inf = informer();
-    inf.sink().replace([cm("a", "x", "1")], "1");
+    feed(inf).replace([cm("a", "x", "1")], "1");
     const stored = inf.store.get("a/x")!;
     expect(stored.apiVersion).toBe("v1");
     expect(stored.kind).toBe("ConfigMap");
@@ -110,12 +122,12 @@ describe("SharedInformer", () => {
 
   it("replays existing objects to a late handler and stops calling it after unsubscribe", () => {
     const inf = informer();
-    inf.sink().replace([cm("a", "x", "1"), cm("b", "y", "1")], "1");
+    feed(inf).replace([cm("a", "x", "1"), cm("b", "y", "1")], "1");
     const seen: string[] = [];
     const off = inf.addEventHandler((e) => seen.push(`${e.type}:${e.type === "add" && e.isInInitialList}`));
     expect(seen).toEqual(["add:true", "add:true"]);
     off();
-    inf.sink().upsert(cm("a", "z", "2"));
+    feed(inf).upsert(cm("a", "z", "2"));
     expect(seen).toHaveLength(2);
   });
 
@@ -126,7 +138,7 @@ describe("SharedInformer", () => {
       throw new Error("bad handler");
     });
     const { events } = record(inf);
-    inf.sink().replace([cm("a", "x", "1")], "1");
+    feed(inf).replace([cm("a", "x", "1")], "1");
     expect(events).toEqual(["add a/x initial=true"]);
     expect(errors).toEqual(["informer event handler threw"]);
   });
@@ -134,14 +146,14 @@ describe("SharedInformer", () => {
   it("syncs only when every watched namespace has listed, and relists touch only their namespace", async () => {
     const inf = informer(["a", "b"]);
     const synced = inf.waitForSync();
-    inf.sink("a").replace([cm("a", "x", "1")], "1");
+    feed(inf, "a").replace([cm("a", "x", "1")], "1");
     expect(inf.hasSynced()).toBe(false);
-    inf.sink("b").replace([cm("b", "y", "1")], "1");
+    feed(inf, "b").replace([cm("b", "y", "1")], "1");
     expect(inf.hasSynced()).toBe(true);
     await expect(synced).resolves.toBe(true);
     const { events } = record(inf);
     events.length = 0;
-    inf.sink("a").replace([], "2");
+    feed(inf, "a").replace([], "2");
     expect(events).toEqual(["delete a/x unknown=true"]);
     expect(inf.store.get("b/y")).toBeDefined();
   });
@@ -156,7 +168,7 @@ describe("SharedInformer", () => {
 
   it("resync delivers update events with the same old and new object", () => {
     const inf = informer();
-    inf.sink().replace([cm("a", "x", "1")], "1");
+    feed(inf).replace([cm("a", "x", "1")], "1");
     const { raw } = record(inf);
     raw.length = 0;
     inf.resync();

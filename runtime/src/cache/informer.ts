@@ -145,11 +145,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   sink(namespace?: string): ReflectorSink {
     const scope = namespace ?? "";
     return {
+      prepare: (raw) => this.prepare(raw),
       replace: (items) => {
         const initial = this.unsyncedScopes.has(scope);
         const seen = new Set<string>();
-        for (const raw of items) {
-          const obj = this.prepare(raw);
+        for (const item of items) {
+          const obj = item as T;
           const key = storeKey(obj);
           seen.add(key);
           const old = this.store.set(obj);
@@ -178,14 +179,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           }
         }
       },
-      upsert: (raw) => {
-        const obj = this.prepare(raw);
+      upsert: (prepared) => {
+        const obj = prepared as T;
         const old = this.store.set(obj);
         if (old) this.emit({ type: "update", oldObject: old, object: obj });
         else this.emit({ type: "add", object: obj, isInInitialList: false });
       },
-      remove: (raw) => {
-        const obj = this.prepare(raw);
+      remove: (prepared) => {
+        const obj = prepared as T;
         this.store.delete(storeKey(obj));
         this.emit({ type: "delete", object: obj, deleteStateUnknown: false });
       },

@@ -26,6 +26,11 @@ import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 
 export interface ReflectorSink {
+  /**
+   * Turns a decoded object into what is stored (transform, freeze). Called for each list item as its
+   * page arrives, so a big list never sits in memory untransformed; the other methods get its result.
+   */
+  prepare?(obj: KubernetesObject): KubernetesObject;
   /** The complete state after a (re)list. */
   replace(items: KubernetesObject[], resourceVersion: string): void;
   /** ADDED and MODIFIED events (the sink tells add from update by what it holds). */
@@ -208,7 +213,7 @@ export class Reflector {
         }
         throw err;
       }
-      for (const item of page.items ?? []) items.push(item);
+      for (const item of page.items ?? []) items.push(sink.prepare ? sink.prepare(item) : item);
       rv = page.metadata?.resourceVersion ?? rv;
       cont = page.metadata?.continue || undefined;
       if (!cont) break;
@@ -286,11 +291,11 @@ export class Reflector {
       case "ADDED":
       case "MODIFIED":
         this.stats.events++;
-        sink.upsert(obj);
+        sink.upsert(sink.prepare ? sink.prepare(obj) : obj);
         break;
       case "DELETED":
         this.stats.events++;
-        sink.remove(obj);
+        sink.remove(sink.prepare ? sink.prepare(obj) : obj);
         break;
       case "BOOKMARK":
         this.stats.bookmarks++;
