@@ -107,6 +107,20 @@ function startManager(command: string, args: string[], extraEnv: Record<string, 
   return { child, output: () => output, exited };
 }
 
+/** Like eventually, with the tail of the manager's output in the error (what a user would look at). */
+async function eventuallyWith<T>(
+  m: Manager,
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+) {
+  try {
+    return await eventually(what, check, timeoutMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- manager output (tail) ---\n${m.output().slice(-3000)}`);
+  }
+}
+
 function stop(m: Manager, signal: NodeJS.Signals = "SIGTERM"): void {
   if (m.child.pid !== undefined && m.child.exitCode === null) {
     try {
@@ -231,7 +245,8 @@ describe.sequential("a scaffolded Memcached operator", () => {
     ]);
     expect(applied.exitCode, applied.all).toBe(0);
 
-    await eventually(
+    await eventuallyWith(
+      mgr,
       "the Available condition",
       async () => ((await condition("memcached-sample", "Available")) === "True" ? true : undefined),
       120_000,
@@ -306,7 +321,8 @@ describe.sequential("a scaffolded Memcached operator", () => {
     };
 
     const allowed = await runAs("rbac-allowed");
-    await eventually(
+    await eventuallyWith(
+      allowed,
       "reconcile as the service account",
       async () => ((await condition("rbac-allowed", "Available")) === "True" ? true : undefined),
       90_000,
@@ -327,7 +343,8 @@ describe.sequential("a scaffolded Memcached operator", () => {
     expect(rebuild.exitCode, rebuild.all).toBe(0);
 
     const denied = await runAs("rbac-denied");
-    await eventually(
+    await eventuallyWith(
+      denied,
       "a permission error in the manager's logs",
       async () => (/forbidden/i.test(denied.output()) ? true : undefined),
       90_000,
