@@ -88,7 +88,8 @@ class ControllerManager implements Manager {
       options.newClient ?? ((kc, o) => createClient(kc, { cache: o.cache, logger: o.logger }));
     this.client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
     this.groups.caches.runnables.push({ needLeaderElection: false, start: (s) => this.cache.start(s) });
-    if (options.webhookServer) this.getWebhookServer();
+    // The webhook server is added only when a webhook is registered (getWebhookServer), as in
+    // controller-runtime: a manager with webhook options but no webhooks needs no serving certificate.
     this.healthz.add("ping", ping);
     // Not ready until the caches have synced (and, after that, while any started informer is unsynced).
     this.readyz.add("cache-sync", async () => {
@@ -128,7 +129,7 @@ class ControllerManager implements Manager {
     return r;
   }
 
-  /** Created on first call (or when options.webhookServer is set) and then started with the manager. */
+  /** Created on first call (registering a webhook calls it) and then started with the manager. */
   getWebhookServer(): WebhookServer {
     if (!this.webhookServer) {
       const server = createWebhookServer({ ...this.options.webhookServer, logger: this.log });
