@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
+import { FLECT } from "./flect-data.js";
 
 /**
  * `strings.ToLower(flect.Pluralize(kind))`, the plural controller-gen gives a kind: flect's dictionary
- * and suffix rules (data extracted from gobuffalo/flect v1.0.3 into flect.json).
+ * and suffix rules (data extracted from gobuffalo/flect v1.0.3 into flect-data.ts).
  */
 interface Word {
   s: string;
@@ -24,10 +24,7 @@ let cache: Rules | undefined;
 
 function rules(): Rules {
   if (cache) return cache;
-  const data = JSON.parse(readFileSync(new URL("./flect.json", import.meta.url), "utf8")) as {
-    dictionary: Word[];
-    suffixes: [string, string][];
-  };
+  const data = FLECT as unknown as { dictionary: Word[]; suffixes: [string, string][] };
   const singleToPlural = new Map<string, string>();
   const pluralToSingle = new Set<string>();
   for (const w of data.dictionary) {

@@ -6,6 +6,7 @@ import type { MarkerWarning } from "../markers/parse.js";
 import { formatLocation, type MarkerInstance } from "../markers/registry.js";
 import { generateRoles } from "../rbac/generate.js";
 import { type RbacRule, rbacMarker } from "../rbac/markers.js";
+import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
 import { kbtsVersion } from "../version.js";
 import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
@@ -67,6 +68,7 @@ export const VERSION_ANNOTATION = "kbts.dev/version";
  */
 export async function generateManifests(opts: ManifestOptions): Promise<ManifestResult> {
   const root = opts.root;
+  await loadKnownTypes();
   const paths = await findSourceFiles(root, opts.paths);
   const loaded = loadProject(paths);
   const collector = new MarkerCollector(registry, root);

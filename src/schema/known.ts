@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { JSONSchemaProps } from "./types.js";
 
 /**
@@ -36,14 +35,14 @@ const OVERRIDES: Record<string, JSONSchemaProps> = {
   Fields: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
 };
 
-let generated: Record<string, JSONSchemaProps> | undefined;
+let generated: Record<string, JSONSchemaProps> = {};
 
-function generatedTypes(): Record<string, JSONSchemaProps> {
-  generated ??= JSON.parse(
-    readFileSync(new URL("./known/k8s-types.json", import.meta.url), "utf8"),
-  ) as Record<string, JSONSchemaProps>;
-  return generated;
+/** Loads the large generated schemas (1 MB) once, only for runs that generate CRDs. */
+export async function loadKnownTypes(): Promise<void> {
+  generated = (await import("./known/k8s-types.js")).K8S_TYPES;
 }
+
+const generatedTypes = () => generated;
 
 /** The schema of a known @kbts/runtime type by its exported name, or undefined. */
 export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
