@@ -200,4 +200,29 @@ describe("fake client validation matches the API server", () => {
     expect(fromServer).not.toContain("not checked");
     expect(fromFake).toBe(fromServer);
   });
+
+  it("defaults nested objects, list items and map values the same way", async () => {
+    const GPUQuota = defineKind<GPUBudget>({
+      group: "capacity.lab.example.com",
+      version: "v1",
+      kind: "GPUQuota",
+      plural: "gpuquotas",
+      namespaced: false,
+    });
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const obj = {
+      apiVersion: "capacity.lab.example.com/v1",
+      kind: "GPUQuota",
+      metadata: { name: "defaults" },
+      spec: { slots: [{ name: "a" }, { size: 2 }], selectors: { x: {} }, extra: 1 },
+    };
+    const [a, b] = [await real.create(GPUQuota, obj), await fake.create(GPUQuota, obj)];
+    expect(b.spec).toEqual(a.spec);
+    const nulled = { ...obj, metadata: { name: "nulled" }, spec: { limits: { note: null, gpus: null } } };
+    const [c, d] = [
+      await messageOf(real.create(GPUQuota, nulled).then((o) => JSON.stringify(o.spec))),
+      await messageOf(fake.create(GPUQuota, nulled).then((o) => JSON.stringify(o.spec))),
+    ];
+    expect(d).toBe(c);
+  });
 });
