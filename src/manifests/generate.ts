@@ -68,9 +68,9 @@ export const VERSION_ANNOTATION = "kbts.dev/version";
  */
 export async function generateManifests(opts: ManifestOptions): Promise<ManifestResult> {
   const root = opts.root;
-  await loadKnownTypes();
   const paths = await findSourceFiles(root, opts.paths);
   const loaded = loadProject(paths);
+  await loadKnownTypes(loaded.program.getSourceFiles().map((sf) => sf.text));
   const collector = new MarkerCollector(registry, root);
   const packages = findApiPackages(root, loaded.files, collector, loaded.checker);
   const optionalFiles = new Set(packages.filter((p) => p.optionalByDefault).flatMap((p) => p.files));

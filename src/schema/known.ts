@@ -1,3 +1,4 @@
+import { KNOWN_GO_TYPES } from "./known/names.js";
 import type { JSONSchemaProps } from "./types.js";
 
 /**
@@ -37,9 +38,13 @@ const OVERRIDES: Record<string, JSONSchemaProps> = {
 
 let generated: Record<string, JSONSchemaProps> = {};
 
-/** Loads the large generated schemas (1 MB) once, only for runs that generate CRDs. */
-export async function loadKnownTypes(): Promise<void> {
-  generated = (await import("./known/k8s-types.js")).K8S_TYPES;
+/**
+ * Loads the large generated schemas (1.5 MB of JS) when some source mentions one of their names;
+ * most runs never pay for them.
+ */
+export async function loadKnownTypes(sources: readonly string[]): Promise<void> {
+  const names = new RegExp(`\\b(${Object.keys(KNOWN_GO_TYPES).join("|")})\\b`);
+  if (sources.some((s) => names.test(s))) generated = (await import("./known/k8s-types.js")).K8S_TYPES;
 }
 
 const generatedTypes = () => generated;

@@ -18,40 +18,11 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { KNOWN_GO_TYPES } from "./names.js";
 
 const CONTROLLER_GEN_VERSION = "v0.23.0";
 // The Kubernetes release kbts targets (src/version.ts KUBERNETES_VERSION 1.36.3).
 const K8S_VERSION = "v0.36.3";
-
-/** TypeScript name (as exported by @kbts/runtime) → Go type. */
-export const KNOWN_GO_TYPES: Record<string, string> = {
-  LabelSelector: "metav1.LabelSelector",
-  LabelSelectorRequirement: "metav1.LabelSelectorRequirement",
-  Condition: "metav1.Condition",
-  OwnerReference: "metav1.OwnerReference",
-  ManagedFieldsEntry: "metav1.ManagedFieldsEntry",
-  ObjectReference: "corev1.ObjectReference",
-  LocalObjectReference: "corev1.LocalObjectReference",
-  TypedLocalObjectReference: "corev1.TypedLocalObjectReference",
-  ResourceRequirements: "corev1.ResourceRequirements",
-  EnvVar: "corev1.EnvVar",
-  EnvFromSource: "corev1.EnvFromSource",
-  Toleration: "corev1.Toleration",
-  PodTemplateSpec: "corev1.PodTemplateSpec",
-  PodSpec: "corev1.PodSpec",
-  Container: "corev1.Container",
-  ContainerPort: "corev1.ContainerPort",
-  Volume: "corev1.Volume",
-  VolumeMount: "corev1.VolumeMount",
-  SecurityContext: "corev1.SecurityContext",
-  PodSecurityContext: "corev1.PodSecurityContext",
-  Affinity: "corev1.Affinity",
-  SecretKeySelector: "corev1.SecretKeySelector",
-  ConfigMapKeySelector: "corev1.ConfigMapKeySelector",
-  Probe: "corev1.Probe",
-  ServicePort: "corev1.ServicePort",
-  ResourceList: "corev1.ResourceList",
-};
 
 function controllerGen(): string {
   const cache = join(
