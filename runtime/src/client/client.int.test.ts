@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { ConfigMap, Deployment, Namespace, Pod, Secret } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
@@ -421,6 +425,58 @@ describe("configuration and metrics", () => {
     }
     expect(() => loadKubeConfig({ path: "/nonexistent/kubeconfig" })).toThrow(/does not exist/);
     expect(() => loadKubeConfig({ path: env.kubeconfigPath, context: "nope" })).toThrow(/no context "nope"/);
+  });
+
+  it("authenticates through a kubeconfig exec plugin (client-node runs it; our requests carry its credentials)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbts-exec-"));
+    try {
+      const config = env.config!;
+      const credential = JSON.stringify({
+        apiVersion: "client.authentication.k8s.io/v1",
+        kind: "ExecCredential",
+        status: { clientCertificateData: config.certData, clientKeyData: config.keyData },
+      });
+      const plugin = join(dir, "credential-plugin.sh");
+      writeFileSync(plugin, `#!/bin/sh\necho run >> "${dir}/calls"\ncat <<'JSON'\n${credential}\nJSON\n`, {
+        mode: 0o755,
+      });
+      const kubeconfigPath = join(dir, "kubeconfig");
+      writeFileSync(
+        kubeconfigPath,
+        stringify({
+          apiVersion: "v1",
+          kind: "Config",
+          clusters: [
+            {
+              name: "envtest",
+              cluster: {
+                server: config.host,
+                "certificate-authority-data": Buffer.from(config.caData).toString("base64"),
+              },
+            },
+          ],
+          users: [
+            {
+              name: "exec",
+              user: {
+                exec: {
+                  apiVersion: "client.authentication.k8s.io/v1",
+                  command: plugin,
+                  interactiveMode: "Never",
+                },
+              },
+            },
+          ],
+          contexts: [{ name: "exec", context: { cluster: "envtest", user: "exec" } }],
+          "current-context": "exec",
+        }),
+      );
+      const viaExec = createClient(loadKubeConfig({ path: kubeconfigPath }));
+      expect((await viaExec.get(Namespace, { name: "default" })).metadata?.name).toBe("default");
+      expect(readFileSync(join(dir, "calls"), "utf8")).toContain("run");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("counts every request in rest_client_requests_total by code, method and host", async () => {
