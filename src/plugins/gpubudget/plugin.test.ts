@@ -26,14 +26,15 @@ const createApi = (dir: string, force = false) =>
     force,
   });
 
-describe("create api --plugins gpu-budget/v1-alpha", () => {
+// Each test scaffolds a whole project (formatter included): seconds on a loaded machine.
+describe("create api --plugins gpu-budget/v1-alpha", { timeout: 60_000 }, () => {
   let dir = "";
   beforeEach(async () => {
     dir = join(mkdtempSync(join(tmpdir(), "kbts-gpubudget-plugin-")), "gpubudget");
     mkdirSync(dir);
     await runInit(dir, { domain: "lab.example.com", repo: "lab.example.com/gpubudget", runtime: "registry" });
     await createApi(dir);
-  });
+  }, 60_000);
   afterEach(() => rmSync(join(dir, ".."), { recursive: true, force: true }));
 
   it("writes the operator and wires it into cmd/main.ts", () => {

@@ -45,13 +45,14 @@ beforeAll(() => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), body);
   }
-});
+}, 60_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("gpu-budget/v1-alpha templates", () => {
+// Transpiling every rendered file takes seconds on a loaded machine.
+describe("gpu-budget/v1-alpha templates", { timeout: 60_000 }, () => {
   it("write the operator's files at Kubebuilder's paths", () => {
     expect([...rendered.keys()]).toEqual(
       expect.arrayContaining([
