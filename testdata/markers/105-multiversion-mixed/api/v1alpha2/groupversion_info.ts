@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=mixed.kbts.test
+export const GroupVersion = { group: "mixed.kbts.test", version: "v1alpha2" } as const;
