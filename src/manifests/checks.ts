@@ -193,6 +193,19 @@ class Walk {
       );
       return;
     }
+    const messageExpression = (m.value as Record<string, unknown>).messageExpression;
+    if (typeof messageExpression === "string" && messageExpression !== "") {
+      try {
+        parseCel(messageExpression);
+      } catch (err) {
+        this.errors.push(
+          new KbtsError(
+            `CEL messageExpression ${JSON.stringify(messageExpression)} does not parse: ${(err as Error).message.split("\n")[0]}`,
+            { where: at(m), fix: "fix the expression's syntax" },
+          ),
+        );
+      }
+    }
     if (!schema.properties || isOpen(schema)) return;
     const code = rule.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
     for (const match of code.matchAll(/\b(?:self|oldSelf)\.([A-Za-z_][A-Za-z0-9_]*)/g)) {

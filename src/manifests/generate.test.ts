@@ -111,3 +111,21 @@ describe("generateManifests / writeManifests", () => {
     ]);
   });
 });
+
+describe("checks beyond controller-gen", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("parses CEL messageExpressions too", async () => {
+    const root = project({
+      "api/v1/gv.ts": GV,
+      "api/v1/types.ts": KIND(
+        '  // +kubebuilder:validation:XValidation:rule="self.size() > 0",messageExpression="\'bad: \' +"\n  name?: string;',
+      ),
+    });
+    dirs.push(root);
+    await expect(generateManifests({ root })).rejects.toThrow(/messageExpression/);
+  });
+});
