@@ -7,6 +7,7 @@ import { ConfigMap, Deployment, Namespace, Pod, Secret } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { defineKind } from "../kinds.js";
+import type { Logger } from "../log/types.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type APIClient, createAPIReader, createClient } from "./client.js";
 import { loadKubeConfig } from "./config.js";
@@ -477,6 +478,25 @@ describe("configuration and metrics", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("logs the API server's warnings (here: an unknown field dropped on create)", async () => {
+    const warnings: string[] = [];
+    const logger = {
+      info: () => {},
+      debug: () => {},
+      error: () => {},
+      warn: (o: unknown) => {
+        warnings.push(String((o as { warning?: string }).warning));
+      },
+      child: () => logger,
+    } as unknown as Logger;
+    const warned = createClient(env.kubeConfig, { logger });
+    await warned.create(ConfigMap, {
+      metadata: { generateName: "warn-", namespace: ns },
+      bogus: 1,
+    } as ConfigMap);
+    expect(warnings).toContain('unknown field "bogus"');
   });
 
   it("counts every request in rest_client_requests_total by code, method and host", async () => {

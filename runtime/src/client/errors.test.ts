@@ -14,6 +14,7 @@ import {
   NotFoundError,
   notFound,
 } from "./errors.js";
+import { warningsOf } from "./rest.js";
 
 function status(code: number, reason: string, message = "m"): string {
   return JSON.stringify({ kind: "Status", apiVersion: "v1", status: "Failure", code, reason, message });
@@ -77,5 +78,22 @@ describe("ignore helpers", () => {
       'gpubudgets.ml.example.com "b" not found',
     );
     expect(isConflict(errorFromResponse(409, status(409, "AlreadyExists")))).toBe(false);
+  });
+});
+
+describe("warningsOf", () => {
+  it("unquotes RFC 7234 warnings and keeps anything else as sent", () => {
+    expect(
+      warningsOf({
+        rawHeaders: [
+          "Warning",
+          '299 - "unknown field \\"bogus\\""',
+          "Content-Type",
+          "x",
+          "warning",
+          "plain text",
+        ],
+      }),
+    ).toEqual(['unknown field "bogus"', "plain text"]);
   });
 });

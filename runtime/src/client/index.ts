@@ -19,6 +19,7 @@ export {
   type RestClientOptions,
   type RestRequest,
   type WatchEvent,
+  warningsOf,
 } from "./rest.js";
 export * from "./retry.js";
 export * from "./selector.js";

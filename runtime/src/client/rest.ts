@@ -231,7 +231,7 @@ export class RestClient {
       request.on("response", (res) => {
         settled = true;
         restClientRequestsTotal.inc({ code: String(res.statusCode ?? 0), method, host: url.host });
-        for (const w of headerValues(res.headers.warning)) this.options.onWarning?.(w);
+        if (this.options.onWarning) for (const w of warningsOf(res)) this.options.onWarning(w);
         if (streaming) {
           // The stream's own lifetime belongs to the caller; keep abort wired until it ends.
           cleanup();
@@ -296,9 +296,19 @@ export class RestClient {
 /** Errors from a kept-alive socket the server had closed: the request never reached it. */
 const staleSocketErrors = new WeakSet<object>();
 
-function headerValues(h: string | string[] | undefined): string[] {
-  if (h === undefined) return [];
-  return Array.isArray(h) ? h : [h];
+/**
+ * The texts of the response's Warning headers (RFC 7234: `299 - "text"`), one per header line, as
+ * client-go's warning handler prints them.
+ */
+export function warningsOf(res: Pick<http.IncomingMessage, "rawHeaders">): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    if (res.rawHeaders[i]!.toLowerCase() !== "warning") continue;
+    const raw = res.rawHeaders[i + 1]!;
+    const m = /^\d{3} \S+ "((?:[^"\\]|\\.)*)"/.exec(raw);
+    out.push(m ? m[1]!.replace(/\\(.)/g, "$1") : raw);
+  }
+  return out;
 }
 
 /** client-go retries 429 and 5xx answers that carry Retry-After (seconds), capped here at 10 s. */
