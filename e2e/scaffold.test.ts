@@ -220,7 +220,8 @@ describe.sequential("a scaffolded Memcached operator", () => {
   it("make test: the project's own tests pass against the local control plane", async () => {
     const test = await make(["test"]);
     expect(test.exitCode, test.all).toBe(0);
-    expect(test.all).toMatch(/Tests\s+\d+ passed/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
+    expect(test.all.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+\d+ passed/);
   });
 
   it("make run reconciles a sample, serves /metrics and /healthz, and stops cleanly on SIGTERM", async () => {
@@ -251,14 +252,23 @@ describe.sequential("a scaffolded Memcached operator", () => {
       async () => ((await condition("memcached-sample", "Available")) === "True" ? true : undefined),
       120_000,
     );
-    expect(mgr.output()).toContain("Reconciled Memcached");
+    try {
+      // Logs are written by a worker thread: wait for the line rather than expect it at once.
+      await eventuallyWith(
+        mgr,
+        "the reconcile log line",
+        async () => (mgr.output().includes("Reconciled Memcached") ? true : undefined),
+        30_000,
+      );
 
-    const healthz = await fetch(`http://127.0.0.1:${health}/healthz`);
-    expect(healthz.status).toBe(200);
-    const body = await (await fetch(`http://127.0.0.1:${metrics}/metrics`)).text();
-    expect(body).toMatch(/controller_runtime_reconcile_total\{[^}]*controller="memcached"[^}]*\} [1-9]/);
-
-    stop(mgr);
+      const healthz = await fetch(`http://127.0.0.1:${health}/healthz`);
+      expect(healthz.status).toBe(200);
+      const body = await (await fetch(`http://127.0.0.1:${metrics}/metrics`)).text();
+      expect(body).toMatch(/controller_runtime_reconcile_total\{[^}]*controller="memcached"[^}]*\} [1-9]/);
+    } finally {
+      // Never leave this admin-credentialed manager running into the RBAC step.
+      stop(mgr);
+    }
     const code = await Promise.race([mgr.exited, new Promise((r) => setTimeout(() => r("timeout"), 20_000))]);
     expect(code, mgr.output()).not.toBe("timeout");
     expect(mgr.output()).not.toContain("problem running manager");
@@ -321,14 +331,17 @@ describe.sequential("a scaffolded Memcached operator", () => {
     };
 
     const allowed = await runAs("rbac-allowed");
-    await eventuallyWith(
-      allowed,
-      "reconcile as the service account",
-      async () => ((await condition("rbac-allowed", "Available")) === "True" ? true : undefined),
-      90_000,
-    );
-    stop(allowed);
-    await allowed.exited;
+    try {
+      await eventuallyWith(
+        allowed,
+        "reconcile as the service account",
+        async () => ((await condition("rbac-allowed", "Available")) === "True" ? true : undefined),
+        90_000,
+      );
+    } finally {
+      stop(allowed);
+      await allowed.exited;
+    }
 
     // Drop the status permission from the markers: the regenerated role no longer grants it.
     const controller = join(project, "internal/controller/memcached_controller.ts");
@@ -343,15 +356,18 @@ describe.sequential("a scaffolded Memcached operator", () => {
     expect(rebuild.exitCode, rebuild.all).toBe(0);
 
     const denied = await runAs("rbac-denied");
-    await eventuallyWith(
-      denied,
-      "a permission error in the manager's logs",
-      async () => (/forbidden/i.test(denied.output()) ? true : undefined),
-      90_000,
-    );
-    expect(await condition("rbac-denied", "Available")).toBeUndefined();
-    stop(denied);
-    await denied.exited;
+    try {
+      await eventuallyWith(
+        denied,
+        "a permission error in the manager's logs",
+        async () => (/forbidden/i.test(denied.output()) ? true : undefined),
+        90_000,
+      );
+      expect(await condition("rbac-denied", "Available")).toBeUndefined();
+    } finally {
+      stop(denied);
+      await denied.exited;
+    }
     writeFileSync(controller, source);
   });
 });
