@@ -13,6 +13,7 @@ import { type APIClient, createAPIReader, createClient } from "./client.js";
 import { loadKubeConfig } from "./config.js";
 import {
   AlreadyExistsError,
+  ApiError,
   ConflictError,
   InvalidError,
   ignoreNotFound,
@@ -497,6 +498,13 @@ describe("configuration and metrics", () => {
       bogus: 1,
     } as ConfigMap);
     expect(warnings).toContain('unknown field "bogus"');
+    const strict = await warned
+      .create(ConfigMap, { metadata: { generateName: "strict-", namespace: ns }, bogus: 1 } as ConfigMap, {
+        fieldValidation: "Strict",
+      })
+      .catch((e: unknown) => e);
+    expect(strict).toBeInstanceOf(ApiError);
+    expect((strict as ApiError).message).toMatch(/unknown field "bogus"/);
   });
 
   it("counts every request in rest_client_requests_total by code, method and host", async () => {

@@ -282,6 +282,7 @@ class KubeClient implements APIClient {
     return queryString({
       dryRun: options.dryRun ? "All" : undefined,
       fieldManager: options.fieldManager ?? this.options.fieldOwner,
+      fieldValidation: options.fieldValidation,
     });
   }
 }

@@ -23,6 +23,8 @@ export interface ListOptions {
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
+  /** How the API server treats unknown or duplicate fields: "Strict" rejects, "Warn" (its default) warns, "Ignore" drops silently. */
+  fieldValidation?: "Ignore" | "Warn" | "Strict";
 }
 
 export type PropagationPolicy = "Foreground" | "Background" | "Orphan";
