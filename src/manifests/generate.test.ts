@@ -129,3 +129,23 @@ describe("checks beyond controller-gen", () => {
     await expect(generateManifests({ root })).rejects.toThrow(/messageExpression/);
   });
 });
+
+describe("type mapping details", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("+k8s:enum sorts a union's values, as controller-gen sorts the enum's consts", async () => {
+    const root = project({
+      "api/v1/gv.ts": GV,
+      "api/v1/types.ts": `// +k8s:enum\nexport type Phase = "Running" | "Failed" | "Pending";\n${KIND("  phase?: Phase;")}`,
+    });
+    dirs.push(root);
+    const { files } = await generateManifests({ root });
+    const crd = files.get("config/crd/bases/t.kbts.test_things.yaml") ?? "";
+    expect(crd).toContain(
+      "enum:\n                - Failed\n                - Pending\n                - Running\n",
+    );
+  });
+});

@@ -430,7 +430,29 @@ function oneOf(
 const sum = (fields: string[]) => fields.map((f) => `(has(self.${f})?1:0)`).join("+");
 const goList = (fields: string[]) => `[${fields.join(" ")}]`;
 
+/** k8s:enum: the type's values (a string-literal union or enum) become a sorted enum, as controller-gen sorts the consts. */
+const k8sEnum = defineMarker<undefined>({
+  name: "k8s:enum",
+  targets: ["type"],
+  args: none,
+  help: "the type is an enum of its string values (sorted)",
+  schema: {
+    apply: (s) => {
+      need(
+        s.type === "string" && (s.enum?.length ?? 0) > 0,
+        "k8s:enum needs a string-literal union or a string enum",
+      );
+      s.enum = [...(s.enum ?? [])].sort((a, b) => {
+        const x = JSON.stringify(a);
+        const y = JSON.stringify(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+      });
+    },
+  },
+});
+
 export const typeOnlyMarkers: MarkerDefinition[] = [
+  k8sEnum,
   oneOf("AtMostOneOf", 11, (f) => ({
     rule: `${sum(f)} <= 1`,
     message: `at most one of the fields in ${goList(f)} may be set`,
