@@ -48,6 +48,19 @@ export interface EnvironmentOptions {
   apiServerFlags?: Record<string, string>;
 }
 
+export interface StartTimings {
+  /** etcd healthy (0 with an existing cluster). */
+  etcdMs: number;
+  /** kube-apiserver /healthz answering 200. */
+  apiServerMs: number;
+  /** The default namespace readable. */
+  defaultNamespaceMs: number;
+  /** CRDs created and every served version in discovery. */
+  crdsMs: number;
+  /** Start attempts made (more than 1 after a port clash). */
+  attempts: number;
+}
+
 /** What a client needs to reach the API server as the admin user (PEM strings). */
 export interface RestConfig {
   host: string;
@@ -73,6 +86,8 @@ export interface Environment {
   tempDirs: string[];
   /** Resolves with a message if etcd or kube-apiserver dies before stop(); never resolves otherwise. */
   crashed: Promise<string>;
+  /** How long each start-up phase took, in ms (for benchmarks and slow-start diagnosis). */
+  timings: StartTimings;
   /** Stops kube-apiserver then etcd (SIGTERM to each process group, SIGKILL after the stop timeout) and removes every temp dir. */
   stop(): Promise<void>;
 }
@@ -143,6 +158,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   };
   try {
     const rest = new RestClient(kubeConfig);
+    const crdStart = Date.now();
     await installCRDs(rest, crds);
     await waitForCRDs(
       rest,
@@ -168,6 +184,10 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
       webhookInstallOptions: installed,
       pids: plane?.pids() ?? [],
       crashed: plane?.crashed ?? new Promise<string>(() => {}),
+      timings: {
+        ...(plane?.timings ?? { etcdMs: 0, apiServerMs: 0, defaultNamespaceMs: 0, attempts: 0 }),
+        crdsMs: Date.now() - crdStart,
+      },
       tempDirs: [...(plane?.dirs ?? []), ...extraDirs.list()],
       stop,
     };
@@ -205,6 +225,7 @@ interface ControlPlane {
   pids(): number[];
   dirs: string[];
   crashed: Promise<string>;
+  timings: Omit<StartTimings, "crdsMs">;
   stop(): Promise<void>;
 }
 
@@ -232,7 +253,9 @@ async function startControlPlaneWithRetries(
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startControlPlane(binaries, options);
+      const plane = await startControlPlane(binaries, options);
+      plane.timings.attempts = attempt;
+      return plane;
     } catch (err) {
       const clash = err instanceof ProcessStartError && /address already in use/i.test(err.output);
       // A fixed port that clashes will clash again; a free one may have been taken between probe and bind.
@@ -354,14 +377,20 @@ async function startControlPlane(
     keyData: admin.key,
   };
   try {
+    let t = Date.now();
     await etcd.start();
+    const etcdMs = Date.now() - t;
+    t = Date.now();
     await apiserver.start();
+    const apiServerMs = Date.now() - t;
     const kubeconfigText = kubeconfigYAML(config);
     const kubeconfigPath = options.kubeconfigPath ?? join(apiDir, "kubeconfig");
     writeFileSync(kubeconfigPath, kubeconfigText, { mode: 0o600 });
     const kubeConfig = await newKubeConfig();
     kubeConfig.loadFromString(kubeconfigText);
+    t = Date.now();
     await waitForDefaultNamespace(new RestClient(kubeConfig), timeouts.start);
+    const defaultNamespaceMs = Date.now() - t;
     return {
       kubeConfig,
       kubeconfigPath,
@@ -371,6 +400,7 @@ async function startControlPlane(
       pids: () => [etcd.pid, apiserver.pid].filter((p): p is number => p !== undefined),
       dirs: [etcdDir, apiDir],
       crashed: Promise.race([etcd.unexpectedExit(), apiserver.unexpectedExit()]),
+      timings: { etcdMs, apiServerMs, defaultNamespaceMs, attempts: 1 },
       stop,
     };
   } catch (err) {

@@ -182,6 +182,7 @@ describe("startEnvironment lifecycle", () => {
     try {
       const env = await startEnvironment();
       expect(existsSync(join(dir, "tried"))).toBe(true);
+      expect(env.timings.attempts).toBe(2);
       await env.stop();
     } finally {
       if (saved === undefined) delete process.env.TEST_ASSET_ETCD;

@@ -19,6 +19,7 @@ export {
   kubeconfigYAML,
   parseGoDuration,
   type RestConfig,
+  type StartTimings,
   startEnvironment,
 } from "./environment.js";
 export { EnvtestError } from "./errors.js";
