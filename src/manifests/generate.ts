@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { registry } from "../markers/all.js";
@@ -86,7 +87,8 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
 
   const pkgMarkers: MarkerInstance[] = loaded.files.flatMap((sf) => collector.packageMarkers(sf));
   const files = new Map<string, string>();
-  const crdDir = (opts.crdOutput ?? "config/crd/bases").replace(/\/$/, "");
+  const out = opts.crdOutput ?? "config/crd/bases";
+  const crdDir = (isAbsolute(out) ? relative(root, out) : out).replace(/\/$/, "") || ".";
   for (const { crd } of crds) {
     files.set(`${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`, render([crd]));
   }
