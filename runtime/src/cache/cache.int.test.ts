@@ -127,6 +127,20 @@ describe("informer events", () => {
   });
 });
 
+describe("resync", () => {
+  it("re-delivers every object as an update with the same old and new object each period", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "resynced", namespace: "c2" } });
+    const cache = started({ syncPeriodMs: 1000 });
+    const informer = await cache.getInformer(ConfigMap);
+    const resyncs: InformerEvent<ConfigMap>[] = [];
+    informer.addEventHandler((e) => {
+      if (e.type === "update" && e.object.metadata?.name === "resynced") resyncs.push(e);
+    });
+    await eventually("two resyncs", () => resyncs.length >= 2, 10_000);
+    expect(resyncs.every((e) => e.type === "update" && e.oldObject === e.object)).toBe(true);
+  });
+});
+
 describe("cache-backed client", () => {
   it("refuses reads before the cache is started", async () => {
     const cache = createCache(env.kubeConfig, { logger: quiet });
