@@ -39,13 +39,14 @@ export async function goVersion(): Promise<string | undefined> {
 export async function ensureControllerGen(): Promise<ControllerGen> {
   const dir = controllerGenDir();
   const bin = join(dir, "controller-gen");
-  if (existsSync(bin)) return { ok: true, bin };
+  // controller-gen loads packages through the go command, so even a cached binary needs Go.
   if ((await goVersion()) === undefined) {
     return {
       ok: false,
-      reason: `Go is not installed, so controller-gen ${CONTROLLER_GEN_VERSION} cannot be built`,
+      reason: `Go is not installed, so controller-gen ${CONTROLLER_GEN_VERSION} cannot run`,
     };
   }
+  if (existsSync(bin)) return { ok: true, bin };
   mkdirSync(dir, { recursive: true });
   const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 500, maxTimeout: 1000 } });
   try {
