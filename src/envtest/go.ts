@@ -41,14 +41,26 @@ export function runGo(
     child.on("error", (err) => reject(new KbtsError(`could not run ${go}: ${err.message}`)));
     child.on("close", (code) => {
       if (code === 0) return resolve(stdout);
-      const tail = stderr
-        .split("\n")
-        .filter((l) => l && !l.startsWith("go: downloading"))
-        .slice(-8)
-        .join("\n  ");
-      reject(new GoCommandError(`go ${args.join(" ")} failed (exit ${code})`, tail));
+      reject(new GoCommandError(`go ${args.join(" ")} failed (exit ${code})`, failureText(stderr, stdout)));
     });
   });
+}
+
+/** The useful part of a failed go command's output: stderr's last lines, or the JSON Error field. */
+function failureText(stderr: string, stdout: string): string {
+  if (!stderr.trim()) {
+    try {
+      const err = (JSON.parse(stdout) as { Error?: string }).Error;
+      if (err) return err;
+    } catch {
+      // not JSON
+    }
+  }
+  return (stderr.trim() ? stderr : stdout)
+    .split("\n")
+    .filter((l) => l && !l.startsWith("go: downloading"))
+    .slice(-8)
+    .join("\n  ");
 }
 
 export class GoCommandError extends Error {
@@ -56,7 +68,7 @@ export class GoCommandError extends Error {
     message: string,
     readonly output: string,
   ) {
-    super(output ? `${message}:\n  ${output}` : message);
+    super(output ? `${message}: ${output}` : message);
     this.name = "GoCommandError";
   }
 }

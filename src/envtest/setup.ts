@@ -257,7 +257,8 @@ async function obtain(
     progress.line(
       `Kubernetes ${version} did not build (${firstLine(err)}); falling back to ${describeSpec(fallback)}`,
     );
-    const previous = pickVersion(fallback, await proxyVersions(go, work, env));
+    const listed = await proxyVersions(go, work, env).catch(() => [] as string[]);
+    const previous = pickVersion(fallback, listed);
     if (!previous) throw wrapBuildError(version, err);
     const outDir = storeVersionDir(previous, env);
     try {
