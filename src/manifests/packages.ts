@@ -39,7 +39,10 @@ export function findApiPackages(
   for (const [dir, pkgFiles] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const markers: MarkerInstance[] = pkgFiles.flatMap((sf) => collector.packageMarkers(sf));
     const group = markers.find((m) => m.def === groupName);
-    if (!group) continue;
+    if (!group) {
+      warnIfKindsWithoutGroup(root, dir, pkgFiles, collector);
+      continue;
+    }
     if (markers.some((m) => m.def === skipType)) continue;
     const version =
       (markers.find((m) => m.def === versionName)?.value as string | undefined) ?? basename(dir);
@@ -75,4 +78,25 @@ function hasObjectMeta(
   if (!d || !ts.isPropertySignature(d) || !d.type || !ts.isTypeReferenceNode(d.type)) return false;
   const target = resolveTypeName(checker, d.type.typeName);
   return target.name === "ObjectMeta";
+}
+
+/** Root types in a directory without +groupName get no CRD (as with controller-gen); say so. */
+function warnIfKindsWithoutGroup(
+  root: string,
+  dir: string,
+  files: ts.SourceFile[],
+  collector: MarkerCollector,
+): void {
+  for (const sf of files) {
+    for (const stmt of sf.statements) {
+      if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
+      const rootMarker = collector.forNode(stmt).markers.get<boolean>(objectRoot);
+      if (!rootMarker?.value || stmt.name.text.endsWith("List")) continue;
+      collector.warnings.push({
+        where: `${rootMarker.loc.file}:${rootMarker.loc.line}:${rootMarker.loc.col}`,
+        message: `${stmt.name.text} is a root type, but ${relative(root, dir) || "."} has no +groupName, so no CRD is generated for it (add // +groupName=<group> to groupversion_info.ts)`,
+      });
+      return;
+    }
+  }
 }
