@@ -161,6 +161,17 @@ class Walk {
           },
         ),
       );
+      return;
+    }
+    // The API server rejects the CRD otherwise (kubernetes#91395).
+    const prop = item.properties[key] as JSONSchemaProps;
+    if (!(item.required ?? []).includes(key) && prop.default === undefined) {
+      this.errors.push(
+        new KbtsError(
+          `+listMapKey=${key}: "${key}" must be required or have a default, or the API server rejects the CRD`,
+          { where: at(m), fix: `make ${key} required (no ?) or give it a +kubebuilder:default` },
+        ),
+      );
     }
   }
 

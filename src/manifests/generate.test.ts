@@ -128,6 +128,17 @@ describe("checks beyond controller-gen", () => {
     dirs.push(root);
     await expect(generateManifests({ root })).rejects.toThrow(/messageExpression/);
   });
+
+  it("rejects a listMapKey field that is neither required nor defaulted, as the API server would", async () => {
+    const root = project({
+      "api/v1/gv.ts": GV,
+      "api/v1/types.ts": `export interface Port { name?: string; port?: string }\n${KIND(
+        "  // +listType=map\n  // +listMapKey=name\n  ports?: Port[];",
+      )}`,
+    });
+    dirs.push(root);
+    await expect(generateManifests({ root })).rejects.toThrow(/"name" must be required or have a default/);
+  });
 });
 
 describe("type mapping details", () => {
