@@ -25,7 +25,14 @@ describe("yaml writer", () => {
   });
 
   it("orders keys like yaml.v2 (non-letters first, digits numerically)", () => {
-    const keys = ["x-kubernetes-list-type", "x-kubernetes-list-map-keys", "description", "JSONPath", "a10", "a2"];
+    const keys = [
+      "x-kubernetes-list-type",
+      "x-kubernetes-list-map-keys",
+      "description",
+      "JSONPath",
+      "a10",
+      "a2",
+    ];
     expect([...keys].sort(compareYamlKeys)).toEqual([
       "JSONPath",
       "a2",
