@@ -1,5 +1,9 @@
 import { Counter, Registry } from "prom-client";
 
+// An operator's custom metrics use these, so they come from the same prom-client as metricsRegistry
+// and the project needs no prom-client dependency of its own (one copy, one set of classes).
+export { Counter, Gauge, Histogram, Summary } from "prom-client";
+
 /**
  * The one registry served at /metrics, like controller-runtime's metrics.Registry: the runtime's own
  * series and an operator's custom metrics (register yours with `registers: [metricsRegistry]`).

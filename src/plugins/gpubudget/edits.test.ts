@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDependency,
-  addMakeTarget,
-  addYamlListEntry,
-  insertAfterLine,
-  replaceLineContaining,
-} from "./edits.js";
+import { addMakeTarget, addYamlListEntry, insertAfterLine, replaceLineContaining } from "./edits.js";
 
 describe("GPUBudget plugin edits", () => {
   it("inserts after an anchor once", () => {
@@ -38,13 +32,6 @@ describe("GPUBudget plugin edits", () => {
     expect(addYamlListEntry("resources:\n- a.yaml\n", "patches", "- path: p.yaml")).toBe(
       "resources:\n- a.yaml\npatches:\n- path: p.yaml\n",
     );
-  });
-
-  it("adds a sorted dependency to package.json once", () => {
-    const pkg = `${JSON.stringify({ name: "p", dependencies: { zod: "1", "@kbts/runtime": "2" } }, null, 2)}\n`;
-    const once = addDependency(pkg, "prom-client", "^15.1.3");
-    expect(Object.keys(JSON.parse(once).dependencies)).toEqual(["@kbts/runtime", "prom-client", "zod"]);
-    expect(addDependency(once, "prom-client", "^15.1.3")).toBe(once);
   });
 
   it("appends a Makefile target once", () => {

@@ -48,15 +48,6 @@ export function addYamlListEntry(text: string, key: string, entry: string): stri
   return [...lines.slice(0, end), entry, ...lines.slice(end)].join("\n");
 }
 
-/** Adds a runtime dependency to package.json, keeping the dependencies sorted. */
-export function addDependency(text: string, name: string, range: string): string {
-  const pkg = JSON.parse(text) as { dependencies?: Record<string, string> };
-  if (pkg.dependencies?.[name]) return text;
-  const deps = { ...(pkg.dependencies ?? {}), [name]: range };
-  pkg.dependencies = Object.fromEntries(Object.entries(deps).sort(([a], [b]) => (a < b ? -1 : 1)));
-  return `${JSON.stringify(pkg, null, 2)}\n`;
-}
-
 /** Appends a documented .PHONY target to a Makefile unless a target of that name exists. */
 export function addMakeTarget(text: string, name: string, help: string, recipe: string): string {
   if (new RegExp(`^${name}:`, "m").test(text)) return text;

@@ -3,13 +3,7 @@ import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
 import { findPlugin } from "../registry.js";
 import type { ApiOptions, Plugin, PluginContext } from "../types.js";
-import {
-  addDependency,
-  addMakeTarget,
-  addYamlListEntry,
-  insertAfterLine,
-  replaceLineContaining,
-} from "./edits.js";
+import { addMakeTarget, addYamlListEntry, insertAfterLine, replaceLineContaining } from "./edits.js";
 
 /**
  * `gpu-budget/v1-alpha`: a scaffolding plugin in the manner of Kubebuilder's deploy-image. On
@@ -112,8 +106,6 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
     addYamlListEntry(text, "resources", `- ${r.kindLower}_rules.yaml`),
   );
 
-  // The metrics use prom-client directly (the same range as @kbts/runtime's, so npm dedupes them).
-  scaffold.edit("package.json", (text) => addDependency(text, "prom-client", "^15.1.3"));
   scaffold.edit("Makefile", (text) =>
     addMakeTarget(
       text,

@@ -52,9 +52,10 @@ describe("create api --plugins gpu-budget/v1-alpha", { timeout: 60_000 }, () => 
       "- gpubudget_rules.yaml",
     );
     expect(readFileSync(join(dir, "Makefile"), "utf8")).toMatch(/^check-rules: ##/m);
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies["prom-client"]).toBe(
-      "^15.1.3",
-    );
+    // Custom metrics use the runtime's re-exported prom-client: @kbts/runtime stays the one runtime dependency.
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).dependencies)).toEqual([
+      "@kbts/runtime",
+    ]);
     const project = readFileSync(join(dir, "PROJECT"), "utf8");
     expect(project).toContain("gpu-budget.kbts.dev/v1-alpha");
     expect(project).toMatch(/kind: Pod\n.*\n.*\n\s+webhooks:\n\s+validation: true/);

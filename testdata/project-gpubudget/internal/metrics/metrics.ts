@@ -14,8 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { metricsRegistry } from "@kbts/runtime";
-import { Gauge } from "prom-client";
+import { Gauge, metricsRegistry } from "@kbts/runtime";
 
 /**
  * The operator's own series, served at /metrics beside controller-runtime's. One series per budget,
