@@ -6,15 +6,7 @@ export function shortDiff(path: string, before: string | undefined, after: strin
   if (before === undefined) return `--- ${path} (missing)\n+++ ${path}\n`;
   const a = before.split("\n");
   const b = after.split("\n");
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  )
-    tail++;
+  const { head, tail } = commonEnds(a, b);
   const ctx = 3;
   const start = Math.max(0, head - ctx);
   const removed = a.slice(head, a.length - tail);
@@ -29,4 +21,18 @@ export function shortDiff(path: string, before: string | undefined, after: strin
   cap(added, "+");
   for (const l of a.slice(a.length - tail, a.length - tail + ctx)) lines.push(` ${l}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** How many lines two texts share at their start and at their end; between them lies the one changed block. */
+export function commonEnds(a: readonly string[], b: readonly string[]): { head: number; tail: number } {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
+  return { head, tail };
 }

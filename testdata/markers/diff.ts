@@ -1,3 +1,5 @@
+import { commonEnds } from "../../src/manifests/diff.js";
+
 /**
  * A compact line diff for parity failures: common head and tail are trimmed, the differing middle is
  * shown with a few lines of context, so even an 8,000-line CRD fails with a screenful.
@@ -5,15 +7,7 @@
 export function lineDiff(expected: string, actual: string, context = 3, maxLines = 60): string {
   const a = expected.split("\n");
   const b = actual.split("\n");
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  )
-    tail++;
+  const { head, tail } = commonEnds(a, b);
   const from = Math.max(0, head - context);
   const out: string[] = [`@@ first difference at line ${head + 1} (- controller-gen / expected, + kbts) @@`];
   for (let i = from; i < head; i++) out.push(`  ${a[i]}`);
