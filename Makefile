@@ -47,22 +47,23 @@ setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go 
 
 .PHONY: test
 test: build typecheck lint setup-envtest test-unit test-integration test-e2e ## Every test: unit, then integration and e2e on a real control plane.
+	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
 
 .PHONY: test-unit
 test-unit: install ## Unit tests (no cluster).
-	npx vitest run --project unit
+	npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=.test-results/unit.json
 
 .PHONY: test-integration
 test-integration: build ## Integration tests against a real etcd + kube-apiserver.
 	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
 	echo "KUBEBUILDER_ASSETS=$$assets"; \
-	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project integration
+	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json=.test-results/integration.json
 
 .PHONY: test-e2e
 test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
 	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
 	echo "KUBEBUILDER_ASSETS=$$assets"; \
-	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project e2e
+	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project e2e --reporter=default --reporter=json --outputFile.json=.test-results/e2e.json
 
 ##@ Demo and benchmarks
 
