@@ -1,8 +1,9 @@
 import type { KubernetesObject } from "../api/meta.js";
 import { isNotFound } from "../client/errors.js";
+import { mergeFrom } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import type { Kind } from "../kinds.js";
-import { jsonClone, jsonEqual, mergePatchDiff } from "./json.js";
+import { jsonClone, jsonEqual } from "./json.js";
 
 /** What createOrUpdate / createOrPatch did (controller-runtime's OperationResult values). */
 export type OperationResult = "unchanged" | "created" | "updated" | "updatedStatus" | "updatedStatusOnly";
@@ -63,10 +64,7 @@ export async function createOrPatch<T extends KubernetesObject>(
 
   let result: OperationResult = "unchanged";
   if (!jsonEqual(beforeRest, afterRest)) {
-    const patched = await client.patch(kind, obj, {
-      type: "merge",
-      data: mergePatchDiff(beforeRest, afterRest),
-    });
+    const patched = await client.patch(kind, obj, mergeFrom<KubernetesObject>(beforeRest, afterRest));
     replaceContents(obj, patched);
     // Keep the caller's desired status for the status write below.
     if (afterStatus === undefined) delete (obj as Record<string, unknown>).status;
@@ -74,8 +72,11 @@ export async function createOrPatch<T extends KubernetesObject>(
     result = "updated";
   }
   if (!jsonEqual(beforeStatus, afterStatus)) {
-    const statusPatch = mergePatchDiff({ status: beforeStatus }, { status: afterStatus ?? null });
-    replaceContents(obj, await client.status().patch(kind, obj, { type: "merge", data: statusPatch }));
+    const statusPatch = mergeFrom<KubernetesObject & { status?: unknown }>(
+      { status: beforeStatus },
+      { status: afterStatus ?? null },
+    );
+    replaceContents(obj, await client.status().patch(kind, obj, statusPatch));
     result = result === "updated" ? "updatedStatus" : "updatedStatusOnly";
   }
   return result;
