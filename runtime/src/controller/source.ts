@@ -1,6 +1,7 @@
 import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, InformerEvent } from "../cache/types.js";
 import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { evaluatePredicates, type Predicate, type PredicateEventType } from "../predicate/predicate.js";
@@ -84,7 +85,7 @@ export function kindSource<T extends KubernetesObject>(
       await Promise.race([startedPromise, aborted(signal)]);
       while (!signal.aborted) {
         if (synced?.()) return true;
-        await sleep(10, signal);
+        await sleepUnlessAborted(10, signal);
       }
       return false;
     },
@@ -132,17 +133,5 @@ function aborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
   });
 }

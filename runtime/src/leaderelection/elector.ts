@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { leaderElectionMasterStatus } from "../metrics/leaderelection.js";
@@ -192,7 +193,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       log.info("attempting to acquire leader lease");
       while (!signal.aborted) {
         if (await tryAcquireOrRenew()) break;
-        await sleep(acquireWait(), signal);
+        await sleepUnlessAborted(acquireWait(), signal);
       }
       if (signal.aborted) return "stopped";
       log.info("successfully acquired lease");
@@ -201,7 +202,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
 
       // Renew every retryPeriod; a round that cannot renew within renewDeadline loses the lease.
       for (;;) {
-        await sleep(retryPeriodMs, signal);
+        await sleepUnlessAborted(retryPeriodMs, signal);
         if (signal.aborted) break;
         const deadline = now() + renewDeadlineMs;
         let renewed = false;
@@ -209,14 +210,14 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
           const attempt = tryAcquireOrRenew();
           const outcome = await Promise.race([
             attempt,
-            sleep(Math.max(0, deadline - now()), signal).then(() => false),
+            sleepUnlessAborted(Math.max(0, deadline - now()), signal).then(() => false),
           ]);
           if (outcome) {
             renewed = true;
             break;
           }
           if (now() >= deadline || signal.aborted) break;
-          await sleep(Math.min(retryPeriodMs, Math.max(0, deadline - now())), signal);
+          await sleepUnlessAborted(Math.min(retryPeriodMs, Math.max(0, deadline - now())), signal);
           if (now() >= deadline) break;
         }
         if (signal.aborted) break;
@@ -234,17 +235,4 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       return "stopped";
     },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
