@@ -18,6 +18,19 @@ const testdata = join(import.meta.dirname, "testdata");
 const widgets = "/apis/test.kbts.io/v1/namespaces/default/widgets";
 
 /** Whether a process with this pid is still alive (and not a zombie). */
+/**
+ * True once the process is gone or a zombie, polled until a deadline: a SIGKILLed kube-apiserver takes
+ * a moment to be torn down by the kernel after the signal is sent.
+ */
+async function goneWithin(pid: number, ms = 5_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -162,7 +175,7 @@ describe("startEnvironment lifecycle", () => {
       expect(started.pids).toHaveLength(2);
       if (how !== "exit") child.kill(how);
       await exited;
-      for (const pid of started.pids) expect(alive(pid)).toBe(false);
+      for (const pid of started.pids) expect(await goneWithin(pid)).toBe(true);
       for (const dir of started.tempDirs) expect(existsSync(dir)).toBe(false);
     });
   }
