@@ -18,11 +18,30 @@ const run = promisify(execFile);
 interface Response {
   status: number;
   body: string;
+  /** The Retry-After header, seconds. */
+  retryAfter?: string;
 }
 
 let env: Environment;
 
-function call(method: string, path: string, body?: unknown, accept = "application/json"): Promise<Response> {
+/**
+ * One request, retried like every Kubernetes client on 429 with Retry-After (a just-created CRD's storage
+ * answers "storage is (re)initializing" for a moment), at most 10 times.
+ */
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  accept = "application/json",
+): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await callOnce(method, path, body, accept);
+    if (res.status !== 429 || attempt >= 10) return res;
+    await new Promise((r) => setTimeout(r, 1000 * Math.max(1, Number(res.retryAfter ?? 1))));
+  }
+}
+
+function callOnce(method: string, path: string, body: unknown, accept: string): Promise<Response> {
   const cfg = env.config;
   if (!cfg) throw new Error("envtest did not start a control plane");
   const url = new URL(path, cfg.host);
@@ -43,7 +62,10 @@ function call(method: string, path: string, body?: unknown, accept = "applicatio
         res.on("data", (c: string) => {
           data += c;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: data }));
+        res.on("end", () => {
+          const retryAfter = res.headers["retry-after"];
+          resolve({ status: res.statusCode ?? 0, body: data, ...(retryAfter ? { retryAfter } : {}) });
+        });
       },
     );
     req.on("error", reject);
