@@ -1,4 +1,5 @@
-import { coreDomain, isCoreGroup, pluralize, qualifiedGroup } from "../scaffold/names.js";
+import { pluralize } from "../crd/plural.js";
+import { coreDomain, isCoreGroup, qualifiedGroup } from "../scaffold/names.js";
 import type { ProjectConfig, Resource } from "./config.js";
 
 /**
@@ -53,7 +54,8 @@ export function isCoreResource(config: ProjectConfig, flags: ResourceFlags): boo
 export function resourceModel(config: ProjectConfig, flags: ResourceFlags, core = false): ResourceModel {
   const domain = core ? coreDomain(flags.group) : (config.domain ?? "");
   const kindLower = flags.kind.toLowerCase();
-  const regular = pluralize(kindLower);
+  // controller-gen's plural for the kind, so RBAC, samples and PROJECT name the CRD's resource.
+  const regular = pluralize(flags.kind);
   const plural = flags.plural ?? regular;
   const qg = qualifiedGroup(flags.group, domain);
   const multigroup = config.multigroup === true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fnv32a, pluralize, qualifiedGroup, validateGroup, validateKind, validateVersion } from "./names.js";
+import { fnv32a, qualifiedGroup, validateGroup, validateKind, validateVersion } from "./names.js";
 
 describe("validation", () => {
   it.each(["Memcached", "GPUBudget", "V2Thing"])("accepts kind %s", (k) =>
@@ -23,14 +23,6 @@ describe("validation", () => {
 });
 
 describe("names", () => {
-  it("pluralizes like flect for common kinds", () => {
-    expect(pluralize("memcached")).toBe("memcacheds");
-    expect(pluralize("policy")).toBe("policies");
-    expect(pluralize("ingress")).toBe("ingresses");
-    expect(pluralize("gpubudget")).toBe("gpubudgets");
-    expect(pluralize("day")).toBe("days");
-  });
-
   it("qualifies groups with the domain, and the core group with nothing", () => {
     expect(qualifiedGroup("cache", "example.com")).toBe("cache.example.com");
     expect(qualifiedGroup("core", "")).toBe("");

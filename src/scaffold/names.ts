@@ -75,36 +75,6 @@ export function validatePlural(plural: string): void {
   }
 }
 
-const IRREGULAR: Record<string, string> = {
-  person: "people",
-  child: "children",
-  man: "men",
-  woman: "women",
-  mouse: "mice",
-  goose: "geese",
-  ox: "oxen",
-  index: "indices",
-  matrix: "matrices",
-  vertex: "vertices",
-  datum: "data",
-  criterion: "criteria",
-  quota: "quotas",
-  status: "statuses",
-};
-const UNCOUNTABLE = new Set(["equipment", "information", "series", "species", "news", "metadata", "data"]);
-
-/** English plural of a lower-case kind, close to flect.Pluralize which Kubebuilder uses. */
-export function pluralize(word: string): string {
-  if (UNCOUNTABLE.has(word)) return word;
-  for (const [single, plural] of Object.entries(IRREGULAR)) {
-    if (word.endsWith(single)) return word.slice(0, word.length - single.length) + plural;
-  }
-  if (/(s|x|z|ch|sh)$/.test(word)) return `${word}es`;
-  if (/[^aeiou]y$/.test(word)) return `${word.slice(0, -1)}ies`;
-  if (/(?:[^f]fe|[lr]f)$/.test(word)) return word.replace(/fe?$/, "ves");
-  return `${word}s`;
-}
-
 /** Groups of the core API whose qualified name has no domain (KB pkg/plugins/golang/options.go). */
 const CORE_GROUPS_NO_DOMAIN = new Set(["core", "apps", "autoscaling", "batch", "extensions", "policy"]);
 const CORE_GROUPS = new Set([

@@ -1,7 +1,8 @@
+import { pluralize } from "../../crd/plural.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { uncomment } from "../../scaffold/markers.js";
-import { fnv32a, pluralize } from "../../scaffold/names.js";
+import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
@@ -153,7 +154,7 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
     .map((x) => ({
       kind: x.kind,
       kindLower: x.kind.toLowerCase(),
-      plural: x.plural ?? pluralize(x.kind.toLowerCase()),
+      plural: x.plural ?? pluralize(x.kind),
       namespaced: x.api?.namespaced === true,
     }));
   const by = (key: "kind" | "kindLower") => (a: (typeof kinds)[0], b: (typeof kinds)[0]) =>
