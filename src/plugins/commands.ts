@@ -13,6 +13,7 @@ import {
   type ResourceModel,
   resourceModel,
 } from "../project/resource.js";
+import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/encode.js";
 import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import {
@@ -91,6 +92,8 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
       fix: `include the base plugin, e.g. --plugins ${DEFAULT_LAYOUT.join(",")}`,
     });
   }
+  if (flags.owner !== undefined) validateOwner(flags.owner);
+  if (flags.repo !== undefined) validateRepo(flags.repo);
   checkRuntimeSpec(flags.runtime);
   const fs = new StagedFS(root);
   for (const marker of [PROJECT_FILE, "Makefile", "cmd/main.ts"]) {
@@ -159,9 +162,13 @@ function validateResourceFlags(flags: ResourceFlags): void {
   if (flags.plural !== undefined) validatePlural(flags.plural);
 }
 
+const BOILERPLATE = "hack/boilerplate.ts.txt";
+
 function projectScaffold(fs: StagedFS, config: ProjectConfig): PluginContext {
+  const text = fs.read(BOILERPLATE);
+  if (text !== undefined) checkHeaderIsComment(text, BOILERPLATE);
   return {
-    scaffold: new Scaffold(fs, new Renderer(), header(fs.read("hack/boilerplate.ts.txt"), scaffoldYear())),
+    scaffold: new Scaffold(fs, new Renderer(), header(text, scaffoldYear())),
     config,
   };
 }

@@ -45,7 +45,10 @@ export class Renderer {
   private readonly hbs = Handlebars.create();
   private readonly cache = new Map<string, Handlebars.TemplateDelegate>();
 
-  constructor(private readonly root = TEMPLATES_ROOT) {}
+  constructor(private readonly root = TEMPLATES_ROOT) {
+    // A JSON value (and a TypeScript string literal): `{{json x}}` quotes and escapes x.
+    this.hbs.registerHelper("json", (value: unknown) => JSON.stringify(value));
+  }
 
   render(template: string, data: object): string {
     let compiled = this.cache.get(template);

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KbtsError } from "../../errors.js";
+import { isNpmVersionSpec } from "../../scaffold/encode.js";
 
 /**
  * Where a scaffolded project gets kbts and @kbts/runtime from (`kbts init --runtime SPEC`):
@@ -43,6 +44,13 @@ export function checkRuntimeSpec(spec: string | undefined): void {
     throw new KbtsError("--runtime is empty", {
       where: "--runtime",
       fix: "use link, pack, registry or a version",
+    });
+  }
+  // Anything else lands in package.json as a version: only npm's version grammar is accepted.
+  if (spec !== undefined && !["link", "pack", "registry"].includes(spec) && !isNpmVersionSpec(spec)) {
+    throw new KbtsError(`--runtime ${JSON.stringify(spec)} is not link, pack, registry or an npm version`, {
+      where: "--runtime",
+      fix: "use link, pack, registry, a version or range (0.1.0, ^0.1.0, >=0.1.0 <1) or a dist-tag (latest)",
     });
   }
 }

@@ -1,6 +1,7 @@
 import { pluralize } from "../../crd/plural.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
+import { blockCommentText } from "../../scaffold/encode.js";
 import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
@@ -50,7 +51,7 @@ function init(ctx: PluginContext, o: InitOptions): void {
 export function boilerplate(o: Pick<InitOptions, "license" | "owner">): string {
   if (o.license === "none") return "";
   return `/*
-Copyright YEAR${o.owner ? ` ${o.owner}` : ""}.
+Copyright YEAR${o.owner ? ` ${blockCommentText(o.owner)}` : ""}.
 
 Licensed under the Apache License, Version 2.0 (the "License");
 you may not use this file except in compliance with the License.
