@@ -10,8 +10,9 @@
  * the setup-envtest store (`kbts setup-envtest use`). Env knobs as envtest: USE_EXISTING_CLUSTER,
  * KUBEBUILDER_CONTROLPLANE_START_TIMEOUT / _STOP_TIMEOUT (Go durations), KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT.
  */
+
+export { CertificateAuthority, type CertKeyPair } from "../tls/certs.js";
 export { type Binaries, compareVersions, findBinary, resolveBinaries } from "./binaries.js";
-export { CertificateAuthority, type CertKeyPair } from "./certs.js";
 export type { CustomResourceDefinitionLike } from "./crds.js";
 export {
   type Environment,

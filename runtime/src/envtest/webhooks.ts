@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CertificateAuthority } from "./certs.js";
+import { CertificateAuthority } from "../tls/certs.js";
 import { EnvtestError } from "./errors.js";
 import { manifestFiles, readDocuments } from "./manifests.js";
 import { sleep } from "./process.js";

@@ -4,9 +4,9 @@ import { Event as EventKind } from "../api/kinds.js";
 import type { KubernetesObject, ObjectReference } from "../api/meta.js";
 import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
+import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import type { EventRecorder } from "../manager/types.js";
-import { nopLogger } from "../webhook/nop-logger.js";
 
 export interface EventRecorderOptions {
   /** Repeats of the same event within this window update its count instead of creating a new Event (10 min). */
@@ -64,7 +64,7 @@ function format(fmt: string, args: unknown[]): string {
 export function createEventRecorder(
   client: Client,
   component: string,
-  logger: Logger = nopLogger,
+  logger: Logger = nopLogger(),
   options: EventRecorderOptions = {},
 ): FlushableEventRecorder {
   const log = logger.child({ eventRecorder: component });

@@ -37,9 +37,17 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(pinoOptions);
 }
 
-/** Discards everything (tests, libraries used without a logger). */
+const NOP: Logger = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  child: () => NOP,
+};
+
+/** Discards everything: the default when a caller gives no logger (tests, libraries). */
 export function nopLogger(): Logger {
-  return pino({ level: "silent" });
+  return NOP;
 }
 
 // pino-pretty is optional at run time (a dev dependency): fall back to JSON when it is absent.

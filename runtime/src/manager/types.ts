@@ -3,14 +3,10 @@ import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, CacheOptions } from "../cache/types.js";
 import type { Client, Reader } from "../client/types.js";
 import type { Logger } from "../log/types.js";
+import type { Runnable } from "../runnable.js";
 import type { WebhookServer } from "../webhook/types.js";
 
-/** Something the manager starts and stops (controller-runtime's Runnable). Resolves when stopped. */
-export interface Runnable {
-  start(signal: AbortSignal): Promise<void>;
-  /** true (default for controllers): start only once this replica is the leader. */
-  readonly needLeaderElection?: boolean;
-}
+export type { Runnable } from "../runnable.js";
 
 /** A named health check; throw or reject to report unhealthy. */
 export type HealthCheck = () => void | Promise<void>;

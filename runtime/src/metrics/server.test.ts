@@ -8,8 +8,8 @@ import { join } from "node:path";
 import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { CertificateAuthority } from "../envtest/certs.js";
 import { createLogger } from "../log/logger.js";
+import { CertificateAuthority } from "../tls/certs.js";
 import type { MetricsFilter } from "./filters.js";
 import { createSecureMetricsServer } from "./server.js";
 

@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { SecureContextOptions } from "node:tls";
 import type { Registry } from "prom-client";
-import { CertificateAuthority } from "../envtest/certs.js";
 import type { Logger } from "../log/types.js";
-import { CertWatcher } from "../webhook/certwatcher.js";
+import { CertificateAuthority } from "../tls/certs.js";
+import { CertWatcher } from "../tls/certwatcher.js";
 import type { MetricsFilter } from "./filters.js";
 
 /** Plain-HTTP /metrics in the Prometheus text format (controller-runtime's default, SecureServing false). */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KubernetesObject } from "../api/meta.js";
 import type { JsonPatchOperation } from "../client/types.js";
+import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import {
   initWebhookSeries,
@@ -9,7 +10,6 @@ import {
   webhookRequestsInFlight,
   webhookRequestsTotal,
 } from "./metrics.js";
-import { nopLogger } from "./nop-logger.js";
 import type { HttpHandler } from "./types.js";
 
 /** controller-runtime's limit on an AdmissionReview body (7 MiB); larger bodies get 413. */
@@ -247,7 +247,7 @@ export function serveAdmission(
   handler: AdmissionHandler,
   options: { logger?: Logger; maxRequestBytes?: number } = {},
 ): HttpHandler {
-  const log = (options.logger ?? nopLogger).child({ webhook: path });
+  const log = (options.logger ?? nopLogger()).child({ webhook: path });
   initWebhookSeries(path);
   return async (req, res) => {
     const stopTimer = webhookLatencySeconds.labels(path).startTimer();

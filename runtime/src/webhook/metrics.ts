@@ -30,18 +30,6 @@ export const webhookPanicsTotal = new Counter({
   registers: [metricsRegistry],
 });
 
-export const certReadsTotal = new Counter({
-  name: "certwatcher_read_certificate_total",
-  help: "Total number of certificate reads",
-  registers: [metricsRegistry],
-});
-
-export const certReadErrorsTotal = new Counter({
-  name: "certwatcher_read_certificate_errors_total",
-  help: "Total number of certificate read errors",
-  registers: [metricsRegistry],
-});
-
 /** Pre-creates the "200" and "500" series for a path, as controller-runtime does, so dashboards see zeros. */
 export function initWebhookSeries(path: string): void {
   webhookRequestsTotal.labels(path, "200").inc(0);

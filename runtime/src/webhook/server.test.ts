@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubernetesObject } from "../api/meta.js";
-import { CertificateAuthority } from "../envtest/index.js";
 import { defineKind } from "../kinds.js";
 import { metricsRegistry } from "../metrics/registry.js";
+import { CertificateAuthority } from "../tls/certs.js";
 import {
   AdmissionDenied,
   type AdmissionRequest,
@@ -546,8 +546,8 @@ describe("client certificates", () => {
 
 describe("certificate polling", () => {
   it("keeps the 10 s default poll when pollIntervalMs is passed as undefined", async () => {
-    const { CertWatcher } = await import("./certwatcher.js");
-    const { certReadsTotal } = await import("./metrics.js");
+    const { CertWatcher } = await import("../tls/certwatcher.js");
+    const { certReadsTotal } = await import("../tls/metrics.js");
     const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-poll-"));
     const pair = issue();
     writeFileSync(join(dir, "tls.crt"), pair.cert);

@@ -5,9 +5,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
+import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { CertWatcher } from "./certwatcher.js";
-import { nopLogger } from "./nop-logger.js";
+import { CertWatcher } from "../tls/certwatcher.js";
 import type { HttpHandler, WebhookServer } from "./types.js";
 
 export interface WebhookServerOptions {
@@ -54,7 +54,7 @@ export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server",
 export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWebhookServer {
   const port = options.port ?? DEFAULT_WEBHOOK_PORT;
   const host = options.host;
-  const log = (options.logger ?? nopLogger).child({ component: "webhook-server" });
+  const log = (options.logger ?? nopLogger()).child({ component: "webhook-server" });
   const handlers = new Map<string, HttpHandler>();
   let server: Server | undefined;
   let running = false;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Runnable } from "../manager/types.js";
+import type { Runnable } from "../runnable.js";
 
 /** A raw handler mounted on the webhook server; admission handlers are built on top of it. */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
