@@ -22,7 +22,7 @@ export interface KindsOptions {
  */
 export async function generateKinds(opts: KindsOptions): Promise<Map<string, string>> {
   const files = (await findSourceFiles(opts.root, opts.paths)).filter((f) => basename(f) !== KINDS_FILE);
-  const loaded = loadProject(files);
+  const loaded = loadProject(files, opts.root);
   const collector = new MarkerCollector(registry, opts.root);
   const out = new Map<string, string>();
   for (const pkg of findApiPackages(opts.root, loaded.files, collector, loaded.checker)) {

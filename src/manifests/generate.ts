@@ -70,7 +70,7 @@ export const VERSION_ANNOTATION = "kbts.dev/version";
 export async function generateManifests(opts: ManifestOptions): Promise<ManifestResult> {
   const root = opts.root;
   const paths = await findSourceFiles(root, opts.paths);
-  const loaded = loadProject(paths);
+  const loaded = loadProject(paths, root);
   await loadKnownTypes(loaded.program.getSourceFiles().map((sf) => sf.text));
   const collector = new MarkerCollector(registry, root);
   const packages = findApiPackages(root, loaded.files, collector, loaded.checker);

@@ -1,7 +1,9 @@
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import { Project, ts } from "ts-morph";
+import { KbtsError } from "../errors.js";
+import { checkNesting, checkScanPaths } from "./bounds.js";
 import { KBTS_LIB, KBTS_LIB_PATH } from "./lib.js";
 
 /** The source files of one run: one ts-morph Project, only the scanned files and their relative imports. */
@@ -16,12 +18,33 @@ export interface LoadedProject {
 export const DEFAULT_PATHS = ["api/**/*.ts", "internal/**/*.ts"];
 const IGNORE = ["**/node_modules/**", "**/dist/**", "**/*.test.ts", "**/*.d.ts"];
 
-export async function findSourceFiles(root: string, paths: string[] = DEFAULT_PATHS): Promise<string[]> {
-  const patterns = paths.map((p) =>
+/**
+ * The TypeScript files a run scans. Paths given by the user (`--paths`) must lie inside the project
+ * and must match something: an empty match is an error, not an empty (and "up to date") run.
+ */
+export async function findSourceFiles(root: string, paths?: string[]): Promise<string[]> {
+  const given = paths === undefined ? DEFAULT_PATHS : checkScanPaths(root, paths);
+  const patterns = given.map((p) =>
     p.endsWith(".ts") || p.includes("*") ? p : `${p.replace(/\/$/, "")}/**/*.ts`,
   );
   const found = await glob(patterns, { cwd: root, ignore: IGNORE, absolute: true, onlyFiles: true });
+  if (paths !== undefined && found.length === 0) {
+    throw new KbtsError(
+      `${paths.map((p) => JSON.stringify(p)).join(" ")} matched no TypeScript files`,
+      {
+        where: "--paths",
+        fix: "name directories or files of the project that hold .ts files (test and .d.ts files are skipped), e.g. --paths api",
+      },
+    );
+  }
   return found.sort();
+}
+
+/** Adds a file after checking its nesting, so a too-deep file fails with its location, not a stack overflow. */
+function addChecked(project: Project, file: string, root: string) {
+  const text = readFileSync(file, "utf8");
+  checkNesting(text, relative(root, file) || file);
+  return project.createSourceFile(file, text, { overwrite: true });
 }
 
 /**
@@ -29,7 +52,7 @@ export async function findSourceFiles(root: string, paths: string[] = DEFAULT_PA
  * name, so the runtime's sources (and client-node behind them) are never parsed. Relative imports are
  * followed so API types may live in shared files.
  */
-export function loadProject(paths: string[]): LoadedProject {
+export function loadProject(paths: string[], root = process.cwd()): LoadedProject {
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,
@@ -54,7 +77,7 @@ export function loadProject(paths: string[]): LoadedProject {
     },
   });
   project.createSourceFile(KBTS_LIB_PATH, KBTS_LIB, { overwrite: true });
-  const scanned = paths.map((f) => project.addSourceFileAtPath(f));
+  const scanned = paths.map((f) => addChecked(project, f, root));
   // Follow relative imports (not packages) so every user-declared type is in the program.
   const queue = [...scanned];
   const seen = new Set(scanned.map((s) => s.getFilePath() as string));
@@ -69,7 +92,7 @@ export function loadProject(paths: string[]): LoadedProject {
       const hit = candidates.find((c) => c.endsWith(".ts") && existsSync(c) && !seen.has(c));
       if (hit && isAbsolute(hit)) {
         seen.add(hit);
-        queue.push(project.addSourceFileAtPath(hit));
+        queue.push(addChecked(project, hit, root));
       }
     }
   }

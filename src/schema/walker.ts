@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
+import { MAX_TYPE_DEPTH } from "../manifests/bounds.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
 import { applySchemaMarkers } from "./apply.js";
@@ -36,6 +37,8 @@ export class SchemaWalker {
   readonly errors: KbtsError[] = [];
   private readonly named = new Map<string, Named>();
   private readonly declKeys = new Map<ts.Node, string>();
+  /** Object types being walked, outermost first: bounded by MAX_TYPE_DEPTH. */
+  private depth = 0;
 
   constructor(
     private readonly checker: ts.TypeChecker,
@@ -466,6 +469,23 @@ export class SchemaWalker {
     owner: string,
     typeMarkers: MarkerSet = EMPTY_MARKERS,
   ): JSONSchemaProps {
+    // Object types nest by recursion here; past the bound, a located error instead of a stack overflow.
+    if (this.depth >= MAX_TYPE_DEPTH) {
+      return this.fail(
+        at,
+        `${owner}: object types nest deeper than ${MAX_TYPE_DEPTH} levels`,
+        `flatten the type (at most ${MAX_TYPE_DEPTH} nested object levels), or end it with a preserve-unknown-fields field`,
+      );
+    }
+    this.depth += 1;
+    try {
+      return this.objectSchemaOf(type, at, owner, typeMarkers);
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  private objectSchemaOf(type: ts.Type, at: ts.Node, owner: string, typeMarkers: MarkerSet): JSONSchemaProps {
     const checker = this.checker;
     if (type.getCallSignatures().length > 0)
       return this.fail(at, `${owner} is a function, which cannot be part of a Kubernetes object`);
