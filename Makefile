@@ -43,10 +43,23 @@ fmt: install ## Format and fix lint findings in place.
 setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go modules when missing); print their directory.
 	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; echo "envtest binaries: $$assets"
 
+##@ Tools (everything the tests use, installed before any test runs; tests never install anything)
+
+.PHONY: tools
+tools: setup-envtest controller-gen prometheus ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus.
+
+.PHONY: controller-gen
+controller-gen: install ## Build the controller-gen oracle (Go module proxy) into ~/.cache/kbts and fetch the Go modules it loads.
+	node --import tsx testdata/controller-gen/install.ts
+
+.PHONY: prometheus
+prometheus: ## Install promtool and prometheus (Debian's prometheus package) when they are not on PATH.
+	bash e2e/tools/prometheus.sh
+
 ##@ Test
 
 .PHONY: test
-test: build typecheck lint setup-envtest test-unit test-integration test-e2e ## Every test: unit, then integration and e2e on a real control plane.
+test: build typecheck lint tools test-unit test-integration test-e2e ## Every test: unit, then integration and e2e on a real control plane.
 	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
 
 .PHONY: test-unit

@@ -1,7 +1,7 @@
 /**
  * The GPUBudget operator end to end: scaffolded by the built kbts CLI (`init` + `create api --plugins
  * gpu-budget/v1-alpha`, no hand edits), built, its own tests run, then run as real processes against a
- * local control plane with its CRD and Pod webhook. A real Prometheus (Debian's package) scrapes it.
+ * local control plane with its CRD and Pod webhook. A real Prometheus (Debian's package, from `make tools`) scrapes it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -248,7 +248,7 @@ describe("one operator", () => {
   });
 
   it("fires GPUBudgetExceeded in a real Prometheus scraping the operator", async () => {
-    // Debian's prometheus package (installed by the project's hack/check-rules.sh when missing).
+    // Debian's prometheus package, installed by `make tools` before any test runs.
     const port = await freePort();
     const dir = join(work, "prometheus");
     mkdirSync(dir, { recursive: true });
@@ -283,13 +283,16 @@ describe("one operator", () => {
     );
     let spawnError: Error | undefined;
     prom.once("error", (err) => {
-      spawnError = err; // e.g. ENOENT: `make check-rules` (above) installs Debian's prometheus package
+      spawnError = err; // e.g. ENOENT: prometheus is installed by `make tools`, not by the tests
     });
     try {
       // team-a is within budget now; "busy" (5/2) has been exceeded since the previous test.
       await eventually(
         async () => {
-          if (spawnError) throw new Error(`prometheus could not start: ${spawnError.message}`);
+          if (spawnError)
+            throw new Error(
+              `prometheus could not start (run make tools to install it): ${spawnError.message}`,
+            );
           const res = await fetch(`http://127.0.0.1:${port}/api/v1/alerts`);
           const body = (await res.json()) as {
             data: { alerts: { labels: Record<string, string>; state: string }[] };

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmInstall } from "./npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const KBTS = join(REPO, "bin", "kbts.js");
@@ -82,12 +83,8 @@ describe.sequential("a scaffolded project with webhooks", () => {
     expect(again.stderr).toContain("webhook already exists");
   });
 
-  it("npm install (offline) and make manifests turn the markers into webhook configurations", async () => {
-    const install = await execa("npm", ["install", "--offline", "--no-audit", "--no-fund"], {
-      cwd: project,
-      reject: false,
-      all: true,
-    });
+  it("npm install (empty npm cache) and make manifests turn the markers into webhook configurations", async () => {
+    const install = await npmInstall(project);
     expect(install.exitCode, install.all).toBe(0);
     const manifests = await make(["manifests"]);
     expect(manifests.exitCode, manifests.all).toBe(0);

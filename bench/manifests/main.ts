@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import {
   CONTROLLER_GEN_VERSION,
-  ensureControllerGen,
   goVersion,
+  installControllerGen,
   readTree,
 } from "../../testdata/controller-gen/index.js";
 import { normalizeManifest } from "../../testdata/markers/cases.js";
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     let cg: Timing | undefined;
     if ((await goVersion()) === undefined) console.log("controller-gen: skipped, Go is not installed");
     else {
-      const bin = await ensureControllerGen();
+      const bin = await installControllerGen();
       if (!bin.ok) console.log(`controller-gen: skipped, ${bin.reason}`);
       else {
         const out = join(dir, "cg-out");

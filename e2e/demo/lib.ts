@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
+import { npmInstall } from "../npm.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const KBTS = join(REPO, "bin/kbts.js");
@@ -116,8 +117,8 @@ export const SCAFFOLD_COMMANDS = [
 
 /**
  * `kbts init` + `kbts create api --plugins gpu-budget/v1-alpha` in `projectDir` (created, must be
- * empty), with the built CLI, then `npm install` (offline: the project links this checkout's runtime),
- * `kbts manifests`, `kbts generate` and `npm run build`.
+ * empty), with the built CLI. buildProject then runs `npm install` (from the registry, with an npm cache
+ * of its own that starts empty: e2e/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
  */
 export async function scaffoldProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
   mkdirSync(projectDir, { recursive: true });
@@ -126,11 +127,13 @@ export async function scaffoldProject(projectDir: string, options: { show?: bool
 }
 
 export async function buildProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
-  const step = async (label: string, file: string, args: string[]) => {
-    const work = run(file, args, { cwd: projectDir });
-    await (options.show ? withProgress(label, work) : work);
-  };
-  await step("npm install (offline)", "npm", ["install", "--offline", "--no-audit", "--no-fund"]);
+  const show = async <T>(label: string, work: Promise<T>) =>
+    options.show ? withProgress(label, work) : work;
+  const step = (label: string, file: string, args: string[]) =>
+    show(label, run(file, args, { cwd: projectDir }));
+  const install = await show("npm install (registry, empty npm cache)", npmInstall(projectDir));
+  if (install.exitCode !== 0)
+    throw new Error(`npm install exited ${install.exitCode}:\n${install.all ?? ""}`);
   await step("kbts manifests (CRD, RBAC, webhook configuration)", "npx", [
     "--no-install",
     "kbts",

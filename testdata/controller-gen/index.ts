@@ -33,12 +33,11 @@ export async function goVersion(): Promise<string | undefined> {
 }
 
 /**
- * The controller-gen binary, installed from the Go module proxy on first use. Concurrent callers
- * (test workers, regen) serialise on a lock so only one `go install` runs.
+ * The cached controller-gen binary, for tests: they never build it (`make tools` does, through
+ * installControllerGen), so a missing binary is a reason naming the step to run.
  */
-export async function ensureControllerGen(): Promise<ControllerGen> {
-  const dir = controllerGenDir();
-  const bin = join(dir, "controller-gen");
+export async function cachedControllerGen(): Promise<ControllerGen> {
+  const bin = join(controllerGenDir(), "controller-gen");
   // controller-gen loads packages through the go command, so even a cached binary needs Go.
   if ((await goVersion()) === undefined) {
     return {
@@ -46,7 +45,25 @@ export async function ensureControllerGen(): Promise<ControllerGen> {
       reason: `Go is not installed, so controller-gen ${CONTROLLER_GEN_VERSION} cannot run`,
     };
   }
-  if (existsSync(bin)) return { ok: true, bin };
+  if (!existsSync(bin)) {
+    return {
+      ok: false,
+      reason: `controller-gen ${CONTROLLER_GEN_VERSION} is not built (${bin} is missing): run \`make tools\` first`,
+    };
+  }
+  return { ok: true, bin };
+}
+
+/**
+ * Builds controller-gen from the Go module proxy into the cache when it is missing (`make tools`,
+ * the regen script and the benchmark). Concurrent callers serialise on a lock so only one
+ * `go install` runs.
+ */
+export async function installControllerGen(): Promise<ControllerGen> {
+  const cached = await cachedControllerGen();
+  if (cached.ok || (await goVersion()) === undefined) return cached;
+  const dir = controllerGenDir();
+  const bin = join(dir, "controller-gen");
   mkdirSync(dir, { recursive: true });
   const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 500, maxTimeout: 1000 } });
   try {
@@ -61,9 +78,10 @@ export async function ensureControllerGen(): Promise<ControllerGen> {
       );
     }
   } catch (err) {
+    const e = err as { stderr?: string; message: string };
     return {
       ok: false,
-      reason: `go install controller-gen ${CONTROLLER_GEN_VERSION} failed: ${String(err)}`,
+      reason: `go install controller-gen ${CONTROLLER_GEN_VERSION} failed: ${(e.stderr || e.message).trim()}`,
     };
   } finally {
     await release();

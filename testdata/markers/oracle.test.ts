@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   CONTROLLER_GEN_VERSION,
-  ensureControllerGen,
+  cachedControllerGen,
   goVersion,
   readTree,
   runControllerGen,
@@ -77,10 +77,10 @@ describe("the Go twins", () => {
 describe.skipIf(!hasGo)(`controller-gen ${CONTROLLER_GEN_VERSION} reproduces expected/`, () => {
   let bin = "";
   beforeAll(async () => {
-    const cg = await ensureControllerGen();
+    const cg = await cachedControllerGen();
     if (!cg.ok) throw new Error(cg.reason);
     bin = cg.bin;
-  }, 900_000);
+  });
 
   for (const c of cases.filter((x) => x.hasGo && !x.differs)) {
     it(c.name, async () => {

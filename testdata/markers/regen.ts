@@ -7,7 +7,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ensureControllerGen, runControllerGen } from "../controller-gen/index.js";
+import { installControllerGen, runControllerGen } from "../controller-gen/index.js";
 import { type Case, listCases, MARKERS_DIR } from "./cases.js";
 
 async function regen(bin: string, c: Case): Promise<string | undefined> {
@@ -29,7 +29,7 @@ async function regen(bin: string, c: Case): Promise<string | undefined> {
 
 async function main(): Promise<void> {
   const filters = process.argv.slice(2);
-  const cg = await ensureControllerGen();
+  const cg = await installControllerGen();
   if (!cg.ok) {
     console.error(`regen: ${cg.reason}`);
     process.exit(1);

@@ -3,23 +3,13 @@
 #   promtool check rules  - the PrometheusRule's groups (its spec, the format promtool reads)
 #   promtool test rules   - test/prometheus/gpubudget_rules_test.yaml: each alert fires on the series it should
 #   promtool check rules  - every dashboard query, as recording rules, so a typo in a panel is caught too
-# promtool comes with Debian's `prometheus` package, installed here when missing (root on Debian/Ubuntu).
+# promtool comes with Prometheus (Debian/Ubuntu: the `prometheus` package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v promtool >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    echo "promtool not found: installing Debian's prometheus package" >&2
-    apt-get update -qq
-    if apt-cache policy prometheus | grep -q 'Candidate: (none)' || ! apt-cache policy prometheus | grep -q Candidate; then
-      echo "error: no 'prometheus' package in this machine's apt sources; install promtool from a Prometheus release." >&2
-      exit 1
-    fi
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
-  else
-    echo "error: promtool not found. Install the 'prometheus' package (apt-get install prometheus) or a Prometheus release." >&2
-    exit 1
-  fi
+  echo "error: promtool not found on PATH. Install it first: apt-get install prometheus (Debian/Ubuntu), or put promtool from a Prometheus release (https://prometheus.io/download/) on PATH." >&2
+  exit 1
 fi
 
 tmp="$(mktemp -d)"

@@ -1,0 +1,60 @@
+/**
+ * `npm install` of a scaffolded project as a new user on a fresh machine runs it: the registry first
+ * (npm's default; a cached copy is used only when the registry cannot be reached), never `--offline`,
+ * and with an npm cache of its own that starts empty, so a test never passes because an earlier run
+ * (or another test) warmed the cache. Every test and the demo install scaffolded projects through here.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+
+/** A new, empty npm cache directory under the system temp dir. */
+export function emptyNpmCache(): string {
+  return mkdtempSync(join(tmpdir(), "kbts-npm-cache-"));
+}
+
+/**
+ * The environment for an npm command that uses `cache` and the registry: npm_config_offline and
+ * prefer-offline from the caller's environment are overridden, so nothing turns the install offline.
+ */
+export function npmEnv(cache: string): Record<string, string> {
+  return {
+    npm_config_cache: cache,
+    npm_config_offline: "false",
+    npm_config_prefer_offline: "false",
+    npm_config_update_notifier: "false",
+  };
+}
+
+export interface NpmInstallOptions {
+  /** The npm cache to use; by default a new empty one, removed afterwards. */
+  cache?: string;
+  /** `ci` installs exactly the committed lockfile; `install` (default) resolves and writes it. */
+  command?: "install" | "ci";
+  /** Extra environment (merged over the caller's). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs `npm install` (or `npm ci`) in `cwd` with its own npm cache. Never throws on a non-zero exit:
+ * the result carries the exit code and the whole output (`all`) for the caller's assertion.
+ */
+export async function npmInstall(
+  cwd: string,
+  options: NpmInstallOptions = {},
+): Promise<{ exitCode: number | undefined; all: string }> {
+  const cache = options.cache ?? emptyNpmCache();
+  try {
+    const { exitCode, all } = await execa("npm", [options.command ?? "install", "--no-audit", "--no-fund"], {
+      cwd,
+      env: { ...npmEnv(cache), ...options.env },
+      all: true,
+      reject: false,
+      stdin: "ignore",
+    });
+    return { exitCode, all };
+  } finally {
+    if (options.cache === undefined) rmSync(cache, { recursive: true, force: true });
+  }
+}
