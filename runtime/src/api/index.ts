@@ -1,4 +1,5 @@
 export type * from "./core.js";
+export { hours, milliseconds, minutes, parseDuration, seconds, toMilliseconds } from "./duration.js";
 export * from "./kinds.js";
 // Each kind is both a descriptor (value) and an object type in kinds.ts; naming them here resolves the
 // clash with the same-named interfaces in core.ts in favour of kinds.ts, which exports both meanings.

@@ -228,7 +228,8 @@ describe("patches and server-side apply", () => {
       metadata: { name: "lock", namespace: ns },
       data: { v: "1" },
     });
-    await client.patch(ConfigMap, orig, mergePatch({ data: { v: "other" } }));
+    // Another writer: a copy, so `orig` keeps its resourceVersion (writes fill the object passed in).
+    await client.patch(ConfigMap, { ...orig }, mergePatch({ data: { v: "other" } }));
     const mine = { ...orig, data: { v: "mine" } };
     await expect(
       client.patch(ConfigMap, orig, mergeFrom(orig, mine, { optimisticLock: true })),

@@ -9,6 +9,7 @@ import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import type { Cache } from "../cache/types.js";
 import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
+import { isNotFound, missingSubresourceError } from "./errors.js";
 import { patchContentType } from "./patch.js";
 import { queryString, resourcePath } from "./paths.js";
 import { RestClient, type RestClientOptions } from "./rest.js";
@@ -24,6 +25,7 @@ import type {
   SubResourceClient,
   WriteOptions,
 } from "./types.js";
+import { isObject, writeBack } from "./writeback.js";
 
 export interface ClientOptions {
   /** Serve get/list from this informer cache (controller-runtime's default client). */
@@ -139,12 +141,18 @@ class KubeClient implements APIClient {
 
   async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
     const path = resourcePath(kind, { namespace: kind.namespaced ? requireNamespace(kind, obj) : undefined });
-    return this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj));
+    return writeBack(
+      obj,
+      await this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+    );
   }
 
   async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
     const path = resourcePath(kind, objectKey(kind, obj));
-    return this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj));
+    return writeBack(
+      obj,
+      await this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+    );
   }
 
   async delete<T extends KubernetesObject>(
@@ -171,7 +179,7 @@ class KubeClient implements APIClient {
   }
 
   async apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: ApplyOptions): Promise<T> {
-    return this.applyAt(kind, obj, options, undefined);
+    return writeBack(obj, await this.applyAt(kind, obj, options, undefined));
   }
 
   status(): SubResourceClientWithCreate {
@@ -183,7 +191,10 @@ class KubeClient implements APIClient {
       get: <T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey) => this.getDirect(kind, key, name),
       update: async <T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}) => {
         const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
-        return this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj));
+        const answer = await this.explainMissingSubresource(kind, obj, name, () =>
+          this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+        );
+        return writeBack(obj, answer);
       },
       patch: <T extends KubernetesObject>(
         kind: Kind<T>,
@@ -198,9 +209,36 @@ class KubeClient implements APIClient {
         options: WriteOptions = {},
       ) => {
         const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
-        return this.rest.request<R>({ method: "POST", path: path + this.writeQuery(options), body });
+        const answer = await this.explainMissingSubresource(kind, obj, name, () =>
+          this.rest.request<R>({ method: "POST", path: path + this.writeQuery(options), body }),
+        );
+        return writeBack(body, answer);
       },
     };
+  }
+
+  /**
+   * The API server answers 404 for a subresource the kind does not have, exactly as for a missing
+   * object. On a 404, look the object up: if it exists, say which subresource is missing and how to add it.
+   */
+  private async explainMissingSubresource<R>(
+    kind: Kind,
+    obj: KubernetesObject | ObjectKey,
+    subresource: string,
+    send: () => Promise<R>,
+  ): Promise<R> {
+    try {
+      return await send();
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      const key = objectKey(kind, obj);
+      const exists = await this.getDirect(kind, key).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw missingSubresourceError(kind, key.name, subresource, err);
+      throw err;
+    }
   }
 
   private cacheFor(kind: Kind): Cache | undefined {
@@ -227,13 +265,18 @@ class KubeClient implements APIClient {
     subresource: string | undefined,
   ): Promise<T> {
     const path = resourcePath(kind, { ...objectKey(kind, obj), subresource });
-    const res = await this.rest.request<T>({
-      method: "PATCH",
-      path: path + this.writeQuery(options),
-      body: patch.data,
-      contentType: patchContentType(patch.type),
-    });
-    return withTypeMeta(kind, res);
+    const send = () =>
+      this.rest.request<T>({
+        method: "PATCH",
+        path: path + this.writeQuery(options),
+        body: patch.data,
+        contentType: patchContentType(patch.type),
+      });
+    const res = subresource
+      ? await this.explainMissingSubresource(kind, obj, subresource, send)
+      : await send();
+    const answer = withTypeMeta(kind, res);
+    return isObject(obj) ? writeBack(obj, answer) : answer;
   }
 
   private async applyAt<T extends KubernetesObject>(

@@ -124,6 +124,56 @@ function reasonForCode(code: number): string {
   return reasons[code] ?? "Unknown";
 }
 
+/**
+ * A write to a subresource the kind does not serve (most often: status, without the CRD's status
+ * subresource). The API server says only "not found", for an object that exists. Deliberately not a
+ * NotFoundError: ignoreNotFound must not swallow it.
+ */
+export class MissingSubresourceError extends ApiError {
+  override name = "MissingSubresourceError";
+  constructor(
+    status: Status,
+    readonly subresource: string,
+  ) {
+    super(status, 404);
+  }
+}
+
+const SUBRESOURCE_MARKERS: Record<string, string> = {
+  status: "// +kubebuilder:subresource:status",
+  scale:
+    "// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector",
+};
+
+/** The MissingSubresourceError for `kind` (a descriptor: its kind, group and plural name the resource). */
+export function missingSubresourceError(
+  kind: { kind: string; group: string; plural: string },
+  name: string,
+  subresource: string,
+  cause?: unknown,
+  hint?: string,
+): MissingSubresourceError {
+  const qualified = kind.group ? `${kind.plural}.${kind.group}` : kind.plural;
+  const marker = SUBRESOURCE_MARKERS[subresource];
+  const fix = marker
+    ? `add \`${marker}\` above the ${kind.kind} type, run \`make manifests\` and install the CRD again (make install)`
+    : `check that ${qualified} serves the ${subresource} subresource`;
+  const err = new MissingSubresourceError(
+    {
+      apiVersion: "v1",
+      kind: "Status",
+      status: "Failure",
+      code: 404,
+      reason: "NotFound",
+      message: `${kind.kind} "${name}" exists, but ${qualified} has no ${subresource} subresource, so the ${subresource} write was refused (the API server answers "not found"): ${fix}${hint ? `; ${hint}` : ""}`,
+      details: { name, group: kind.group, kind: kind.plural },
+    },
+    subresource,
+  );
+  if (cause !== undefined) Object.defineProperty(err, "cause", { value: cause });
+  return err;
+}
+
 /** A NotFound the way the API server words it: `configmaps "x" not found`. */
 export function notFound(resource: string, name: string, group = ""): NotFoundError {
   const qualified = group ? `${resource}.${group}` : resource;

@@ -61,6 +61,11 @@ export interface Reader {
   list<T extends KubernetesObject>(kind: Kind<T>, options?: ListOptions): Promise<T[]>;
 }
 
+/**
+ * Writes, as controller-runtime's: each fills the object passed in with the API server's answer
+ * (new resourceVersion, uid, defaults) and returns it, so `update` then `status().update` on the same
+ * object does not conflict. A patch given a bare ObjectKey only returns the answer.
+ */
 export interface Writer {
   create<T extends KubernetesObject>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T>;
   /** Replaces the object; a stale metadata.resourceVersion gives ConflictError. Status is ignored when the kind has a status subresource. */
@@ -80,7 +85,10 @@ export interface Writer {
   apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: ApplyOptions): Promise<T>;
 }
 
-/** Writes to a subresource such as "status" or "scale". */
+/**
+ * Writes to a subresource such as "status" or "scale", filling the object passed in like Writer's.
+ * A kind without that subresource fails with MissingSubresourceError (not NotFound), which names the marker to add.
+ */
 export interface SubResourceClient {
   get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T>;
   update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options?: WriteOptions): Promise<T>;

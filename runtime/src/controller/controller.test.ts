@@ -105,6 +105,25 @@ describe("controller", () => {
     expect(metricValue(text, `workqueue_retries_total{name="${name}",controller="${name}"}`)).toBe(1);
   });
 
+  it('requeueAfter takes a Go duration string ("80ms"); a malformed one is a reconcile error', async () => {
+    const name = uniqueName("duration");
+    const calls: number[] = [];
+    const { src } = start(name, async () => {
+      calls.push(Date.now());
+      if (calls.length === 1) return { requeueAfter: "80ms" };
+      if (calls.length === 2) return { requeueAfter: "soon" };
+      return undefined;
+    });
+    await until(() => src.queue !== undefined);
+    src.queue?.add({ namespace: "ns", name: "a" });
+    await until(() => calls.length === 3);
+    expect((calls[1] ?? 0) - (calls[0] ?? 0)).toBeGreaterThanOrEqual(75);
+    const text = await metricsRegistry.metrics();
+    expect(metricValue(text, `controller_runtime_reconcile_total{controller="${name}",result="error"}`)).toBe(
+      1,
+    );
+  });
+
   it("an error requeues with growing backoff; a terminal error does not requeue", async () => {
     const name = uniqueName("errors");
     const times: number[] = [];

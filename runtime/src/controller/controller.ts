@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { toMilliseconds } from "../api/duration.js";
 import type { RequestQueue } from "../handler/types.js";
 import type { Kind } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
@@ -154,8 +155,16 @@ export function createUnmanagedController(name: string, options: ControllerOptio
     }
 
     let outcome: ReconcileResultLabel;
-    const requeueAfter =
-      !failed && result && typeof result.requeueAfter === "number" ? result.requeueAfter : 0;
+    let requeueAfter = 0;
+    if (!failed && result?.requeueAfter !== undefined) {
+      try {
+        requeueAfter = toMilliseconds(result.requeueAfter, "Result.requeueAfter");
+      } catch (err) {
+        // A malformed duration is the reconciler's bug: report it like an error, and retry with backoff.
+        failed = true;
+        failure = err;
+      }
+    }
     if (failed) {
       outcome = "error";
       if (isTerminal(failure)) {

@@ -2,6 +2,7 @@ import type { KubernetesObject } from "../api/meta.js";
 import { isNotFound } from "../client/errors.js";
 import { mergeFrom } from "../client/patch.js";
 import type { Client } from "../client/types.js";
+import { writeBack } from "../client/writeback.js";
 import type { Kind } from "../kinds.js";
 import { jsonClone, jsonEqual } from "./json.js";
 
@@ -26,14 +27,14 @@ export async function createOrUpdate<T extends KubernetesObject>(
   const live = await getOrUndefined(client, kind, key);
   if (!live) {
     await mutateChecked(mutate, obj, key);
-    replaceContents(obj, await client.create(kind, obj));
+    writeBack(obj, await client.create(kind, obj));
     return "created";
   }
-  replaceContents(obj, live);
+  writeBack(obj, live);
   const existing = jsonClone(obj);
   await mutateChecked(mutate, obj, key);
   if (jsonEqual(existing, obj)) return "unchanged";
-  replaceContents(obj, await client.update(kind, obj));
+  writeBack(obj, await client.update(kind, obj));
   return "updated";
 }
 
@@ -52,10 +53,10 @@ export async function createOrPatch<T extends KubernetesObject>(
   const live = await getOrUndefined(client, kind, key);
   if (!live) {
     await mutateChecked(mutate, obj, key);
-    replaceContents(obj, await client.create(kind, obj));
+    writeBack(obj, await client.create(kind, obj));
     return "created";
   }
-  replaceContents(obj, live);
+  writeBack(obj, live);
   const before = jsonClone(obj) as Record<string, unknown>;
   await mutateChecked(mutate, obj, key);
   const after = jsonClone(obj) as Record<string, unknown>;
@@ -65,7 +66,7 @@ export async function createOrPatch<T extends KubernetesObject>(
   let result: OperationResult = "unchanged";
   if (!jsonEqual(beforeRest, afterRest)) {
     const patched = await client.patch(kind, obj, mergeFrom<KubernetesObject>(beforeRest, afterRest));
-    replaceContents(obj, patched);
+    writeBack(obj, patched);
     // Keep the caller's desired status for the status write below.
     if (afterStatus === undefined) delete (obj as Record<string, unknown>).status;
     else (obj as Record<string, unknown>).status = jsonClone(afterStatus);
@@ -76,7 +77,7 @@ export async function createOrPatch<T extends KubernetesObject>(
       { status: beforeStatus },
       { status: afterStatus ?? null },
     );
-    replaceContents(obj, await client.status().patch(kind, obj, statusPatch));
+    writeBack(obj, await client.status().patch(kind, obj, statusPatch));
     result = result === "updated" ? "updatedStatus" : "updatedStatusOnly";
   }
   return result;
@@ -117,11 +118,4 @@ async function mutateChecked<T extends KubernetesObject>(
   if (after.name !== key.name || (after.namespace ?? "") !== (key.namespace ?? "")) {
     throw new Error("MutateFn cannot mutate object name and/or object namespace");
   }
-}
-
-/** Makes `target` hold exactly `source`'s fields, keeping the caller's reference valid. */
-function replaceContents(target: object, source: object): void {
-  const t = target as Record<string, unknown>;
-  for (const k of Object.keys(t)) delete t[k];
-  Object.assign(t, jsonClone(source));
 }

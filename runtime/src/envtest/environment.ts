@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { stringify } from "yaml";
+import { parseDuration } from "../api/duration.js";
 import { CertificateAuthority, serviceAccountSigningKey } from "../tls/certs.js";
 import { type Binaries, resolveBinaries } from "./binaries.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
@@ -98,24 +99,7 @@ const ADMIN_GROUPS = ["system:masters"];
 
 /** Parses a Go duration ("20s", "1m30s", "500ms"); undefined when unset or invalid. */
 export function parseGoDuration(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const units: Record<string, number> = {
-    ns: 1e-6,
-    us: 1e-3,
-    µs: 1e-3,
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-    h: 3_600_000,
-  };
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(value); m; m = re.exec(value)) {
-    total += Number(m[1]) * (units[m[2] ?? "ms"] ?? 1);
-    matched = re.lastIndex;
-  }
-  return matched === value.length ? total : undefined;
+  return value ? parseDuration(value) : undefined;
 }
 
 /** Starts etcd and kube-apiserver (or uses an existing cluster), installs CRDs and webhooks. */

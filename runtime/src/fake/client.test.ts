@@ -526,3 +526,68 @@ describe("fake client: more API behaviour", () => {
     );
   });
 });
+
+describe("fake client: writes fill the object passed in, as controller-runtime's do", () => {
+  it("create, update, patch and status writes leave the server's answer in the object", async () => {
+    const c = newClient();
+    const obj = budget({ maxGPUs: 1 });
+    const created = await c.create(GPUBudget, obj);
+    expect(created).toBe(obj);
+    expect(obj.metadata?.resourceVersion).toBeTruthy();
+    expect(obj.metadata?.uid).toBeTruthy();
+    obj.metadata = { ...obj.metadata, finalizers: ["lab.example.com/cleanup"] };
+    const rv = obj.metadata.resourceVersion;
+    await c.update(GPUBudget, obj);
+    expect(obj.metadata?.resourceVersion).not.toBe(rv);
+    obj.status = { allocated: 2 };
+    await c.status().update(GPUBudget, obj);
+    expect(obj.status).toEqual({ allocated: 2 });
+    await c.patch(GPUBudget, obj, { type: "merge", data: { spec: { maxGPUs: 3 } } });
+    expect(obj.spec?.maxGPUs).toBe(3);
+    expect(obj.metadata?.generation).toBe(2);
+    expect(await c.get(GPUBudget, { namespace: "lab", name: "b" })).toEqual(obj);
+  });
+
+  it("a kind registered without a CRD is flagged at setup, and its status writes name the marker", async () => {
+    const Thing = defineKind<GPUBudget>({
+      group: "stable.example.com",
+      version: "v1",
+      kind: "CronTab",
+      plural: "crontabs",
+      namespaced: true,
+    });
+    const c = createFakeClient({ kinds: [Thing] });
+    expect(c.warnings().join("\n")).toMatch(
+      /CronTab \(stable\.example\.com\/v1\) is registered with kinds and no CRD/,
+    );
+    const ct = await c.create(Thing, {
+      apiVersion: "stable.example.com/v1",
+      kind: "CronTab",
+      metadata: { name: "ct", namespace: "default" },
+    });
+    const err = await c
+      .status()
+      .update(Thing, { ...ct, status: { allocated: 1 } })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(err?.message).toMatch(/has no status subresource/);
+    expect(err?.message).toContain("// +kubebuilder:subresource:status");
+    expect(err?.message).toContain("crdDirectoryPaths");
+    expect(isNotFound(err)).toBe(false);
+
+    const withStatus = createFakeClient({ kinds: [{ kind: Thing, statusSubresource: true }] });
+    expect(withStatus.warnings()).toEqual([]);
+    const ct2 = await withStatus.create(Thing, {
+      apiVersion: "stable.example.com/v1",
+      kind: "CronTab",
+      metadata: { name: "ct", namespace: "default" },
+    });
+    ct2.status = { allocated: 1 };
+    await withStatus.status().update(Thing, ct2);
+    expect((await withStatus.get(Thing, { namespace: "default", name: "ct" })).status).toEqual({
+      allocated: 1,
+    });
+  });
+});

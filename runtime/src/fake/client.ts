@@ -10,12 +10,13 @@ import type {
   SubResourceClient,
   WriteOptions,
 } from "../client/types.js";
+import { isObject, writeBack } from "../client/writeback.js";
 import type { Kind } from "../kinds.js";
 import type { CRDLike } from "./crds.js";
 import { patch } from "./patch.js";
 import { get, list } from "./reads.js";
 import { statusClient } from "./status.js";
-import { FakeStore } from "./store.js";
+import { type FakeKind, FakeStore } from "./store.js";
 import { apply, create, remove, update } from "./writes.js";
 
 /** A field index, as registered with the cache's indexField (controller-runtime's WithIndex). */
@@ -35,9 +36,14 @@ export interface FakeClientOptions {
   crds?: CRDLike[];
   /** Field indexes for list({ matchingFields }). */
   indexes?: FakeIndex[];
-  /** Descriptors of kinds that are neither built in nor from a CRD (served without validation). */
-  kinds?: Kind[];
+  /**
+   * Kinds that are neither built in nor from a CRD, served without validation. A bare Kind has no
+   * status subresource (the fake client warns at setup: pass the CRD instead); `{ kind, statusSubresource: true }` gives it one.
+   */
+  kinds?: Array<Kind | FakeKind>;
 }
+
+export type { FakeKind } from "./store.js";
 
 /** The fake client: the Client contract plus registration of indexes after construction. */
 export interface FakeClient extends Client {
@@ -72,10 +78,10 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
       return list(store, kind, opts);
     },
     async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
-      return create(store, kind, obj, opts);
+      return writeBack(obj, create(store, kind, obj, opts));
     },
     async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
-      return update(store, kind, obj, opts);
+      return writeBack(obj, update(store, kind, obj, opts));
     },
     async patch<T extends KubernetesObject>(
       kind: Kind<T>,
@@ -83,10 +89,11 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
       p: Patch,
       opts: WriteOptions = {},
     ): Promise<T> {
-      return patch(store, kind, obj, p, opts);
+      const answer = patch(store, kind, obj, p, opts);
+      return isObject(obj) ? writeBack(obj, answer) : answer;
     },
     async apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: ApplyOptions): Promise<T> {
-      return apply(store, kind, obj, opts);
+      return writeBack(obj, apply(store, kind, obj, opts));
     },
     async delete<T extends KubernetesObject>(
       kind: Kind<T>,

@@ -11,7 +11,13 @@
  * ratcheting, server-side apply field ownership (apply merges), strategic merge patch list keys
  * (treated as a JSON merge patch), conversion between CRD versions, built-in kinds' own validation.
  */
-export { createFakeClient, type FakeClient, type FakeClientOptions, type FakeIndex } from "./client.js";
+export {
+  createFakeClient,
+  type FakeClient,
+  type FakeClientOptions,
+  type FakeIndex,
+  type FakeKind,
+} from "./client.js";
 export type { CRDLike } from "./crds.js";
 export { type FieldError, formatFieldError } from "./fielderrors.js";
 export type { StructuralSchema, ValidationRule } from "./schema.js";

@@ -2,11 +2,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubernetesObject } from "../api/meta.js";
 import { createClient } from "../client/client.js";
+import { isNotFound, MissingSubresourceError } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { defineKind } from "../kinds.js";
 import { createFakeClient } from "./index.js";
 
+// Writes fill the object passed in with the answer (as controller-runtime does), so each client gets its own copy.
 // The fake's validation is only worth having if it says what the API server says: the same
 // objects go to both, and the messages must match.
 
@@ -91,8 +93,8 @@ describe("fake client validation matches the API server", () => {
   it.each(createCases)("on create: %s", async (_name, obj) => {
     const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
     const [fromServer, fromFake] = [
-      await messageOf(real.create(GPUBudget, obj)),
-      await messageOf(fake.create(GPUBudget, obj)),
+      await messageOf(real.create(GPUBudget, structuredClone(obj))),
+      await messageOf(fake.create(GPUBudget, structuredClone(obj))),
     ];
     expect(normalized(fromFake)).toBe(normalized(fromServer));
   });
@@ -105,8 +107,8 @@ describe("fake client validation matches the API server", () => {
       labels: { a: "b" },
       extra: { keep: { me: true } },
     });
-    const a = await real.create(GPUBudget, obj);
-    const b = await fake.create(GPUBudget, obj);
+    const a = await real.create(GPUBudget, structuredClone(obj));
+    const b = await fake.create(GPUBudget, structuredClone(obj));
     expect(b.spec).toEqual(a.spec);
     expect(b.metadata?.generation).toBe(a.metadata?.generation);
   });
@@ -194,8 +196,8 @@ describe("fake client validation matches the API server", () => {
       spec: { level: "mid" },
     };
     const [fromServer, fromFake] = [
-      await messageOf(real.create(GPUQuota, obj)),
-      await messageOf(fake.create(GPUQuota, obj)),
+      await messageOf(real.create(GPUQuota, structuredClone(obj))),
+      await messageOf(fake.create(GPUQuota, structuredClone(obj))),
     ];
     expect(fromServer).not.toContain("not checked");
     expect(fromFake).toBe(fromServer);
@@ -216,13 +218,93 @@ describe("fake client validation matches the API server", () => {
       metadata: { name: "defaults" },
       spec: { slots: [{ name: "a" }, { size: 2 }], selectors: { x: {} }, extra: 1 },
     };
-    const [a, b] = [await real.create(GPUQuota, obj), await fake.create(GPUQuota, obj)];
+    const [a, b] = [await real.create(GPUQuota, structuredClone(obj)), await fake.create(GPUQuota, obj)];
     expect(b.spec).toEqual(a.spec);
     const nulled = { ...obj, metadata: { name: "nulled" }, spec: { limits: { note: null, gpus: null } } };
     const [c, d] = [
-      await messageOf(real.create(GPUQuota, nulled).then((o) => JSON.stringify(o.spec))),
-      await messageOf(fake.create(GPUQuota, nulled).then((o) => JSON.stringify(o.spec))),
+      await messageOf(real.create(GPUQuota, structuredClone(nulled)).then((o) => JSON.stringify(o.spec))),
+      await messageOf(fake.create(GPUQuota, structuredClone(nulled)).then((o) => JSON.stringify(o.spec))),
     ];
     expect(d).toBe(c);
+  });
+
+  // The tutorial's reconciler, translated line by line from Go: Update adds the finalizer, then
+  // Status().Update on the same object. controller-runtime writes each answer back into the object,
+  // so the second write carries the new resourceVersion instead of conflicting.
+  it("Go translation: Update adds a finalizer, then Status().Update on the same object", async () => {
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    const results = [];
+    for (const [i, c] of [real, fake].entries()) {
+      await c.create(GPUBudget, budget(`go-${i}`, { maxGPUs: 1 }));
+      // var ct v1.GPUBudget; r.Get(ctx, req.NamespacedName, &ct)
+      const ct = await c.get(GPUBudget, { namespace: "default", name: `go-${i}` });
+      const before = ct.metadata?.resourceVersion;
+      // ct.Finalizers = append(ct.Finalizers, finalizerName); r.Update(ctx, &ct)
+      ct.metadata = {
+        ...ct.metadata,
+        finalizers: [...(ct.metadata?.finalizers ?? []), "lab.example.com/cleanup"],
+      };
+      const returned = await c.update(GPUBudget, ct);
+      const afterUpdate = ct.metadata?.resourceVersion;
+      const returnedRV = returned.metadata?.resourceVersion;
+      // ct.Status.Allocated = 1; r.Status().Update(ctx, &ct)
+      ct.status = { allocated: 1 };
+      await c.status().update(GPUBudget, ct);
+      const stored = await c.get(GPUBudget, { namespace: "default", name: `go-${i}` });
+      results.push({
+        wroteBack: afterUpdate !== before && returnedRV === afterUpdate,
+        uidKept: ct.metadata?.uid === stored.metadata?.uid,
+        rvAfterStatus: ct.metadata?.resourceVersion === stored.metadata?.resourceVersion,
+        finalizers: stored.metadata?.finalizers,
+        status: stored.status,
+      });
+    }
+    expect(results[0]).toEqual({
+      wroteBack: true,
+      uidKept: true,
+      rvAfterStatus: true,
+      finalizers: ["lab.example.com/cleanup"],
+      status: { allocated: 1 },
+    });
+    expect(results[1]).toEqual(results[0]);
+  });
+
+  it("a status write on a kind without the status subresource names the marker, on both clients", async () => {
+    const GPUQuota = defineKind<GPUBudget>({
+      group: "capacity.lab.example.com",
+      version: "v1",
+      kind: "GPUQuota",
+      plural: "gpuquotas",
+      namespaced: false,
+    });
+    const fake = createFakeClient({ crdDirectoryPaths: [crdDir] });
+    for (const c of [real, fake]) {
+      const q = await c.create(GPUQuota, {
+        apiVersion: "capacity.lab.example.com/v1",
+        kind: "GPUQuota",
+        metadata: { name: `nostatus-${c === real ? "real" : "fake"}` },
+        spec: {},
+      });
+      const err = await c
+        .status()
+        .update(GPUQuota, { ...q, status: { x: 1 } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(err).toBeInstanceOf(MissingSubresourceError);
+      expect(isNotFound(err)).toBe(false);
+      expect((err as Error).message).toContain("has no status subresource");
+      expect((err as Error).message).toContain("// +kubebuilder:subresource:status");
+      // A missing object is still a plain NotFound.
+      const gone = await c
+        .status()
+        .update(GPUQuota, { ...q, metadata: { name: "absent" } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(isNotFound(gone)).toBe(true);
+    }
   });
 });

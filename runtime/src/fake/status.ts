@@ -1,8 +1,9 @@
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
+import { missingSubresourceError } from "../client/errors.js";
 import type { ObjectKey, Patch, SubResourceClient, WriteOptions } from "../client/types.js";
+import { isObject, writeBack } from "../client/writeback.js";
 import { jsonClone } from "../controllerutil/json.js";
 import type { Kind } from "../kinds.js";
-import { notFound } from "./errors.js";
 import { patched } from "./patch.js";
 import { type FakeStore, out } from "./store.js";
 import { commit } from "./writes.js";
@@ -17,10 +18,22 @@ function onlyStatus(existing: KubernetesObject, next: KubernetesObject): Kuberne
   return result as KubernetesObject;
 }
 
-/** The status subresource: reads the object, writes only its status; NotFound for kinds without one. */
+/**
+ * The status subresource: reads the object, writes only its status (filling the object passed in),
+ * and for kinds without one fails as the real client does, naming the marker to add.
+ */
 export function statusClient(store: FakeStore): SubResourceClient {
   const guard = (kind: Kind, name: string) => {
-    if (!store.info(kind).statusSubresource) throw notFound(kind, name);
+    if (store.info(kind).statusSubresource) return;
+    throw missingSubresourceError(
+      kind,
+      name,
+      "status",
+      undefined,
+      store.isBare(kind)
+        ? `the fake client serves ${kind.kind} from createFakeClient({ kinds }) with no CRD: pass its CRD (crdDirectoryPaths: ["config/crd/bases"]) or { kind, statusSubresource: true }`
+        : undefined,
+    );
   };
   return {
     async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
@@ -29,11 +42,12 @@ export function statusClient(store: FakeStore): SubResourceClient {
     async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
       const existing = store.existingOf(kind, obj);
       guard(kind, existing.metadata?.name ?? "");
-      return commit(store, kind, existing, onlyStatus(existing, obj), {
+      const answer = commit<T>(store, kind, existing, onlyStatus(existing, obj), {
         dryRun: opts.dryRun,
         requireRV: false,
         subresource: "status",
       });
+      return writeBack(obj, answer);
     },
     async patch<T extends KubernetesObject>(
       kind: Kind<T>,
@@ -44,11 +58,12 @@ export function statusClient(store: FakeStore): SubResourceClient {
       const existing = store.existingOf(kind, obj);
       guard(kind, existing.metadata?.name ?? "");
       const next = patched(kind, existing, patch);
-      return commit(store, kind, existing, onlyStatus(existing, next), {
+      const answer = commit<T>(store, kind, existing, onlyStatus(existing, next), {
         dryRun: opts.dryRun,
         requireRV: false,
         subresource: "status",
       });
+      return isObject(obj) ? writeBack(obj, answer) : answer;
     },
   };
 }

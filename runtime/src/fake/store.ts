@@ -27,6 +27,12 @@ const groupOf = (apiVersion: string) =>
   apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 export const now = () => new Date().toISOString().replace(/\.\d+Z$/, "Z");
 
+/** A kind served without a CRD, with or without a status subresource. */
+export interface FakeKind {
+  kind: Kind;
+  statusSubresource?: boolean;
+}
+
 /** What the fake knows of a kind it serves: its descriptor, its CRD version if any, its status subresource. */
 export interface TypeInfo {
   kind: Kind;
@@ -41,13 +47,26 @@ export interface TypeInfo {
 export class FakeStore {
   private readonly crdTypes = new Map<string, CRDType>();
   private readonly kinds = new Map<string, Kind>();
+  private readonly statusKinds = new Set(BUILTIN_STATUS);
   private readonly buckets = new Map<string, Map<string, KubernetesObject>>();
   private readonly indexes = new Map<string, Map<string, IndexFunc<KubernetesObject>>>();
   readonly warnings: string[] = [];
   private resourceVersion = 0;
 
-  constructor(kinds: Kind[], crdDirectoryPaths: string[], crds: CRDLike[]) {
-    for (const k of [...builtinKinds, ...kinds]) this.kinds.set(typeKey(k.group, k.kind), k);
+  constructor(kinds: Array<Kind | FakeKind>, crdDirectoryPaths: string[], crds: CRDLike[]) {
+    for (const k of builtinKinds) this.kinds.set(typeKey(k.group, k.kind), k);
+    for (const entry of kinds) {
+      const k = "kind" in entry && typeof entry.kind === "object" ? entry.kind : (entry as Kind);
+      const key = typeKey(k.group, k.kind);
+      const builtin = this.kinds.has(key);
+      this.kinds.set(key, k);
+      if ("statusSubresource" in entry && entry.statusSubresource) this.statusKinds.add(key);
+      else if (!builtin) {
+        this.warnings.push(
+          `${k.kind} (${apiVersionOf(k)}) is registered with kinds and no CRD: it is served without schema, defaulting or CEL validation, and without a status subresource, so status writes fail. Pass its CRD instead (crdDirectoryPaths: ["config/crd/bases"], with // +kubebuilder:subresource:status on the type), or register { kind, statusSubresource: true }`,
+        );
+      }
+    }
     const crdSources = [
       ...readCRDFiles(crdDirectoryPaths),
       ...crds.map((crd, i) => ({ crd, where: `crds[${i}]` })),
@@ -78,7 +97,17 @@ export class FakeStore {
       return { kind, crd: version, statusSubresource: version.statusSubresource };
     }
     if (!this.kinds.has(key)) this.kinds.set(key, kind);
-    return { kind, statusSubresource: BUILTIN_STATUS.has(key) };
+    return { kind, statusSubresource: this.statusKinds.has(key) };
+  }
+
+  /** Whether a kind was given without a CRD (createFakeClient({ kinds })) rather than built in or from a CRD. */
+  isBare(kind: Kind): boolean {
+    const key = typeKey(kind.group, kind.kind);
+    return (
+      !this.crdTypes.has(key) &&
+      !BUILTIN_STATUS.has(key) &&
+      !builtinKinds.some((b) => typeKey(b.group, b.kind) === key)
+    );
   }
 
   /** The kind an object's apiVersion and kind name, as a seed object carries them. */

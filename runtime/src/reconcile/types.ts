@@ -1,3 +1,4 @@
+import type { Duration } from "../api/meta.js";
 import type { Logger } from "../log/types.js";
 
 /** What a controller is asked to reconcile: one object's key. Cluster-scoped objects have no namespace. */
@@ -8,10 +9,11 @@ export interface Request {
 
 /**
  * What a reconcile asks for next, as controller-runtime's Result:
- * nothing (done), or `requeueAfter` milliseconds (forget the backoff and look again later).
+ * nothing (done), or `requeueAfter` (forget the backoff and look again later): milliseconds, a Go
+ * duration string (`"1m"`, `"1m30s"`) or a helper (`minutes(1)`), as Go's `RequeueAfter: time.Minute`.
  */
 export interface Result {
-  requeueAfter?: number;
+  requeueAfter?: number | Duration;
 }
 
 /** Passed to every reconcile. */
