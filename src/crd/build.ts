@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
-import type { ApiPackage, RootKind } from "../manifests/packages.js";
+import type { ApiPackage, RootKind } from "../loading/packages.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { storageVersion } from "../markers/defs/crd.js";
 import { formatLocation } from "../markers/registry.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateKinds } from "../kinds/generate.js";
-import { MAX_TYPE_DEPTH } from "./bounds.js";
+import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
 import { generateManifests } from "./index.js";
 
 let dir: string | undefined;

@@ -1,12 +1,14 @@
 import { isAbsolute, relative } from "node:path";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
-import { registry } from "../markers/all.js";
+import { findApiPackages } from "../loading/packages.js";
+import { findSourceFiles, loadProject } from "../loading/program.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import { formatLocation, type MarkerInstance } from "../markers/registry.js";
 import { generateRoles } from "../rbac/generate.js";
 import { type RbacRule, rbacMarker } from "../rbac/markers.js";
+import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
 import { kbtsVersion } from "../version.js";
@@ -19,8 +21,6 @@ import {
 } from "../webhook/markers.js";
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
 import { checkCrds } from "./checks.js";
-import { findSourceFiles, loadProject } from "./load.js";
-import { findApiPackages } from "./packages.js";
 
 export interface ManifestOptions {
   /** Project root; paths and output are relative to it. */

@@ -1,6 +1,6 @@
 import { ts } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { registry } from "./all.js";
+import { registry } from "../registry.js";
 import { MarkerCollector } from "./collect.js";
 
 const source = `// Copyright header, not a description.

@@ -1,5 +1,5 @@
 import { t } from "../markers/args.js";
-import { defineMarker } from "../markers/registry.js";
+import { defineMarker, type MarkerDefinition } from "../markers/registry.js";
 
 /** One `+kubebuilder:rbac:...` marker. */
 export interface RbacRule {
@@ -29,3 +29,6 @@ export const rbacMarker = defineMarker<RbacRule>({
   },
   help: "a permission of the manager's role (groups, resources, resourceNames, verbs, urls, namespace, roleName)",
 });
+
+/** The markers the RBAC generator reads. */
+export const rbacGeneratorMarkers: MarkerDefinition[] = [rbacMarker];

@@ -1,13 +1,13 @@
 import { relative } from "node:path";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
-import { MAX_TYPE_DEPTH } from "../manifests/bounds.js";
+import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
+import { resolveTypeName } from "../loading/type-names.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
 import { applySchemaMarkers } from "./apply.js";
 import { FlattenError, flattenNamed } from "./flatten.js";
 import { BASIC_TYPES, FLOAT_TYPES, knownTypeSchema, TYPE_META } from "./known.js";
-import { resolveTypeName } from "./resolve.js";
 import type { JSONSchemaProps } from "./types.js";
 
 /**

@@ -1,5 +1,5 @@
 import { t } from "../markers/args.js";
-import { defineMarker } from "../markers/registry.js";
+import { defineMarker, type MarkerDefinition } from "../markers/registry.js";
 
 /** One `+kubebuilder:webhook:...` marker (controller-tools pkg/webhook Config). */
 export interface WebhookMarker {
@@ -68,3 +68,6 @@ export const webhookConfigurationMarker = defineMarker<WebhookConfigMarker>({
   },
   help: "the name of the Mutating/ValidatingWebhookConfiguration object",
 });
+
+/** The markers the webhook generator reads. */
+export const webhookGeneratorMarkers: MarkerDefinition[] = [webhookMarker, webhookConfigurationMarker];

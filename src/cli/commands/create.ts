@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { collectList, flagBool, parseBool, printResult } from "../../plugins/flags.js";
+import { collectList, flagBool, parseBool, printResult } from "../scaffold-flags.js";
 
 function gvkOptions(command: Command): Command {
   return command

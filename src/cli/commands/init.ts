@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { collectList, printResult } from "../../plugins/flags.js";
+import { collectList, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts init`; the scaffolding (templates, handlebars) loads only when it runs.
 export function defineInit(program: Command): void {

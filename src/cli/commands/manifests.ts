@@ -26,7 +26,8 @@ export function defineManifests(program: Command): void {
       }) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
-          process.stdout.write(`${markerHelp()}\n`);
+          const { registry } = await import("../../registry.js");
+          process.stdout.write(`${markerHelp(registry)}\n`);
           return;
         }
         const { runManifests } = await import("../../manifests/command.js");

@@ -14,13 +14,6 @@ const str = (v: ArgValue | undefined): string | undefined => (v === undefined ? 
 const strs = (v: ArgValue | undefined): string[] | undefined =>
   v === undefined ? undefined : (v as string[]);
 
-export const objectRoot = defineMarker<boolean>({
-  name: "kubebuilder:object:root",
-  targets: ["type"],
-  args: { kind: "value", type: t.bool },
-  help: "the type is a Kubernetes object (a root kind, or its List)",
-});
-
 export const subresourceStatus = defineMarker<undefined>({
   name: "kubebuilder:subresource:status",
   targets: ["type"],
@@ -190,15 +183,7 @@ export const selectableField = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const skipType = defineMarker<undefined>({
-  name: "kubebuilder:skip",
-  targets: ["package", "type"],
-  args: { kind: "none" },
-  help: "no CRD is generated for this package or type",
-});
-
 export const crdMarkers: MarkerDefinition[] = [
-  objectRoot,
   subresourceStatus,
   subresourceScale,
   printColumn,
@@ -209,38 +194,4 @@ export const crdMarkers: MarkerDefinition[] = [
   deprecatedVersion,
   crdMetadata,
   selectableField,
-  skipType,
 ];
-
-/** Package-level markers of API packages. */
-export const groupName = defineMarker<string>({
-  name: "groupName",
-  targets: ["package"],
-  args: { kind: "value", type: t.string, optional: true },
-  help: "the API group of the package (+groupName=example.com)",
-  convert: (a) => (a === undefined ? "" : String(a)),
-});
-
-export const versionName = defineMarker<string>({
-  name: "versionName",
-  targets: ["package"],
-  args: { kind: "value", type: t.string },
-  help: "overrides the version of the package (defaults to the directory name)",
-});
-
-export const packageOptional = defineMarker<undefined>({
-  name: "kubebuilder:validation:Optional",
-  targets: ["package"],
-  args: { kind: "none" },
-  help: "every field of the package is optional unless marked required",
-  packageDefault: "optional",
-});
-
-export const packageRequired = defineMarker<undefined>({
-  name: "kubebuilder:validation:Required",
-  targets: ["package"],
-  args: { kind: "none" },
-  help: "every field of the package is required unless marked optional (the default)",
-});
-
-export const packageMarkers: MarkerDefinition[] = [groupName, versionName, packageOptional, packageRequired];

@@ -1,9 +1,9 @@
 import { basename, dirname, relative, sep } from "node:path";
 import { ts } from "ts-morph";
 import type { MarkerCollector } from "../markers/collect.js";
-import { groupName, objectRoot, packageOptional, skipType, versionName } from "../markers/defs/crd.js";
 import type { MarkerInstance } from "../markers/registry.js";
-import { resolveTypeName } from "../schema/resolve.js";
+import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
+import { resolveTypeName } from "./type-names.js";
 
 /** A directory under api/ whose files carry a +groupName: one group/version. */
 export interface ApiPackage {

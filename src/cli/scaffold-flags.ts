@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "commander";
 
-// Flag parsing shared by `init` and `create`: Kubebuilder's `--flag=false` booleans and `--plugins a,b`.
+// The scaffolding commands' (`init`, `create`) flag values, as Kubebuilder reads them: `--flag=false`
+// booleans and `--plugins a,b` lists; and how they report what they wrote.
 
 export function collectList(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(",").map((v) => v.trim())].filter((v) => v !== "");

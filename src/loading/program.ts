@@ -4,7 +4,7 @@ import { glob } from "tinyglobby";
 import { Project, ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
 import { checkNesting, checkScanPaths } from "./bounds.js";
-import { KBTS_LIB, KBTS_LIB_PATH } from "./lib.js";
+import { KBTS_LIB, KBTS_LIB_PATH } from "./minimal-lib.js";
 
 /** The source files of one run: one ts-morph Project, only the scanned files and their relative imports. */
 export interface LoadedProject {
@@ -29,13 +29,10 @@ export async function findSourceFiles(root: string, paths?: string[]): Promise<s
   );
   const found = await glob(patterns, { cwd: root, ignore: IGNORE, absolute: true, onlyFiles: true });
   if (paths !== undefined && found.length === 0) {
-    throw new KbtsError(
-      `${paths.map((p) => JSON.stringify(p)).join(" ")} matched no TypeScript files`,
-      {
-        where: "--paths",
-        fix: "name directories or files of the project that hold .ts files (test and .d.ts files are skipped), e.g. --paths api",
-      },
-    );
+    throw new KbtsError(`${paths.map((p) => JSON.stringify(p)).join(" ")} matched no TypeScript files`, {
+      where: "--paths",
+      fix: "name directories or files of the project that hold .ts files (test and .d.ts files are skipped), e.g. --paths api",
+    });
   }
   return found.sort();
 }

@@ -1,6 +1,6 @@
 /**
  * The few global types API files use, instead of TypeScript's lib.*.d.ts: parsing and binding the
- * real lib costs more than the rest of a run. Library types are recognised by name (schema/resolve.ts),
+ * real lib costs more than the rest of a run. Library types are recognised by name (loading/type-names.ts),
  * so only their shapes matter here: Array for element types, the mapped utility types for properties.
  */
 export const KBTS_LIB_PATH = "/__kbts__/lib.kbts.d.ts";

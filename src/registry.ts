@@ -1,0 +1,26 @@
+import { crdGeneratorMarkers } from "./crd/markers.js";
+import { loadingMarkers } from "./loading/markers.js";
+import { Registry } from "./markers/registry.js";
+import { rbacGeneratorMarkers } from "./rbac/markers.js";
+import { webhookGeneratorMarkers } from "./webhook/markers.js";
+
+/**
+ * Every marker kbts understands, composed from the markers each generator registers (as
+ * controller-tools' genall does): package loading, CRD, RBAC and webhook.
+ */
+export const registry = new Registry()
+  .add(...loadingMarkers)
+  .add(...crdGeneratorMarkers)
+  .add(...rbacGeneratorMarkers)
+  .add(...webhookGeneratorMarkers)
+  // Markers of other generators (deepcopy, applyconfigurations, kubebuilder's scaffolder).
+  .ignore(
+    "kubebuilder:object:generate",
+    "kubebuilder:scaffold",
+    "kubebuilder:ac:generate",
+    "kubebuilder:ac:output:package",
+    "k8s:deepcopy-gen",
+    "k8s:openapi-gen",
+    "genclient",
+    "kubebuilder:docs-gen",
+  );
