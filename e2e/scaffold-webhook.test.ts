@@ -39,7 +39,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe.sequential("a scaffolded project with webhooks", () => {
   it("create webhook wires the project's kind and core Pods", async () => {
     for (const args of [
-      ["init", "--domain", "example.com", "--repo", "example.com/memcached"],
+      ["init", "--domain", "example.com", "--repo", "example.com/memcached", "--skip-install"],
       ["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"],
       [
         "create",

@@ -100,7 +100,7 @@ export async function freePort(): Promise<number> {
 }
 
 export const SCAFFOLD_COMMANDS = [
-  ["init", "--domain", "lab.example.com", "--repo", "lab.example.com/gpubudget"],
+  ["init", "--domain", "lab.example.com", "--repo", "lab.example.com/gpubudget", "--skip-install"],
   [
     "create",
     "api",

@@ -7,6 +7,7 @@ export interface ManifestsFlags {
   roleName?: string;
   allowDangerousTypes?: boolean;
   check?: boolean;
+  strict?: boolean;
 }
 
 /** `kbts manifests`: generate (or check) CRDs, RBAC and webhook configuration in the current project. */
@@ -22,6 +23,7 @@ export async function runManifests(flags: ManifestsFlags, root = process.cwd()):
     ...(flags.roleName ? { roleName: flags.roleName } : {}),
     allowDangerousTypes: flags.allowDangerousTypes ?? false,
     check: flags.check ?? false,
+    strict: flags.strict ?? false,
   });
   for (const w of result.warnings) process.stderr.write(`warning: ${w.where}: ${w.message}\n`);
   const ms = Math.round(performance.now() - started);
@@ -39,5 +41,8 @@ export async function runManifests(flags: ManifestsFlags, root = process.cwd()):
     return;
   }
   for (const f of result.changed) process.stdout.write(`wrote ${f}\n`);
-  process.stdout.write(`${result.changed.length} written, ${result.unchanged.length} unchanged (${ms}ms)\n`);
+  const warned = result.warnings.length;
+  process.stdout.write(
+    `${result.changed.length} written, ${result.unchanged.length} unchanged (${ms}ms)${warned ? `; ${warned} warning(s) above (--strict makes them errors)` : ""}\n`,
+  );
 }

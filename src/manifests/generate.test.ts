@@ -57,6 +57,22 @@ describe("generateManifests / writeManifests", () => {
     );
   });
 
+  it("--strict turns marker warnings into errors and writes nothing", async () => {
+    const root = scratch({
+      "api/v1/groupversion_info.ts": GV,
+      "api/v1/thing_types.ts": KIND("  // +kubebuilder:validation:Minimun=1\n  size?: number;"),
+    });
+    const loose = await generateManifests({ root, allowDangerousTypes: true });
+    expect(loose.warnings.length).toBeGreaterThan(0);
+    const err = await writeManifests({ root, allowDangerousTypes: true, strict: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ManifestErrors);
+    expect((err as ManifestErrors).format()).toMatch(/thing_types\.ts:\d+.*Minimun.*--strict/s);
+    expect(existsSync(join(root, "config"))).toBe(false);
+  });
+
   it("reports every error together, each at its location, and writes nothing", async () => {
     const root = scratch({
       "api/v1/gv.ts": GV,

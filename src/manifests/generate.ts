@@ -33,6 +33,8 @@ export interface ManifestOptions {
   roleName?: string;
   /** Allow float fields (number/float64), as controller-gen's crd:allowDangerousTypes. */
   allowDangerousTypes?: boolean;
+  /** Warnings (unknown or misspelt markers) are errors: nothing is written while one remains (CI). */
+  strict?: boolean;
 }
 
 export interface ManifestResult {
@@ -122,6 +124,17 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   }
 
   errors.unshift(...collector.errors);
+  if (opts.strict) {
+    errors.push(
+      ...collector.warnings.map(
+        (w) =>
+          new KbtsError(`${w.message} (an error with --strict)`, {
+            where: w.where,
+            fix: "fix the marker's spelling, or remove it if it is not for kbts",
+          }),
+      ),
+    );
+  }
   if (errors.length > 0) throw new ManifestErrors(dedupe(errors));
   return {
     files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

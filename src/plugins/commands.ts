@@ -16,6 +16,7 @@ import {
 import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/encode.js";
 import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
+import { dependenciesInstalled, INSTALL_COMMAND } from "../scaffold/install.js";
 import {
   validateDomain,
   validateGroup,
@@ -240,7 +241,9 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   fs.write(PROJECT_FILE, formatProject(config));
   return {
     written: flush(fs),
-    next: "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests",
+    next: dependenciesInstalled(fs.root)
+      ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
+      : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`,
   };
 }
 

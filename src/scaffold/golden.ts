@@ -20,6 +20,7 @@ export const GOLDEN_PROJECTS: Record<string, string[][]> = {
       "--owner=The kbts authors",
       "--multigroup",
       "--runtime=registry",
+      "--skip-install",
     ],
     ["create", "api", "--group=crew", "--version=v1", "--kind=Captain"],
     [
@@ -52,6 +53,7 @@ export const GOLDEN_PROJECTS: Record<string, string[][]> = {
       "--repo=lab.example.com/gpubudget",
       "--project-name=gpubudget",
       "--runtime=registry",
+      "--skip-install",
     ],
     [
       "create",

@@ -23,8 +23,10 @@ export function defineInit(program: Command): void {
       "--runtime <spec>",
       "where the project gets kbts and @kbts/runtime: link (checkout, default from a checkout), pack, registry or a version",
     )
+    .option("--skip-install", "do not run `npm install` after scaffolding (you run it yourself)")
     .action(async (opts: Record<string, unknown>) => {
       const { runInit } = await import("../../plugins/commands.js");
+      const { INSTALL_COMMAND, installDependencies } = await import("../../scaffold/install.js");
       const result = await runInit(process.cwd(), {
         domain: opts.domain as string,
         repo: opts.repo as string | undefined,
@@ -35,6 +37,15 @@ export function defineInit(program: Command): void {
         plugins: opts.plugins as string[],
         runtime: opts.runtime as string | undefined,
       });
-      printResult(result);
+      if (opts.skipInstall === true) {
+        printResult({
+          ...result,
+          next: `Next: install the dependencies, then define a resource:\n$ ${INSTALL_COMMAND}\n$ kbts create api`,
+        });
+        return;
+      }
+      printResult({ written: result.written, next: `Installing dependencies: ${INSTALL_COMMAND}` });
+      await installDependencies(process.cwd());
+      process.stdout.write(`${result.next}\n`);
     });
 }
