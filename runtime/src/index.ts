@@ -21,4 +21,5 @@ export * from "./metrics/index.js";
 export * from "./predicate/index.js";
 export * from "./reconcile/index.js";
 export * from "./webhook/index.js";
+export * from "./webhookcerts/index.js";
 export * from "./workqueue/index.js";

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadKubeConfig } from "./config.js";
+import { inClusterNamespace, loadInClusterConfig, loadKubeConfig } from "./config.js";
 
 function kubeconfig(cluster: string, server: string, context = cluster): string {
   return `apiVersion: v1
@@ -32,9 +32,13 @@ describe("loadKubeConfig", () => {
     saved = {
       KUBECONFIG: process.env.KUBECONFIG,
       KUBERNETES_SERVICE_HOST: process.env.KUBERNETES_SERVICE_HOST,
+      KUBERNETES_SERVICE_PORT: process.env.KUBERNETES_SERVICE_PORT,
+      KBTS_SERVICE_ACCOUNT_DIR: process.env.KBTS_SERVICE_ACCOUNT_DIR,
       HOME: process.env.HOME,
     };
     delete process.env.KUBERNETES_SERVICE_HOST;
+    delete process.env.KUBERNETES_SERVICE_PORT;
+    delete process.env.KBTS_SERVICE_ACCOUNT_DIR;
   });
   afterEach(() => {
     for (const [k, v] of Object.entries(saved)) {
@@ -84,5 +88,38 @@ describe("loadKubeConfig", () => {
     expect(() => loadKubeConfig({ path: a, context: "prod" })).toThrow(
       'kubeconfig has no context "prod"; known contexts: one',
     );
+  });
+
+  it("runs with a pod's identity from KBTS_SERVICE_ACCOUNT_DIR: service host and port, CA, token, namespace", async () => {
+    delete process.env.KUBECONFIG;
+    process.env.HOME = dir; // a ~/.kube/config must not win over the service account
+    mkdirSync(join(dir, ".kube"));
+    writeFileSync(join(dir, ".kube", "config"), kubeconfig("home", "https://127.0.0.1:5555"));
+    const sa = join(dir, "sa");
+    mkdirSync(sa);
+    writeFileSync(join(sa, "token"), "sa-token-1");
+    writeFileSync(join(sa, "ca.crt"), "not checked until a request");
+    writeFileSync(join(sa, "namespace"), "ops-system\n");
+    process.env.KBTS_SERVICE_ACCOUNT_DIR = sa;
+    process.env.KUBERNETES_SERVICE_HOST = "fd00::1";
+    process.env.KUBERNETES_SERVICE_PORT = "6443";
+    const kc = loadKubeConfig();
+    expect(kc.getCurrentCluster()?.server).toBe("https://[fd00::1]:6443");
+    expect(kc.getCurrentCluster()?.caFile).toBe(join(sa, "ca.crt"));
+    expect(kc.getContextObject(kc.getCurrentContext())?.namespace).toBe("ops-system");
+    expect(inClusterNamespace()).toBe("ops-system");
+    const headers: Record<string, string> = {};
+    const opts = { headers };
+    await kc.applyToHTTPSOptions(opts);
+    expect(opts.headers.Authorization ?? opts.headers.authorization).toBe("Bearer sa-token-1");
+  });
+
+  it("says which service-account file is missing", () => {
+    process.env.KUBERNETES_SERVICE_HOST = "10.0.0.1";
+    process.env.KUBERNETES_SERVICE_PORT = "443";
+    writeFileSync(join(dir, "token"), "t");
+    expect(() => loadInClusterConfig(dir)).toThrow(`${join(dir, "ca.crt")} does not exist`);
+    delete process.env.KUBERNETES_SERVICE_PORT;
+    expect(() => loadInClusterConfig(dir)).toThrow(/KUBERNETES_SERVICE_PORT/);
   });
 });

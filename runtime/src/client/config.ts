@@ -4,7 +4,8 @@
  * ~/.kube/config. Loading and authentication (client certs, tokens, exec plugins, OIDC) are
  * @kubernetes/client-node's KubeConfig; the REST layer asks it for credentials on every request.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { isIPv6 } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -16,7 +17,60 @@ export interface LoadKubeConfigOptions {
   context?: string;
 }
 
-const SERVICE_ACCOUNT_TOKEN = "/var/run/secrets/kubernetes.io/serviceaccount/token";
+/** Where the kubelet mounts a pod's service-account token, CA and namespace. */
+export const DEFAULT_SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+/**
+ * The service-account directory: $KBTS_SERVICE_ACCOUNT_DIR when set (to run a process on a host with
+ * exactly a pod's identity: token, ca.crt, namespace), else the kubelet's mount point.
+ */
+export function serviceAccountDir(): string {
+  return process.env.KBTS_SERVICE_ACCOUNT_DIR?.trim() || DEFAULT_SERVICE_ACCOUNT_DIR;
+}
+
+/** The namespace of the service account this process runs as (the pod's), when in a cluster. */
+export function inClusterNamespace(): string | undefined {
+  try {
+    return readFileSync(join(serviceAccountDir(), "namespace"), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * client-go's rest.InClusterConfig: https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT, the
+ * directory's ca.crt, and its token re-read as the kubelet rotates it. (client-node's loadFromCluster
+ * can only prefix the fixed path, not move the directory.)
+ */
+export function loadInClusterConfig(dir: string = serviceAccountDir()): KubeConfig {
+  const host = process.env.KUBERNETES_SERVICE_HOST?.trim();
+  const port = process.env.KUBERNETES_SERVICE_PORT?.trim();
+  if (!host || !port) {
+    throw new Error(
+      "in-cluster configuration needs KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT; run in a pod or set both",
+    );
+  }
+  for (const file of ["token", "ca.crt"]) {
+    if (!existsSync(join(dir, file))) {
+      throw new Error(
+        `in-cluster configuration: ${join(dir, file)} does not exist; mount the service account there or set KBTS_SERVICE_ACCOUNT_DIR`,
+      );
+    }
+  }
+  const kc = new KubeConfig();
+  kc.loadFromClusterAndUser(
+    {
+      name: "inCluster",
+      server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`,
+      caFile: join(dir, "ca.crt"),
+      skipTLSVerify: false,
+    },
+    { name: "inClusterUser", authProvider: { name: "tokenFile", config: { tokenFile: join(dir, "token") } } },
+  );
+  const namespace = inClusterNamespace();
+  if (namespace) kc.contexts = kc.contexts.map((c) => ({ ...c, namespace }));
+  return kc;
+}
 
 export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig {
   const kc = new KubeConfig();
@@ -31,8 +85,8 @@ export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig 
     // client-node merges the files of a multi-path KUBECONFIG; `true` keeps the first file's
     // current-context, as kubectl does (client-node's default lets the last file's win).
     kc.loadFromDefault(undefined, true);
-  } else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(SERVICE_ACCOUNT_TOKEN)) {
-    kc.loadFromCluster();
+  } else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccountDir(), "token"))) {
+    return loadInClusterConfig();
   } else if (existsSync(home)) {
     kc.loadFromFile(home);
   } else {

@@ -8,7 +8,14 @@ export {
   type SubResourceClientWithCreate,
   withTypeMeta,
 } from "./client.js";
-export { type LoadKubeConfigOptions, loadKubeConfig } from "./config.js";
+export {
+  DEFAULT_SERVICE_ACCOUNT_DIR,
+  inClusterNamespace,
+  type LoadKubeConfigOptions,
+  loadInClusterConfig,
+  loadKubeConfig,
+  serviceAccountDir,
+} from "./config.js";
 export * from "./errors.js";
 export * from "./patch.js";
 export { groupVersionPath, type PathParts, queryString, resourcePath } from "./paths.js";

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CertificateAuthority } from "../tls/certs.js";
+import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
 import { EnvtestError } from "./errors.js";
 import { manifestFiles, readDocuments } from "./manifests.js";
 import { sleep } from "./process.js";
@@ -77,21 +78,14 @@ export async function installWebhooks(
   pending: Pending[],
   serving: InstalledWebhooks,
 ): Promise<void> {
-  const caBundle = Buffer.from(serving.caData).toString("base64");
-  const base = `https://${serving.localServingHost.includes(":") ? `[${serving.localServingHost}]` : serving.localServingHost}:${serving.localServingPort}`;
+  const base = localServingURL(serving.localServingHost, serving.localServingPort);
   const created: string[] = [];
   for (const { kind, doc, where } of pending) {
-    const webhooks = (doc.webhooks as Record<string, unknown>[] | undefined) ?? [];
-    const rewritten = webhooks.map((w) => {
-      const cc = { ...((w.clientConfig as Record<string, unknown> | undefined) ?? {}) };
-      const service = cc.service as { path?: string } | undefined;
-      if (service) {
-        cc.url = `${base}/${(service.path ?? "").replace(/^\//, "")}`;
-        delete cc.service;
-      }
-      cc.caBundle = caBundle;
-      return { ...w, clientConfig: cc };
-    });
+    const rewritten = pointAtLocalServer(
+      (doc.webhooks as Record<string, unknown>[] | undefined) ?? [],
+      base,
+      serving.caData,
+    );
     const body = { ...doc, apiVersion: "admissionregistration.k8s.io/v1", kind, webhooks: rewritten };
     const name = (doc.metadata as { name?: string } | undefined)?.name;
     const path = `/apis/admissionregistration.k8s.io/v1/${KINDS[kind]}`;

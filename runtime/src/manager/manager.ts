@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -6,7 +5,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { createCache } from "../cache/cache.js";
 import type { Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
-import { loadKubeConfig } from "../client/config.js";
+import { inClusterNamespace, loadKubeConfig } from "../client/config.js";
 import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
@@ -19,11 +18,9 @@ import { registerProcessMetrics } from "../metrics/defaults.js";
 import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server.js";
-import { createWebhookServer } from "../webhook/server.js";
 import type { WebhookServer } from "../webhook/types.js";
+import { createManagedWebhookServer } from "../webhookcerts/serving.js";
 import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
-
-const SA_NAMESPACE_FILE = "/var/run/secrets/kubernetes.io/serviceaccount/namespace";
 
 /** One start-order group (controller-runtime's runnable groups), stopped as a unit. */
 class Group {
@@ -132,7 +129,13 @@ class ControllerManager implements Manager {
   /** Created on first call (registering a webhook calls it) and then started with the manager. */
   getWebhookServer(): WebhookServer {
     if (!this.webhookServer) {
-      const server = createWebhookServer({ ...this.options.webhookServer, logger: this.log });
+      const server = createManagedWebhookServer(this.options.webhookServer ?? {}, {
+        kubeConfig: this.kubeConfig,
+        // Uncached: the rotator reads one Secret and the webhook configurations, never worth an informer.
+        client: () => createClient(this.kubeConfig, { logger: this.log }),
+        namespace: inClusterNamespace,
+        logger: this.log,
+      });
       this.webhookServer = server;
       this.addToGroup(this.groups.webhooks, server);
       this.readyz.add("webhook", () => server.started());
@@ -396,14 +399,6 @@ async function listen(server: Server | HttpsServer, bindAddress: string, option:
     );
     server.listen({ host, port }, () => resolve());
   });
-}
-
-function inClusterNamespace(): string | undefined {
-  try {
-    return readFileSync(SA_NAMESPACE_FILE, "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function abortOn(p: Promise<unknown>): AbortSignal {

@@ -5,6 +5,7 @@ import type { Client, Reader } from "../client/types.js";
 import type { Logger } from "../log/types.js";
 import type { Runnable } from "../runnable.js";
 import type { WebhookServer } from "../webhook/types.js";
+import type { CertRotationOptions } from "../webhookcerts/rotator.js";
 
 export type { Runnable } from "../runnable.js";
 
@@ -48,7 +49,21 @@ export interface ManagerOptions {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
-  webhookServer?: { port?: number; host?: string; certDir?: string; certName?: string; keyName?: string };
+  /**
+   * The webhook server. Its certificate comes from certDir (e.g. cert-manager's Secret), from a Secret
+   * the operator keeps itself (certRotation), or, when neither is given and controller-runtime's default
+   * directory is empty, a self-signed one; then, on a control plane of this machine, the configurations
+   * in localManifests are installed pointing at this process (the `make run` loop).
+   */
+  webhookServer?: {
+    port?: number;
+    host?: string;
+    certDir?: string;
+    certName?: string;
+    keyName?: string;
+    localManifests?: string[];
+    certRotation?: CertRotationOptions;
+  };
   cache?: CacheOptions;
   /**
    * Hand the lease back on a clean stop, after every controller has finished, so a standby takes

@@ -3,8 +3,8 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from "n
 import type { SecureContextOptions } from "node:tls";
 import type { Registry } from "prom-client";
 import type { Logger } from "../log/types.js";
-import { CertificateAuthority } from "../tls/certs.js";
 import { CertWatcher } from "../tls/certwatcher.js";
+import { selfSignedServingCertificate } from "../tls/selfsigned.js";
 import type { MetricsFilter } from "./filters.js";
 
 /** Plain-HTTP /metrics in the Prometheus text format (controller-runtime's default, SecureServing false). */
@@ -90,9 +90,8 @@ export async function createSecureMetricsServer(
 }
 
 function selfSigned(): { cert: string; key: string } {
-  const ca = CertificateAuthority.create("kbts-metrics-server-ca");
-  const pair = ca.issue({ commonName: "localhost", hosts: ["localhost", "127.0.0.1"], usage: "server" });
-  return { cert: pair.cert + ca.cert, key: pair.key };
+  const pair = selfSignedServingCertificate(["localhost", "127.0.0.1"], "kbts-metrics-server-ca");
+  return { cert: pair.cert + pair.caCert, key: pair.key };
 }
 
 /** Go's http.Error: plain text, nosniff, message plus newline. */

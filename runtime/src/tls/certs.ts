@@ -1,4 +1,12 @@
-import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  sign,
+} from "node:crypto";
 import { isIP } from "node:net";
 import * as der from "./der.js";
 
@@ -15,6 +23,15 @@ export interface IssueOptions {
   /** DNS names and IP addresses for the subjectAltName extension. */
   hosts?: string[];
   usage: "server" | "client";
+  /** How long the certificate is valid; the CA's validity (one week by default) when unset. */
+  validityMs?: number;
+}
+
+export interface CertificateAuthorityOptions {
+  /** Subject O= values (default ["envtest"]). */
+  organizations?: string[];
+  /** How long the CA and, by default, what it issues are valid (one week). */
+  validityMs?: number;
 }
 
 const VALIDITY_MS = 168 * 3600 * 1000; // envtest's TinyCA: one week
@@ -70,8 +87,11 @@ function ipv6Bytes(ip: string): Buffer {
 }
 
 function newKey(): { privateKey: KeyObject; spki: Buffer; keyId: Buffer } {
-  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const spki = publicKey.export({ type: "spki", format: "der" });
+  return keyOf(generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey);
+}
+
+function keyOf(privateKey: KeyObject): { privateKey: KeyObject; spki: Buffer; keyId: Buffer } {
+  const spki = createPublicKey(privateKey).export({ type: "spki", format: "der" });
   return { privateKey, spki, keyId: createHash("sha1").update(spki).digest() };
 }
 
@@ -99,6 +119,7 @@ function certificate(options: {
   issuer: Signer | "self";
   selfKey: KeyObject;
   extensions: Buffer[];
+  validityMs: number;
 }): string {
   const issuer: Signer =
     options.issuer === "self"
@@ -111,7 +132,7 @@ function certificate(options: {
     serialNumber(),
     algorithm,
     issuer.subject,
-    der.sequence(der.time(new Date(now - 60_000)), der.time(new Date(now + VALIDITY_MS))),
+    der.sequence(der.time(new Date(now - 60_000)), der.time(new Date(now + options.validityMs))),
     options.subject,
     options.spki,
     der.explicit(
@@ -131,15 +152,26 @@ function certificate(options: {
 export class CertificateAuthority {
   readonly cert: string;
   private readonly signer: Signer;
+  private readonly validityMs: number;
 
-  private constructor(cert: string, signer: Signer) {
+  private constructor(cert: string, signer: Signer, validityMs: number) {
     this.cert = cert;
     this.signer = signer;
+    this.validityMs = validityMs;
   }
 
-  static create(commonName = "envtest-environment"): CertificateAuthority {
+  /** The CA's PEM (PKCS#8) private key, to keep the CA across restarts (see load). */
+  get key(): string {
+    return this.signer.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  }
+
+  static create(
+    commonName = "envtest-environment",
+    options: CertificateAuthorityOptions = {},
+  ): CertificateAuthority {
     const { privateKey, spki, keyId } = newKey();
-    const subject = name(commonName, ["envtest"]);
+    const validityMs = options.validityMs ?? VALIDITY_MS;
+    const subject = name(commonName, options.organizations ?? ["envtest"]);
     const cert = certificate({
       subject,
       spki,
@@ -150,8 +182,27 @@ export class CertificateAuthority {
         extension(OID.basicConstraints, true, der.sequence(der.boolean(true))),
         extension(OID.keyUsage, true, keyUsage([0, 5])), // digitalSignature, keyCertSign
       ],
+      validityMs,
     });
-    return new CertificateAuthority(cert, { subject, privateKey, keyId });
+    return new CertificateAuthority(cert, { subject, privateKey, keyId }, validityMs);
+  }
+
+  /**
+   * A CA made earlier by create() with the same commonName and options, from its PEM certificate and
+   * key: the issuer name and key id are rebuilt exactly, so what it issues chains to the stored cert.
+   */
+  static load(
+    commonName: string,
+    pem: { cert: string; key: string },
+    options: CertificateAuthorityOptions = {},
+  ): CertificateAuthority {
+    const { privateKey, keyId } = keyOf(createPrivateKey(pem.key));
+    const subject = name(commonName, options.organizations ?? ["envtest"]);
+    return new CertificateAuthority(
+      pem.cert,
+      { subject, privateKey, keyId },
+      options.validityMs ?? VALIDITY_MS,
+    );
   }
 
   issue(options: IssueOptions): CertKeyPair {
@@ -175,6 +226,7 @@ export class CertificateAuthority {
       issuer: this.signer,
       selfKey: privateKey,
       extensions,
+      validityMs: options.validityMs ?? this.validityMs,
     });
     return { cert, key: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
   }

@@ -1,0 +1,168 @@
+/**
+ * Where the webhook server's certificate comes from, chosen once when the server is made:
+ * - "files": certDir (or controller-runtime's default directory) holds it, e.g. from cert-manager;
+ * - "rotation": the operator keeps its own in a Secret and injects the caBundle (CertRotator);
+ * - "self-signed": nothing was given (`make run`): a certificate for this machine, and on a local
+ *   control plane the webhook configurations are installed pointing here, and removed on stop.
+ */
+
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { Client } from "../client/types.js";
+import type { Logger } from "../log/types.js";
+import { LOOPBACK_HOSTS, selfSignedServingCertificate, writeServingFiles } from "../tls/selfsigned.js";
+import {
+  createWebhookServer,
+  defaultCertDir,
+  type HttpsWebhookServer,
+  type WebhookServerOptions,
+} from "../webhook/server.js";
+import {
+  type InstalledWebhookConfiguration,
+  installLocalWebhooks,
+  isLoopbackServer,
+  localServingURL,
+  removeLocalWebhooks,
+} from "./local.js";
+import { type CertRotationOptions, CertRotator } from "./rotator.js";
+
+export type ServingMode = "files" | "rotation" | "self-signed";
+
+export interface ManagedWebhookServerOptions extends WebhookServerOptions {
+  /**
+   * Webhook configuration manifests (e.g. config/webhook/manifests.yaml) to install, pointing at this
+   * process, when it serves a self-signed certificate on a control plane of this machine.
+   */
+  localManifests?: string[];
+  /** Keep the serving certificate in a Secret and inject its CA (instead of reading cert-manager's files). */
+  certRotation?: CertRotationOptions;
+}
+
+export interface ManagedWebhookServer extends HttpsWebhookServer {
+  readonly servingMode: ServingMode;
+  /** The directory the server reads its certificate from. */
+  readonly certDir: string;
+}
+
+/** Which certificate source options select (see the module comment). */
+export function servingModeOf(options: ManagedWebhookServerOptions): ServingMode {
+  if (options.certRotation) return "rotation";
+  if (options.certDir) return "files";
+  return existsSync(join(defaultCertDir(), options.certName ?? "tls.crt")) ? "files" : "self-signed";
+}
+
+export function createManagedWebhookServer(
+  options: ManagedWebhookServerOptions,
+  context: {
+    kubeConfig: KubeConfig;
+    client: () => Client;
+    namespace: () => string | undefined;
+    logger: Logger;
+  },
+): ManagedWebhookServer {
+  const mode = servingModeOf(options);
+  const log = context.logger.child({ component: "webhook-certs" });
+  const ownDir = mode !== "files" && !options.certDir;
+  const certDir =
+    options.certDir ??
+    (ownDir
+      ? join(tmpdir(), `kbts-webhook-certs-${process.pid}-${randomBytes(4).toString("hex")}`)
+      : defaultCertDir());
+  const names = { certName: options.certName ?? "tls.crt", keyName: options.keyName ?? "tls.key" };
+  const server = createWebhookServer({ ...options, ...names, certDir, logger: context.logger });
+  if (mode === "files") return Object.assign(server, { servingMode: mode, certDir });
+
+  return {
+    ...server,
+    servingMode: mode,
+    certDir,
+    async start(signal: AbortSignal): Promise<void> {
+      try {
+        if (mode === "rotation") await startRotating(signal);
+        else await startSelfSigned(signal);
+      } finally {
+        if (ownDir) await rm(certDir, { recursive: true, force: true });
+      }
+    },
+  };
+
+  async function startRotating(signal: AbortSignal): Promise<void> {
+    const rotation = options.certRotation as CertRotationOptions;
+    const namespace = rotation.namespace ?? context.namespace();
+    if (!namespace) {
+      throw new Error(
+        "webhook certificate rotation needs the namespace of its Secret and Service: run in a pod (or with KBTS_SERVICE_ACCOUNT_DIR) or set certRotation.namespace",
+      );
+    }
+    const rotator = new CertRotator(
+      context.client(),
+      { ...rotation, namespace },
+      { dir: certDir, ...names },
+      log,
+    );
+    let ready!: () => void;
+    const first = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    const rotating = rotator.run(signal, ready);
+    await Promise.race([first, rotating]);
+    if (signal.aborted) return;
+    await Promise.all([server.start(signal), rotating]);
+  }
+
+  async function startSelfSigned(signal: AbortSignal): Promise<void> {
+    const pair = selfSignedServingCertificate([...LOOPBACK_HOSTS, hostname()], "kbts-local-webhook-ca");
+    await writeServingFiles(certDir, names, pair);
+    log.info(
+      { certDir },
+      "no webhook serving certificate given: serving a self-signed one for this machine (in a cluster, use cert-manager or certRotation)",
+    );
+    const serving = server.start(signal);
+    const serverURL = context.kubeConfig.getCurrentCluster()?.server;
+    let installed: InstalledWebhookConfiguration[] = [];
+    const client = context.client();
+    if (options.localManifests && options.localManifests.length > 0) {
+      await Promise.race([server.started(), serving]);
+      if (!isLoopbackServer(serverURL)) {
+        log.warn(
+          { apiServer: serverURL },
+          "webhook configurations NOT installed: the API server is not on this machine, so it cannot call this process. " +
+            "Deploy the operator with `make deploy` (cert-manager, or the cert-rotation component) to test webhooks on that cluster, " +
+            "or run without them: ENABLE_WEBHOOKS=false make run",
+        );
+      } else {
+        const port = server.address()?.port ?? options.port ?? 9443;
+        try {
+          installed = await installLocalWebhooks({
+            client,
+            manifests: options.localManifests,
+            host: "127.0.0.1",
+            port,
+            caCert: pair.caCert,
+          });
+          log.info(
+            { configurations: installed.map((c) => c.name), url: localServingURL("127.0.0.1", port) },
+            "local control plane: webhook configurations installed pointing at this process (removed on stop)",
+          );
+        } catch (err) {
+          // The manager still runs; only admission through the API server is missing, and the log says why.
+          log.error({ err }, "cannot install the webhook configurations on the local control plane");
+        }
+      }
+    }
+    try {
+      await serving;
+    } finally {
+      if (installed.length > 0) {
+        await removeLocalWebhooks(client, installed).then(
+          () => log.info("local webhook configurations removed"),
+          (err: unknown) => log.error({ err }, "cannot remove the local webhook configurations"),
+        );
+      }
+    }
+  }
+}
