@@ -10,6 +10,7 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { KubernetesObject } from "../api/meta.js";
 import { ApiError, isNotFound, notFound } from "../client/errors.js";
+import type { ResourceVersionWaiter } from "../client/own-writes.js";
 import { resourcePath } from "../client/paths.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
 import { matchesSelector, parseFieldSelector, parseSelector, selectorToString } from "../client/selector.js";
@@ -72,10 +73,12 @@ export function createCache(kubeConfig: KubeConfig, options: CreateCacheOptions 
   return new InformerCache(kubeConfig, options);
 }
 
-export class InformerCache implements Cache {
+export class InformerCache implements Cache, ResourceVersionWaiter {
   readonly rest: RestClient;
   private readonly informers = new Map<string, SharedInformer>();
   private readonly log: Logger;
+  /** What informers and reflectors bind their own `component` to (pino would repeat the key). */
+  private readonly baseLog: Logger;
   private signal: AbortSignal | undefined;
   private readonly runs: Promise<void>[] = [];
 
@@ -85,7 +88,8 @@ export class InformerCache implements Cache {
   ) {
     this.rest = options.rest instanceof RestClient ? options.rest : new RestClient(kubeConfig, options.rest);
     // Failures are always logged somewhere: a reflector that retries silently is what this cache avoids.
-    this.log = (options.logger ?? createLogger({ name: "cache" })).child({ component: "cache" });
+    this.baseLog = options.logger ?? createLogger({ name: "cache" });
+    this.log = this.baseLog.child({ component: "cache" });
     for (const ns of options.namespaces ?? []) {
       if (!ns)
         throw new Error(
@@ -159,6 +163,24 @@ export class InformerCache implements Cache {
     const obj = informer.store.get(keyOf(namespace, key.name));
     if (!obj) throw notFound(kind.plural, key.name, kind.group);
     return deepCopyJSON(obj);
+  }
+
+  /** Read-your-own-writes (see client/own-writes.ts): waits until the cache reflects a write. */
+  async waitForResourceVersion(
+    kind: Kind,
+    key: ObjectKey,
+    resourceVersion: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const informer = await this.syncedInformer(kind);
+    const stop = signal && this.signal ? AbortSignal.any([signal, this.signal]) : (signal ?? this.signal);
+    return informer.waitForResourceVersion(
+      kind.namespaced ? key : { name: key.name },
+      resourceVersion,
+      timeoutMs,
+      stop,
+    );
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
@@ -239,7 +261,7 @@ export class InformerCache implements Cache {
         fieldSelector: selectors?.fieldSelector || undefined,
         transform,
         syncPeriodMs: this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
-        logger: this.log,
+        logger: this.baseLog,
         tuning: this.options.reflector,
       });
       this.informers.set(key, informer);

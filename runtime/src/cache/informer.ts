@@ -8,11 +8,13 @@
  */
 import type { KubernetesObject } from "../api/meta.js";
 import { withTypeMeta } from "../client/client.js";
+import { resourceVersionReached } from "../client/own-writes.js";
 import type { RestClient } from "../client/rest.js";
+import type { ObjectKey } from "../client/types.js";
 import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { Reflector, type ReflectorSink, type ReflectorTuning } from "./reflector.js";
-import { NAMESPACE_INDEX, Store, storeKey } from "./store.js";
+import { keyOf, NAMESPACE_INDEX, Store, storeKey } from "./store.js";
 import type { Informer, InformerEvent, InformerHandler, TransformFunc } from "./types.js";
 
 export interface SharedInformerOptions {
@@ -36,6 +38,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   private readonly handlers = new Set<InformerHandler<T>>();
   private readonly unsyncedScopes: Set<string>;
   private syncWaiters: (() => void)[] = [];
+  /** Read-your-own-writes waiters, re-checked whenever a reflector makes progress. */
+  private readonly progressWaiters = new Set<() => void>();
   private running = false;
   private readonly log: Logger;
 
@@ -79,6 +83,49 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
         signal?.removeEventListener("abort", onAbort);
         resolve(true);
       });
+    });
+  }
+
+  /**
+   * Whether the store reflects a write of `key` at `resourceVersion`: it holds the object at that
+   * version or later, or the reflector of its namespace has seen the stream pass that version (so a
+   * later delete is reflected too).
+   */
+  reached(key: ObjectKey, resourceVersion: string): boolean {
+    const obj = this.store.get(keyOf(key.namespace, key.name));
+    if (resourceVersionReached(obj?.metadata?.resourceVersion, resourceVersion)) return true;
+    const reflector =
+      this.reflectors.length === 1
+        ? this.reflectors[0]
+        : this.reflectors.find((r) => r.namespace === key.namespace);
+    return (
+      reflector !== undefined && resourceVersionReached(reflector.stats.lastResourceVersion, resourceVersion)
+    );
+  }
+
+  /** Resolves true once `reached(key, resourceVersion)`, false after timeoutMs or on abort. */
+  waitForResourceVersion(
+    key: ObjectKey,
+    resourceVersion: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    if (this.reached(key, resourceVersion)) return Promise.resolve(true);
+    if (signal?.aborted || timeoutMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.progressWaiters.delete(check);
+        resolve(value);
+      };
+      const check = () => {
+        if (this.reached(key, resourceVersion)) done(true);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.progressWaiters.add(check);
     });
   }
 
@@ -189,6 +236,9 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
         const obj = prepared as T;
         this.store.delete(storeKey(obj));
         this.emit({ type: "delete", object: obj, deleteStateUnknown: false });
+      },
+      progress: () => {
+        for (const check of [...this.progressWaiters]) check();
       },
     };
   }

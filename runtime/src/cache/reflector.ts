@@ -11,7 +11,10 @@
  *  - on 410 Gone (HTTP or an ERROR event) or "resource version too large", relists;
  *  - on every other failure or a stream that ends too soon, reconnects with exponential backoff
  *    (800 ms → 30 s, ±25 % jitter, reset after a healthy period), resuming from the last
- *    resourceVersion it saw;
+ *    resourceVersion it saw; but a watch that worked (lived past minHealthyWatchMs or delivered
+ *    events) and then broke is forgiven, as client-go does: the failure count resets and it
+ *    reconnects at once. Counting such breaks as failures escalated the delay to 30 s under a
+ *    proxy that reset connections every 3 s (issue 19, item 3);
  *  - restarts a watch that has been silent (no event, no bookmark) for longer than its timeout plus
  *    a margin: a half-open TCP connection never errors on its own;
  *  - logs every failure with the kind, namespace and attempt, and stops only when its signal aborts.
@@ -36,6 +39,11 @@ export interface ReflectorSink {
   /** ADDED and MODIFIED events (the sink tells add from update by what it holds). */
   upsert(obj: KubernetesObject): void;
   remove(obj: KubernetesObject): void;
+  /**
+   * The reflector has seen everything up to this resourceVersion (after a list, an event or a
+   * bookmark): what read-your-own-writes waits on.
+   */
+  progress?(resourceVersion: string): void;
 }
 
 export interface ReflectorTuning {
@@ -49,7 +57,10 @@ export interface ReflectorTuning {
   backoffMaxMs: number;
   /** A connection that stayed healthy this long resets the backoff (client-go: 2 min). */
   backoffResetMs: number;
-  /** A watch that ends cleanly sooner than this, with no events, counts as a failure. */
+  /**
+   * A watch that ends sooner than this with no events counts as a failure (backoff); one that lived
+   * longer, or delivered events, worked, and is reopened at once however it ended (client-go: 1 s).
+   */
   minHealthyWatchMs: number;
   allowWatchBookmarks: boolean;
 }
@@ -86,6 +97,8 @@ export interface ReflectorStats {
   /** Relists caused by 410 Gone / too-large resourceVersion. */
   relists: number;
   failures: number;
+  /** Failures of watches that had worked first: reconnected at once, without backoff. */
+  forgiven: number;
   lastResourceVersion: string;
   /** The latest list or watch failure, cleared by the next successful list. */
   lastError?: { phase: "list" | "watch"; error: unknown };
@@ -103,12 +116,15 @@ export class Reflector {
     bookmarks: 0,
     relists: 0,
     failures: 0,
+    forgiven: 0,
     lastResourceVersion: "",
   };
   private readonly tuning: ReflectorTuning;
   private readonly log: Logger;
   private failuresInARow = 0;
   private lastFailureAt = 0;
+  /** Set by watchOnce when the watch that just failed had worked first. */
+  private lastWatchWorked = false;
 
   constructor(private readonly options: ReflectorOptions) {
     this.tuning = { ...defaultReflectorTuning, ...options.tuning };
@@ -119,15 +135,19 @@ export class Reflector {
     });
   }
 
+  /** The namespace this reflector watches; undefined for all. */
+  get namespace(): string | undefined {
+    return this.options.namespace;
+  }
+
   /** Runs until the signal aborts; never rejects. */
   async run(signal: AbortSignal): Promise<void> {
     let needList = true;
     while (!signal.aborted) {
       try {
         if (needList) {
-          const rv = await this.list(signal);
+          await this.list(signal);
           needList = false;
-          this.stats.lastResourceVersion = rv;
         }
         const healthy = await this.watchOnce(signal);
         if (healthy) {
@@ -137,6 +157,8 @@ export class Reflector {
         throw new Error("watch closed by the server right after it opened");
       } catch (err) {
         if (signal.aborted) break;
+        const worked = this.lastWatchWorked;
+        this.lastWatchWorked = false;
         // A watch that lost its place relists at once; a list that fails that way backs off like any failure.
         if (!needList && (isGone(err) || isTooLargeResourceVersion(err))) {
           this.stats.relists++;
@@ -149,6 +171,12 @@ export class Reflector {
         }
         this.stats.failures++;
         this.stats.lastError = { phase: needList ? "list" : "watch", error: err };
+        if (worked && !needList) {
+          this.failuresInARow = 0;
+          this.stats.forgiven++;
+          this.log.info({ err: errorMessage(err) }, "watch broke after it worked; reconnecting at once");
+          continue;
+        }
         const delay = this.nextBackoff();
         this.log.error(
           {
@@ -220,7 +248,9 @@ export class Reflector {
     }
     this.stats.lists++;
     this.stats.lastError = undefined;
+    this.stats.lastResourceVersion = rv;
     sink.replace(items, rv);
+    sink.progress?.(rv);
     return rv;
   }
 
@@ -271,6 +301,8 @@ export class Reflector {
         watchAbort.signal,
       );
     } catch (err) {
+      const lived = Date.now() - started;
+      this.lastWatchWorked = delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
       if (stalled) {
         throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
       }
@@ -309,7 +341,10 @@ export class Reflector {
         throw new Error(`unknown watch event type "${String((event as { type: unknown }).type)}"`);
     }
     const rv = obj.metadata?.resourceVersion;
-    if (rv) this.stats.lastResourceVersion = rv;
+    if (rv) {
+      this.stats.lastResourceVersion = rv;
+      sink.progress?.(rv);
+    }
   }
 }
 

@@ -10,6 +10,7 @@ import type { Cache } from "../cache/types.js";
 import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
+import { OwnWrites, type ResourceVersionWaiter } from "./own-writes.js";
 import { patchContentType } from "./patch.js";
 import { queryString, resourcePath } from "./paths.js";
 import { RestClient, type RestClientOptions } from "./rest.js";
@@ -37,6 +38,12 @@ export interface ClientOptions {
   fieldOwner?: string;
   /** Options for the REST layer (user agent, timeouts); a RestClient to share one connection pool. */
   rest?: RestClientOptions | RestClient;
+  /**
+   * Read-your-own-writes (on by default with a cache): a cached read of an object this client wrote
+   * waits until the cache has reached that write, at most `timeoutMs` (default 3 s), then reads from
+   * the API server instead. `false` turns it off (only to show what it prevents).
+   */
+  readYourOwnWrites?: boolean | { timeoutMs?: number };
 }
 
 /** Objects of a subresource other than the parent kind (Scale, Eviction, ...) come back as they are. */
@@ -106,21 +113,45 @@ export function listQuery(options: ListOptions): { labelSelector?: string; field
 
 const LIST_PAGE_SIZE = 500;
 
+const DEFAULT_OWN_WRITE_WAIT_MS = 3_000;
+
 class KubeClient implements APIClient {
+  /** Set when reads go through a cache that can wait for a resourceVersion (see own-writes.ts). */
+  private readonly ownWrites: OwnWrites | undefined;
+  private readonly ownWriteWaitMs: number;
+
   constructor(
     private readonly rest: RestClient,
     private readonly options: ClientOptions,
-  ) {}
+  ) {
+    const ryow = options.readYourOwnWrites ?? true;
+    this.ownWrites = ryow !== false && options.cache && canWait(options.cache) ? new OwnWrites() : undefined;
+    this.ownWriteWaitMs =
+      (typeof ryow === "object" ? ryow.timeoutMs : undefined) ?? DEFAULT_OWN_WRITE_WAIT_MS;
+  }
 
   async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
     const cache = this.cacheFor(kind);
-    if (cache) return cache.get(kind, key);
-    return this.getDirect(kind, key);
+    if (!cache) return this.getDirect(kind, key);
+    const k = objectKey(kind, key);
+    const written = this.ownWrites?.pending(kind, k);
+    if (written !== undefined && !(await this.cacheReached(cache, kind, k, written))) {
+      // The cache is behind our own write: the API server is the only copy at least that new.
+      return this.getDirect(kind, k);
+    }
+    return cache.get(kind, key);
   }
 
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
     const cache = this.cacheFor(kind);
-    if (cache) return cache.list(kind, options);
+    if (cache) {
+      // A list must not show an object older than our own write of it either. Lagging past the bound,
+      // the cache's copy is served (a list cannot be patched up object by object without losing its
+      // selector and index semantics); reconcilers that compare against their writes read by key.
+      const pending = this.ownWrites?.pendingOfKind(kind, options.namespace) ?? [];
+      await Promise.all(pending.map((p) => this.cacheReached(cache, kind, p.key, p.resourceVersion)));
+      return cache.list(kind, options);
+    }
     const { labelSelector, fieldSelector } = listQuery(options);
     const items: T[] = [];
     let cont = options.continue;
@@ -143,7 +174,11 @@ class KubeClient implements APIClient {
     const path = resourcePath(kind, { namespace: kind.namespaced ? requireNamespace(kind, obj) : undefined });
     return writeBack(
       obj,
-      await this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+      this.wrote(
+        kind,
+        await this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+        options.dryRun,
+      ),
     );
   }
 
@@ -151,7 +186,11 @@ class KubeClient implements APIClient {
     const path = resourcePath(kind, objectKey(kind, obj));
     return writeBack(
       obj,
-      await this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+      this.wrote(
+        kind,
+        await this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+        options.dryRun,
+      ),
     );
   }
 
@@ -166,7 +205,9 @@ class KubeClient implements APIClient {
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = options.preconditions;
     if (options.dryRun) body.dryRun = ["All"];
-    await this.rest.request({ method: "DELETE", path, body });
+    const res = await this.rest.request<KubernetesObject | undefined>({ method: "DELETE", path, body });
+    // An object with finalizers comes back with its deletionTimestamp: a write like any other.
+    if (res?.kind === kind.kind) this.wrote(kind, res, options.dryRun);
   }
 
   async patch<T extends KubernetesObject>(
@@ -194,7 +235,7 @@ class KubeClient implements APIClient {
         const answer = await this.explainMissingSubresource(kind, obj, name, () =>
           this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
         );
-        return writeBack(obj, answer);
+        return writeBack(obj, this.wrote(kind, answer, options.dryRun));
       },
       patch: <T extends KubernetesObject>(
         kind: Kind<T>,
@@ -241,6 +282,35 @@ class KubeClient implements APIClient {
     }
   }
 
+  /** Waits (bounded) for the cache to reach our write; forgets the write once it has. */
+  private async cacheReached(
+    cache: Cache,
+    kind: Kind,
+    key: ObjectKey,
+    resourceVersion: string,
+  ): Promise<boolean> {
+    const reached = await (cache as Cache & ResourceVersionWaiter).waitForResourceVersion(
+      kind,
+      key,
+      resourceVersion,
+      this.ownWriteWaitMs,
+    );
+    if (reached) this.ownWrites?.settle(kind, key, resourceVersion);
+    return reached;
+  }
+
+  /** Records what a successful write returned, so later cached reads wait for it. */
+  private wrote<T extends KubernetesObject>(kind: Kind, written: T, dryRun: boolean | undefined): T {
+    if (this.ownWrites && !dryRun && written?.metadata?.name) {
+      this.ownWrites.record(
+        kind,
+        { namespace: written.metadata.namespace, name: written.metadata.name },
+        written.metadata.resourceVersion,
+      );
+    }
+    return written;
+  }
+
   private cacheFor(kind: Kind): Cache | undefined {
     const { cache, uncached } = this.options;
     if (!cache) return undefined;
@@ -275,7 +345,7 @@ class KubeClient implements APIClient {
     const res = subresource
       ? await this.explainMissingSubresource(kind, obj, subresource, send)
       : await send();
-    const answer = withTypeMeta(kind, res);
+    const answer = this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
     return isObject(obj) ? writeBack(obj, answer) : answer;
   }
 
@@ -309,7 +379,7 @@ class KubeClient implements APIClient {
       body: { ...body, metadata },
       contentType: patchContentType("apply"),
     });
-    return withTypeMeta(kind, res);
+    return this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
   }
 
   private async write<T extends KubernetesObject>(
@@ -328,6 +398,10 @@ class KubeClient implements APIClient {
       fieldValidation: options.fieldValidation,
     });
   }
+}
+
+function canWait(cache: Cache): cache is Cache & ResourceVersionWaiter {
+  return typeof (cache as Partial<ResourceVersionWaiter>).waitForResourceVersion === "function";
 }
 
 function requireNamespace(kind: Kind, obj: KubernetesObject): string {

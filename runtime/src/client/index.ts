@@ -17,6 +17,12 @@ export {
   serviceAccountDir,
 } from "./config.js";
 export * from "./errors.js";
+export {
+  compareResourceVersions,
+  OwnWrites,
+  type ResourceVersionWaiter,
+  resourceVersionReached,
+} from "./own-writes.js";
 export * from "./patch.js";
 export { groupVersionPath, type PathParts, queryString, resourcePath } from "./paths.js";
 export {

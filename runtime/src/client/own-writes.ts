@@ -1,0 +1,129 @@
+/**
+ * Read-your-own-writes for cached clients.
+ *
+ * The informer cache is a watch behind the API server: right after a controller writes an object, a
+ * cached read of it can still return the copy from before the write. A reconciler that compares what
+ * it computes with that stale copy ("status unchanged, skip the write") then skips a write it needs,
+ * and a predicate that drops status-only events hides the correction (issue 19: a GPUBudget left
+ * wrong with no fault at all). So the client remembers, per object, the resourceVersion of its last
+ * successful write, and a cached read of that object (or a list of its kind) first waits until the
+ * cache has reached that resourceVersion. If the cache does not catch up within a short bound (an
+ * outage, a slow watch), the read goes to the API server instead: never older than our own write.
+ *
+ * ResourceVersions are compared as numbers: Kubernetes ≥ 1.35 guarantees they are decimal integers
+ * that grow with every write (KEP-5504 "comparable resource version"). A value that is not a decimal
+ * integer (an aggregated API server, a proxy) is only ever equal to itself.
+ */
+import { groupKindOf, type Kind } from "../kinds.js";
+import type { ObjectKey } from "./types.js";
+
+/** What a cache must offer for read-your-own-writes (InformerCache does). */
+export interface ResourceVersionWaiter {
+  /**
+   * Resolves true once the cache holds `key` at `resourceVersion` or later, or has seen its watch pass
+   * that point (the object was since deleted); false after `timeoutMs` or when the signal aborts.
+   */
+  waitForResourceVersion(
+    kind: Kind,
+    key: ObjectKey,
+    resourceVersion: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean>;
+}
+
+/** < 0 when a is older than b, 0 when the same, > 0 when newer; undefined when not comparable. */
+export function compareResourceVersions(a: string, b: string): number | undefined {
+  if (a === b) return 0;
+  if (!DECIMAL.test(a) || !DECIMAL.test(b)) return undefined;
+  // Arbitrary length: compare by length first, then digit by digit (no Number overflow past 2^53).
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : 1;
+}
+
+/** Whether `have` is at `want` or later (an unknown order counts only when equal). */
+export function resourceVersionReached(have: string | undefined, want: string): boolean {
+  if (!have) return false;
+  const c = compareResourceVersions(have, want);
+  return c !== undefined && c >= 0;
+}
+
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
+
+interface Written {
+  resourceVersion: string;
+  at: number;
+}
+
+/**
+ * The resourceVersions this client wrote, per object. Entries leave when a read finds the cache has
+ * reached them; entries nobody reads again are dropped after `retainMs` (the cache has long caught up
+ * by then), checked whenever the map grows past a bound, so memory stays flat under churn.
+ */
+export class OwnWrites {
+  private readonly written = new Map<string, Written>();
+  private readonly retainMs: number;
+
+  constructor(options: { retainMs?: number } = {}) {
+    this.retainMs = options.retainMs ?? 60_000;
+  }
+
+  get size(): number {
+    return this.written.size;
+  }
+
+  /** Records a successful write's resourceVersion (a later one replaces an earlier one). */
+  record(kind: Kind, key: ObjectKey, resourceVersion: string | undefined): void {
+    if (!resourceVersion) return;
+    const id = entryKey(kind, key);
+    const old = this.written.get(id);
+    if (old && compareResourceVersions(old.resourceVersion, resourceVersion) === 1) return;
+    this.written.delete(id); // re-insert so the map stays in write order for pruning
+    this.written.set(id, { resourceVersion, at: Date.now() });
+    if (this.written.size > PRUNE_ABOVE) this.prune();
+  }
+
+  /** The resourceVersion last written for this object, if a read still has to wait for it. */
+  pending(kind: Kind, key: ObjectKey): string | undefined {
+    return this.written.get(entryKey(kind, key))?.resourceVersion;
+  }
+
+  /** Every pending write of a kind (in one namespace, or all), for list reads. */
+  pendingOfKind(kind: Kind, namespace?: string): { key: ObjectKey; resourceVersion: string }[] {
+    const prefix = `${kindId(kind)}|${kind.namespaced && namespace ? `${namespace}/` : ""}`;
+    const out: { key: ObjectKey; resourceVersion: string }[] = [];
+    for (const [id, w] of this.written) {
+      if (!id.startsWith(prefix)) continue;
+      const nsName = id.slice(kindId(kind).length + 1);
+      const slash = nsName.indexOf("/");
+      const key =
+        slash < 0 ? { name: nsName } : { namespace: nsName.slice(0, slash), name: nsName.slice(slash + 1) };
+      out.push({ key, resourceVersion: w.resourceVersion });
+    }
+    return out;
+  }
+
+  /** Forgets a write the cache has reached (unless a newer write was recorded meanwhile). */
+  settle(kind: Kind, key: ObjectKey, resourceVersion: string): void {
+    const id = entryKey(kind, key);
+    if (this.written.get(id)?.resourceVersion === resourceVersion) this.written.delete(id);
+  }
+
+  private prune(): void {
+    const cutoff = Date.now() - this.retainMs;
+    for (const [id, w] of this.written) {
+      if (w.at > cutoff) break; // insertion order is write order
+      this.written.delete(id);
+    }
+  }
+}
+
+const PRUNE_ABOVE = 1024;
+
+function kindId(kind: Kind): string {
+  return `${groupKindOf(kind)}`;
+}
+
+function entryKey(kind: Kind, key: ObjectKey): string {
+  return `${kindId(kind)}|${kind.namespaced && key.namespace ? `${key.namespace}/` : ""}${key.name}`;
+}
