@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { leaderElectionMasterStatus } from "../metrics/leaderelection.js";
+import { leaderElectionMasterStatus, leaderElectionStepDownsTotal } from "../metrics/leaderelection.js";
 import { formatMicroTime, type LeaderElectionRecord, type ResourceLock } from "./lock.js";
 
 export interface LeaderElectorOptions {
@@ -36,6 +36,19 @@ export interface LeaderElector {
   isLeader(): boolean;
   /** The holder last observed ("" if none). */
   getLeader(): string;
+  /**
+   * The write fence. Resolves at once while this replica leads on a lease renewed within
+   * renewDeadline (measured on our clock from when the renewal was sent); when the last renewal is
+   * older (the process was paused, the API server slow), renews first and resolves only if that
+   * renewal succeeds. Rejects with LeadershipLostError once leadership is lost or was handed over.
+   * Resolves at once before this replica ever led (runnables that do not need leadership write then).
+   */
+  ensureLeading(): Promise<void>;
+}
+
+/** A write was refused because this replica no longer holds the lease. */
+export class LeadershipLostError extends Error {
+  override name = "LeadershipLostError";
 }
 
 export function defaultIdentity(): string {
@@ -70,6 +83,26 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
   let observedRaw = "";
   let observedTime = 0;
   let reportedLeader = "";
+  /** "idle" before first leading; "leading"; "gone" after losing or stepping down (for good). */
+  let state: "idle" | "leading" | "gone" = "idle";
+  /** When the last successful acquire or renew was sent: the lease is ours until this + renewDeadline. */
+  let renewSentAt = 0;
+  /** Writers waiting on a renewal (ensureLeading with a stale lease). */
+  let fenceWaiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  /** Wakes the renew loop early when a writer finds the lease stale. */
+  let wake = new AbortController();
+
+  const settleFence = (err?: Error) => {
+    const waiters = fenceWaiters;
+    fenceWaiters = [];
+    for (const w of waiters) err ? w.reject(err) : w.resolve();
+  };
+  /** Another replica holds a lease that has not expired on our clock. */
+  const anotherValidHolder = () =>
+    observedRecord !== undefined &&
+    observedRecord.holderIdentity !== "" &&
+    observedRecord.holderIdentity !== identity &&
+    observedTime + observedRecord.leaseDurationSeconds * 1000 > now();
 
   const isLeader = () => observedRecord?.holderIdentity === identity;
 
@@ -99,6 +132,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       try {
         await lock.update(renewed);
         observe(renewed, t);
+        renewSentAt = t;
         return true;
       } catch (err) {
         log.debug({ err }, "lease fast-path renew failed; re-reading");
@@ -126,6 +160,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
         return false;
       }
       observe(record, t);
+      renewSentAt = t;
       return true;
     }
     observe(current, t);
@@ -152,6 +187,7 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       return false;
     }
     observe(record, t);
+    renewSentAt = t;
     return true;
   }
 
@@ -184,10 +220,30 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
     return jittered;
   }
 
+  /** Leadership ends: writers waiting on the fence are refused, and so is every later write. */
+  function lose(reason: string): void {
+    state = "gone";
+    leaderElectionMasterStatus.set({ name: options.name }, 0);
+    settleFence(new LeadershipLostError(`${reason}; refusing to write`));
+  }
+
   return {
     identity,
     isLeader,
     getLeader: () => observedRecord?.holderIdentity ?? "",
+    ensureLeading() {
+      if (state === "idle") return Promise.resolve();
+      if (state === "gone") {
+        return Promise.reject(
+          new LeadershipLostError(`lease ${lock.describe()} is no longer held; refusing to write`),
+        );
+      }
+      if (now() < renewSentAt + renewDeadlineMs) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        fenceWaiters.push({ resolve, reject });
+        wake.abort();
+      });
+    },
     async run(signal) {
       // As client-go: the series appears when this replica first leads (1) and drops to 0 when it stops.
       log.info("attempting to acquire leader lease");
@@ -197,15 +253,20 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
       }
       if (signal.aborted) return "stopped";
       log.info("successfully acquired lease");
+      state = "leading";
       leaderElectionMasterStatus.set({ name: options.name }, 1);
       options.onStartedLeading?.();
 
-      // Renew every retryPeriod; a round that cannot renew within renewDeadline loses the lease.
+      // Renew every retryPeriod; a round that cannot renew within renewDeadline loses the lease, and
+      // one that sees another valid holder steps down at once (client-go keeps retrying until the
+      // deadline, and its controllers keep writing meanwhile: issue 19, item 5).
       for (;;) {
-        await sleepUnlessAborted(retryPeriodMs, signal);
+        await sleepUnlessAborted(retryPeriodMs, AbortSignal.any([signal, wake.signal]));
+        if (wake.signal.aborted) wake = new AbortController();
         if (signal.aborted) break;
         const deadline = now() + renewDeadlineMs;
         let renewed = false;
+        let steppedDown = false;
         while (!signal.aborted) {
           const attempt = tryAcquireOrRenew();
           const outcome = await Promise.race([
@@ -214,15 +275,30 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
           ]);
           if (outcome) {
             renewed = true;
+            settleFence();
+            break;
+          }
+          if (anotherValidHolder()) {
+            steppedDown = true;
             break;
           }
           if (now() >= deadline || signal.aborted) break;
           await sleepUnlessAborted(Math.min(retryPeriodMs, Math.max(0, deadline - now())), signal);
           if (now() >= deadline) break;
         }
+        if (steppedDown) {
+          lose(`lease ${lock.describe()} is held by ${observedRecord?.holderIdentity}`);
+          leaderElectionStepDownsTotal.inc({ name: options.name });
+          log.error(
+            { leader: observedRecord?.holderIdentity },
+            `another replica holds lease ${lock.describe()}: stepping down at once`,
+          );
+          options.onStoppedLeading?.();
+          return "lost";
+        }
         if (signal.aborted) break;
         if (!renewed) {
-          leaderElectionMasterStatus.set({ name: options.name }, 0);
+          lose(`lease ${lock.describe()} could not be renewed`);
           log.error(
             `failed to renew lease ${lock.describe()}: timed out after renewDeadline ${renewDeadlineMs}ms`,
           );
@@ -230,6 +306,8 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
           return "lost";
         }
       }
+      // Stopping: nothing may write on the strength of this lease any more.
+      lose(`lease ${lock.describe()} is being given up`);
       if (options.releaseOnCancel) await release();
       leaderElectionMasterStatus.set({ name: options.name }, 0);
       return "stopped";

@@ -1,2 +1,3 @@
 export * from "./elector.js";
+export * from "./fence.js";
 export * from "./lock.js";

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,9 +17,12 @@ import {
 import type { KubernetesObject } from "../api/meta.js";
 import { controllerManagedBy } from "../builder/builder.js";
 import { createClient } from "../client/client.js";
+import { compareResourceVersions } from "../client/own-writes.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
+import { CertificateAuthority } from "../envtest/certs.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
 import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
@@ -541,4 +545,193 @@ console.log(JSON.stringify({ msg: "start returned" }));
       child.kill("SIGKILL");
     }
   });
+});
+
+describe("shutdown within the grace period", () => {
+  it("SIGTERM with handshaken-but-silent TLS connections on the webhook and metrics ports exits 0 within 5 s", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbts-silent-tls-"));
+    const ca = CertificateAuthority.create("silent-tls-ca");
+    const pair = ca.issue({ commonName: "localhost", hosts: ["localhost", "127.0.0.1"], usage: "server" });
+    writeFileSync(join(dir, "tls.crt"), pair.cert);
+    writeFileSync(join(dir, "tls.key"), pair.key);
+    const [webhookPort, metricsPort] = [await freePort("127.0.0.1"), await freePort("127.0.0.1")];
+    const script = join(dir, "child.mts");
+    const runtime = pathToFileURL(join(import.meta.dirname, "..", "index.ts")).href;
+    writeFileSync(
+      script,
+      `import { createManager, createLogger, loadKubeConfig, setupSignalHandler } from ${JSON.stringify(runtime)};
+const kc = loadKubeConfig({ path: ${JSON.stringify(env.kubeconfigPath)} });
+const mgr = createManager({
+  kubeConfig: kc, logger: createLogger({ level: "info" }), healthProbeBindAddress: "0",
+  metricsBindAddress: "127.0.0.1:${metricsPort}", metricsSecureServing: true, metricsFilter: "none",
+  metricsCertDir: ${JSON.stringify(dir)},
+  webhookServer: { port: ${webhookPort}, host: "127.0.0.1", certDir: ${JSON.stringify(dir)} },
+});
+mgr.getWebhookServer().register("/validate", (req, res) => res.end("{}"));
+mgr.getWebhookServer().started().then(() => console.log(JSON.stringify({ msg: "SERVING" })));
+await mgr.start(setupSignalHandler());
+console.log(JSON.stringify({ msg: "start returned" }));
+`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: join(import.meta.dirname, "..", "..", ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const silent: TLSSocket[] = [];
+    try {
+      await until("the child to serve", () => out.includes("SERVING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${out}`);
+      });
+      // One handshaken connection per port that never sends a request.
+      for (const port of [webhookPort, metricsPort]) {
+        silent.push(
+          await new Promise<TLSSocket>((resolve, reject) => {
+            const s = tlsConnect({ host: "127.0.0.1", port, rejectUnauthorized: false }, () => resolve(s));
+            s.on("error", reject);
+          }),
+        );
+      }
+      const sent = Date.now();
+      child.kill("SIGTERM");
+      const code = await Promise.race([
+        exited,
+        new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 5_000)),
+      ]);
+      expect(code, `exit after ${Date.now() - sent} ms; child output:\n${out}`).toBe(0);
+      expect(out).toContain("start returned");
+    } finally {
+      for (const s of silent) s.destroy();
+      child.kill("SIGKILL");
+    }
+  });
+});
+
+describe("a paused leader", () => {
+  it("steps down on resume: zero writes while the Lease names another holder", async () => {
+    const ns = "paused";
+    await namespace(ns);
+    for (let i = 0; i < 5; i++) {
+      await client.create(ConfigMap, {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: `in-${i}`, namespace: ns },
+        data: { v: "0" },
+      });
+    }
+    const dir = mkdtempSync(join(tmpdir(), "kbts-paused-leader-"));
+    const script = join(dir, "child.mts");
+    const runtime = pathToFileURL(join(import.meta.dirname, "..", "index.ts")).href;
+    // The child mirrors every in-N ConfigMap into out-N: each change it sees is a write.
+    writeFileSync(
+      script,
+      `import { ConfigMap, controllerManagedBy, createManager, createLogger, isNotFound, loadKubeConfig } from ${JSON.stringify(runtime)};
+const kc = loadKubeConfig({ path: ${JSON.stringify(env.kubeconfigPath)} });
+const mgr = createManager({
+  kubeConfig: kc, logger: createLogger({ level: "info" }), healthProbeBindAddress: "0",
+  cache: { namespaces: [${JSON.stringify(ns)}] },
+  leaderElection: true, leaderElectionID: "paused-lock", leaderElectionNamespace: ${JSON.stringify(ns)},
+  leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500,
+});
+const client = mgr.getClient();
+controllerManagedBy(mgr).for(ConfigMap).named("mirror").complete({
+  async reconcile(req) {
+    if (!req.name.startsWith("in-")) return undefined;
+    const src = await client.get(ConfigMap, req);
+    const name = "out-" + req.name.slice(3);
+    try {
+      const out = await client.get(ConfigMap, { namespace: req.namespace, name });
+      if (out.data?.v !== src.data?.v) await client.update(ConfigMap, { ...out, data: { v: src.data?.v ?? "" } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await client.create(ConfigMap, { metadata: { namespace: req.namespace, name }, data: { v: src.data?.v ?? "" } });
+    }
+    return undefined;
+  },
+});
+mgr.elected().then(() => console.log(JSON.stringify({ msg: "LEADING" })));
+await mgr.start();
+`,
+    );
+    const child = spawn(process.execPath, ["--import", "tsx", script], {
+      cwd: join(import.meta.dirname, "..", "..", ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    let churning = true;
+    let v = 0;
+    const churn = (async () => {
+      while (churning) {
+        const i = v % 5;
+        const cm = await client.get(ConfigMap, { namespace: ns, name: `in-${i}` });
+        await client.update(ConfigMap, { ...cm, data: { v: String(++v) } });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    try {
+      await until("the child to lead", () => out.includes("LEADING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${out}`);
+      });
+      await until(
+        "the leader to mirror",
+        async () =>
+          (await client.list(ConfigMap, { namespace: ns })).filter((c) =>
+            c.metadata?.name?.startsWith("out-"),
+          ).length === 5,
+        20_000,
+      );
+      process.kill(child.pid!, "SIGSTOP");
+      // The paused leader's lease expires on our clock; then another replica takes the Lease over.
+      const held = await client.get(Lease, { namespace: ns, name: "paused-lock" });
+      const expires = Date.now() + (held.spec?.leaseDurationSeconds ?? 3) * 1000 + 500;
+      await until("the paused leader's lease to expire", () => Date.now() > expires, 10_000);
+      const now = new Date().toISOString().replace(/Z$/, "000Z");
+      const taken = await client.update(Lease, {
+        ...(await client.get(Lease, { namespace: ns, name: "paused-lock" })),
+        spec: {
+          ...held.spec,
+          holderIdentity: "successor",
+          renewTime: now,
+          acquireTime: now,
+          leaseDurationSeconds: 3600,
+        },
+      });
+      const takenAt = taken.metadata?.resourceVersion ?? "";
+      process.kill(child.pid!, "SIGCONT");
+      const code = await Promise.race([
+        exited,
+        new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000)),
+      ]);
+      expect(code, out).toBe(1);
+      const late = (await client.list(ConfigMap, { namespace: ns })).filter(
+        (c) =>
+          c.metadata?.name?.startsWith("out-") &&
+          (compareResourceVersions(c.metadata?.resourceVersion ?? "", takenAt) ?? 0) > 0,
+      );
+      expect(
+        late.map((c) => c.metadata?.name),
+        "writes after the Lease named another holder",
+      ).toEqual([]);
+      expect(out).toContain("stepping down at once");
+    } finally {
+      churning = false;
+      await churn.catch(() => {});
+      child.kill("SIGCONT");
+      child.kill("SIGKILL");
+    }
+  }, 90_000);
 });

@@ -10,7 +10,9 @@ import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
 import { HealthChecks, ping } from "../healthz/healthz.js";
+import { trackConnections } from "../internal/server-shutdown.js";
 import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
+import { fenceWrites } from "../leaderelection/fence.js";
 import { leaseLock } from "../leaderelection/lock.js";
 import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
@@ -83,7 +85,11 @@ class ControllerManager implements Manager {
     this.cache = newCache(this.kubeConfig, { ...options.cache, logger: this.log });
     const newClient =
       options.newClient ?? ((kc, o) => createClient(kc, { cache: o.cache, logger: o.logger }));
-    this.client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
+    const client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
+    // With leader election, every write first checks the lease is still ours (see fence.ts).
+    this.client = options.leaderElection
+      ? fenceWrites(client, () => this.elector?.ensureLeading() ?? Promise.resolve())
+      : client;
     this.groups.caches.runnables.push({ needLeaderElection: false, start: (s) => this.cache.start(s) });
     // The webhook server is added only when a webhook is registered (getWebhookServer), as in
     // controller-runtime: a manager with webhook options but no webhooks needs no serving certificate.
@@ -330,6 +336,7 @@ class ControllerManager implements Manager {
       const secure = this.options.metricsSecureServing ?? false;
       const server = secure ? await this.secureMetricsServer() : createMetricsServer(metricsRegistry);
       this.servers.set("metrics", server); // before listen: a failed listen still closes it (and its cert watch)
+      trackConnections(server);
       await listen(server, metricsAddr, "metricsBindAddress");
       this.log.info({ address: server.address(), secure }, "serving metrics server");
     }
@@ -339,6 +346,7 @@ class ControllerManager implements Manager {
         if (this.healthz.handle(req, res) || this.readyz.handle(req, res)) return;
         res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" }).end("404 page not found\n");
       });
+      trackConnections(server);
       await listen(server, probeAddr, "healthProbeBindAddress");
       this.servers.set("healthProbe", server);
       this.log.info({ address: server.address() }, "starting health probe server");
@@ -366,22 +374,13 @@ class ControllerManager implements Manager {
   }
 
   private async closeHttpServers(waitMs: number): Promise<void> {
-    await Promise.all(
-      [...this.servers.values()].map(
-        (s) =>
-          new Promise<void>((resolve) => {
-            const force = setTimeout(() => s.closeAllConnections(), waitMs);
-            force.unref();
-            s.close(() => {
-              clearTimeout(force);
-              resolve();
-            });
-            s.closeIdleConnections();
-          }),
-      ),
-    );
+    // Scrapes and probes are quick: a few seconds for those in flight, never the whole grace.
+    const inFlightMs = Math.min(waitMs, HTTP_IN_FLIGHT_MS);
+    await Promise.all([...this.servers.values()].map((s) => trackConnections(s).shutdown(inFlightMs)));
   }
 }
+
+const HTTP_IN_FLIGHT_MS = 5_000;
 
 /** ":8080", "127.0.0.1:8080", "[::1]:0" → listening server. */
 async function listen(server: Server | HttpsServer, bindAddress: string, option: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
+import { type ServerShutdown, trackConnections } from "../internal/server-shutdown.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { CertWatcher } from "../tls/certwatcher.js";
@@ -29,7 +30,11 @@ export interface WebhookServerOptions {
   logger?: Logger;
   /** How often the certificate is re-read without file events (10 s). */
   certPollIntervalMs?: number;
-  /** Bound on the graceful stop before open connections are cut (60 s, as controller-runtime). */
+  /**
+   * How long requests in flight at shutdown may take before their connections are cut (5 s). Idle and
+   * never-used connections close at once. controller-runtime waits up to 60 s; that overstays both the
+   * manager's 30 s grace and a Deployment's usual 10 s termination grace, so the kubelet kills it.
+   */
   shutdownTimeoutMs?: number;
 }
 
@@ -44,6 +49,7 @@ export interface HttpsWebhookServer extends WebhookServer {
 const PATH_PATTERN = /^((\/[a-zA-Z0-9-_]+)+|\/)$/;
 
 export const DEFAULT_WEBHOOK_PORT = 9443;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
 export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server", "serving-certs");
 
 /**
@@ -57,6 +63,7 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
   const log = (options.logger ?? nopLogger()).child({ component: "webhook-server" });
   const handlers = new Map<string, HttpHandler>();
   let server: Server | undefined;
+  let connections: ServerShutdown | undefined;
   let running = false;
 
   let markStarted!: () => void;
@@ -151,6 +158,7 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
           },
           (req, res) => void dispatch(req, res),
         );
+        connections = trackConnections(srv);
         server = srv;
         await new Promise<void>((resolve, reject) => {
           srv.once("error", reject);
@@ -171,15 +179,7 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
       if (!signal.aborted)
         await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
       certs.stop();
-      await new Promise<void>((resolve) => {
-        const force = setTimeout(() => srv.closeAllConnections(), options.shutdownTimeoutMs ?? 60_000);
-        force.unref();
-        srv.close(() => {
-          clearTimeout(force);
-          resolve();
-        });
-        srv.closeIdleConnections();
-      });
+      await connections?.shutdown(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       log.info("webhook server stopped");
     },
   };
