@@ -100,7 +100,11 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     for (let i = 7; i < 10; i++) await other.delete(ConfigMap, { namespace: ns, name: `keep-${i}` });
     // Let the reflector fail a few times against the dead server before it comes back.
     const reflector = cache.peekInformer(ConfigMap)!.reflectors[0]!;
-    await eventually("the reflector to notice the outage", () => reflector.stats.failures >= 2);
+    // The watch that broke had worked, so it was reopened at once (forgiven); then reconnects fail.
+    await eventually(
+      "the reflector to notice the outage",
+      () => reflector.stats.failures - reflector.stats.forgiven >= 2,
+    );
 
     restarted = await killed.start();
     const truth = async () =>
@@ -176,7 +180,8 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     try {
       await eventually(
         "a stall to be detected",
-        () => logs.some((l) => l.level === "error" && String(l.fields.err).includes("no event or bookmark")),
+        // A stalled watch that had lived is reopened at once, so this is logged at info, not error.
+        () => logs.some((l) => String(l.fields.err).includes("no event or bookmark")),
         30_000,
       );
       await viaSecond.create(ConfigMap, { metadata: { name: "while-frozen", namespace: ns } });

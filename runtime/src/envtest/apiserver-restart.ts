@@ -118,7 +118,30 @@ function isZombie(pid: number): boolean {
   }
 }
 
+/**
+ * Starts the kube-apiserver command, retrying for up to 15 s while its port is still taken: after a
+ * kill, connections a paused client still holds keep the port busy for a few seconds (EADDRINUSE).
+ */
 async function startAPIServer(
+  argv: string[],
+  config: NonNullable<Environment["config"]>,
+): Promise<APIServerProcess> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await startAPIServerOnce(argv, config);
+    } catch (err) {
+      if (!(err instanceof PortInUseError) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+class PortInUseError extends Error {
+  override name = "PortInUseError";
+}
+
+async function startAPIServerOnce(
   argv: string[],
   config: NonNullable<Environment["config"]>,
 ): Promise<APIServerProcess> {
@@ -134,7 +157,8 @@ async function startAPIServer(
     tail = (tail + c.toString()).slice(-4000);
   });
   let exited = false;
-  child.once("exit", () => {
+  // "close", not "exit": stderr is read to its end, so the EADDRINUSE message is not missed.
+  child.once("close", () => {
     exited = true;
   });
   const pid = child.pid!;
@@ -150,7 +174,10 @@ async function startAPIServer(
   track(disposable);
   try {
     await until(`kube-apiserver at ${url} to become healthy`, 60_000, async () => {
-      if (exited) throw new Error(`kube-apiserver exited while starting: ${tail.slice(-800)}`);
+      if (exited) {
+        const message = `kube-apiserver exited while starting: ${tail.slice(-800)}`;
+        throw /address already in use/.test(tail) ? new PortInUseError(message) : new Error(message);
+      }
       return healthy(url, config);
     });
   } catch (err) {
