@@ -20,7 +20,7 @@ import { createClient } from "../client/client.js";
 import { compareResourceVersions } from "../client/own-writes.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
-import { CertificateAuthority } from "../envtest/certs.js";
+import { CertificateAuthority } from "../tls/certs.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
