@@ -150,6 +150,9 @@ export class GPUBudgetReconciler implements Reconciler {
   /**
    * Applies `mutate` to a copy of the budget's status and writes it through the status subresource,
    * only when something changed (an unchanged status is never rewritten, so no self-triggered churn).
+   * Comparing with the cached budget is safe because the manager's client reads its own writes: the
+   * cache never hands back a budget older than our last status write, so a write is never skipped
+   * against a stale copy (and the generation predicate hides no correction).
    * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
    */
   private async writeStatus(
