@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { MarkerWarning } from "../markers/parse.js";
+import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
 import { shortDiff } from "./diff.js";
 import { generateManifests, type ManifestOptions } from "./generate.js";
 
@@ -28,12 +29,13 @@ async function readOrUndefined(path: string): Promise<string | undefined> {
 
 /**
  * Generates and then writes (or, with `check`, compares) every manifest. Generation fails before
- * anything is written; files are staged as siblings and renamed into place, so none is half-written.
+ * anything is written; then all files are committed together (commitFiles): all of them or none.
  */
 export async function writeManifests(opts: WriteOptions): Promise<WriteResult> {
+  if (!opts.check) removeStaleTemps(opts.root);
   const { files, warnings } = await generateManifests(opts);
   const result: WriteResult = { changed: [], unchanged: [], diffs: [], warnings };
-  const staged: [string, string][] = [];
+  const staged: Array<{ path: string; content: string }> = [];
   for (const [rel, content] of files) {
     const abs = join(opts.root, rel);
     const current = await readOrUndefined(abs);
@@ -43,15 +45,8 @@ export async function writeManifests(opts: WriteOptions): Promise<WriteResult> {
     }
     result.changed.push(rel);
     if (opts.check) result.diffs.push(shortDiff(rel, current, content));
-    else staged.push([abs, content]);
+    else staged.push({ path: rel, content });
   }
-  const temps: [string, string][] = [];
-  for (const [abs, content] of staged) {
-    await mkdir(dirname(abs), { recursive: true });
-    const tmp = `${abs}.kbts-${process.pid}.tmp`;
-    await writeFile(tmp, content);
-    temps.push([tmp, abs]);
-  }
-  for (const [tmp, abs] of temps) await rename(tmp, abs);
+  commitFiles(opts.root, staged);
   return result;
 }

@@ -15,7 +15,7 @@ import {
 } from "../project/resource.js";
 import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/encode.js";
 import { formatStaged } from "../scaffold/format.js";
-import { StagedFS } from "../scaffold/fs.js";
+import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
 import { dependenciesInstalled, INSTALL_COMMAND } from "../scaffold/install.js";
 import {
   validateDomain,
@@ -96,6 +96,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
   if (flags.owner !== undefined) validateOwner(flags.owner);
   if (flags.repo !== undefined) validateRepo(flags.repo);
   checkRuntimeSpec(flags.runtime);
+  removeStaleTemps(root);
   const fs = new StagedFS(root);
   for (const marker of [PROJECT_FILE, "Makefile", "cmd/main.ts"]) {
     if (fs.exists(marker)) {
@@ -137,6 +138,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
 }
 
 function loadProject(fs: StagedFS): ProjectConfig {
+  removeStaleTemps(fs.root);
   const text = fs.read(PROJECT_FILE);
   if (text === undefined) {
     throw new KbtsError(`no PROJECT file in ${fs.root}`, {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { KbtsError } from "../errors.js";
 import type { StagedFS } from "./fs.js";
 
 /**
@@ -59,7 +60,13 @@ export function formatStaged(fs: StagedFS): void {
         ],
         { cwd: dir, stdio: "ignore" },
       );
-    } catch {
+    } catch (err) {
+      // Ctrl-C reaches biome too: stop here, before anything is written, rather than write unformatted.
+      if ((err as { signal?: string }).signal) {
+        throw new KbtsError(
+          `formatting was interrupted (${(err as { signal: string }).signal}); nothing was written`,
+        );
+      }
       // A file biome cannot parse keeps its template form; the project's `make lint` reports it.
     }
     for (const f of files) fs.write(f.path, readFileSync(join(dir, f.path), "utf8"));

@@ -43,7 +43,7 @@ describe("StagedFS", () => {
       error = err;
     }
     expect(error).toBeInstanceOf(KbtsError);
-    expect((error as Error).message).toMatch(/nothing was changed: disk full/);
+    expect((error as Error).message).toMatch(/nothing was changed: z-last.txt: disk full/);
     expect(readFileSync(join(dir, "PROJECT"), "utf8")).toBe("old\n");
     expect(existsSync(join(dir, "new"))).toBe(false);
     expect(existsSync(join(dir, "z-last.txt"))).toBe(false);

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { exitCleanlyOnSignals } from "../interrupt.js";
 import { collectList, flagBool, parseBool, printResult } from "../scaffold-flags.js";
 
 function gvkOptions(command: Command): Command {
@@ -42,6 +43,7 @@ export function defineCreate(program: Command): void {
       parseBool,
     )
     .action(async (opts: Record<string, unknown>) => {
+      exitCleanlyOnSignals();
       const { runCreateApi } = await import("../../plugins/commands.js");
       printResult(
         await runCreateApi(process.cwd(), {
@@ -68,6 +70,7 @@ export function defineCreate(program: Command): void {
     .option("--defaulting", "if set, scaffold the defaulting webhook")
     .option("--programmatic-validation", "if set, scaffold the validating webhook")
     .action(async (opts: Record<string, unknown>) => {
+      exitCleanlyOnSignals();
       const { runCreateWebhook } = await import("../../plugins/commands.js");
       printResult(
         await runCreateWebhook(process.cwd(), {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { exitCleanlyOnSignals } from "../interrupt.js";
 
 export function defineGenerate(program: Command): void {
   program
@@ -8,6 +9,7 @@ export function defineGenerate(program: Command): void {
     )
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
     .action(async (opts: { paths?: string[] }) => {
+      exitCleanlyOnSignals();
       const { writeKinds } = await import("../../kinds/generate.js");
       const changed = await writeKinds({ root: process.cwd(), ...(opts.paths ? { paths: opts.paths } : {}) });
       for (const f of changed) process.stdout.write(`wrote ${f}\n`);

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { exitCleanlyOnSignals } from "../interrupt.js";
 import { collectList, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts init`; the scaffolding (templates, handlebars) loads only when it runs.
@@ -25,6 +26,7 @@ export function defineInit(program: Command): void {
     )
     .option("--skip-install", "do not run `npm install` after scaffolding (you run it yourself)")
     .action(async (opts: Record<string, unknown>) => {
+      exitCleanlyOnSignals();
       const { runInit } = await import("../../plugins/commands.js");
       const { INSTALL_COMMAND, installDependencies } = await import("../../scaffold/install.js");
       const result = await runInit(process.cwd(), {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { exitCleanlyOnSignals } from "../interrupt.js";
 
 export function defineManifests(program: Command): void {
   program
@@ -32,6 +33,7 @@ export function defineManifests(program: Command): void {
           process.stdout.write(`${markerHelp(registry)}\n`);
           return;
         }
+        exitCleanlyOnSignals();
         const { runManifests } = await import("../../manifests/command.js");
         await runManifests(opts);
       },

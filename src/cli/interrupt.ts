@@ -1,0 +1,21 @@
+import { constants } from "node:os";
+
+/**
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP during a command that writes the project. Without a handler the
+ * kernel ends the process wherever it is; with this one the signal is seen between JavaScript steps
+ * only, and every commit of files (scaffold/fs.ts commitFiles) is one synchronous step. So a signal
+ * lands before the commit (nothing written) or after it (all written), never in between; then the
+ * process exits as a signalled process would (128 + signal number).
+ */
+const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+export function exitCleanlyOnSignals(): void {
+  for (const signal of SIGNALS) {
+    process.once(signal, () => {
+      process.stderr.write(
+        `kbts: interrupted (${signal}); files are written all together or not at all, so the project is unchanged or complete\n`,
+      );
+      process.exit(128 + (constants.signals[signal] ?? 0));
+    });
+  }
+}
