@@ -59,6 +59,11 @@ const { values: flags } = parseArgs({
     "webhook-cert-key": { type: "string", default: "tls.key" },
     // The port the webhook server listens on.
     "webhook-port": { type: "string", default: "9443" },
+    // Keep the webhook serving certificate in this Secret, renewed by the manager, which also sets its CA as
+    // the caBundle of the webhook configurations: webhooks without cert-manager (config/certrotation).
+    "webhook-cert-secret": { type: "string", default: "" },
+    // The Service in front of the webhook server: the certificate's DNS names with --webhook-cert-secret.
+    "webhook-service-name": { type: "string", default: "project-v1-webhook-service" },
     // The directory that contains the metrics server certificate.
     "metrics-cert-path": { type: "string", default: "" },
     // The name of the metrics server certificate file.
@@ -114,6 +119,13 @@ async function main(): Promise<void> {
       certDir: flags["webhook-cert-path"] || undefined,
       certName: flags["webhook-cert-name"],
       keyName: flags["webhook-cert-key"],
+      // With no certificate given (`make run`), a self-signed one is made; then, on a control plane of this
+      // machine (`kbts envtest start`), these configurations are installed pointing at this process and
+      // removed when it stops. Against another cluster the log says what to do instead.
+      localManifests: ["config/webhook/manifests.yaml"],
+      certRotation: flags["webhook-cert-secret"]
+        ? { secretName: flags["webhook-cert-secret"], serviceName: flags["webhook-service-name"] }
+        : undefined,
     },
     logger: createLogger({ development: flags["zap-devel"], level: flags["zap-log-level"] }),
   });
