@@ -1,45 +1,26 @@
-import type { JSONSchemaProps } from "../schema/types.js";
+import type {
+  CustomResourceDefinitionNames,
+  CustomResourceDefinition as CustomResourceDefinitionObject,
+  CustomResourceDefinitionVersion,
+  JSONSchemaProps,
+} from "@kbts/runtime";
 
-/** apiextensions.k8s.io/v1 CustomResourceDefinition, as much as kbts writes. */
-export interface PrinterColumn {
-  name: string;
-  type: string;
-  jsonPath: string;
-  description?: string;
-  format?: string;
-  priority?: number;
-}
+/**
+ * The CustomResourceDefinition kbts writes: the runtime's apiextensions.k8s.io/v1 type, narrowed to
+ * what a generated CRD always has (a name, a spec, a schema per version, all names).
+ */
+export type CrdVersion = CustomResourceDefinitionVersion & { schema: { openAPIV3Schema: JSONSchemaProps } };
 
-export interface CrdVersion {
-  name: string;
-  served: boolean;
-  storage: boolean;
-  deprecated?: boolean;
-  deprecationWarning?: string;
-  schema: { openAPIV3Schema: JSONSchemaProps };
-  subresources?: {
-    status?: Record<string, never>;
-    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
-  };
-  additionalPrinterColumns?: PrinterColumn[];
-  selectableFields?: { jsonPath: string }[];
-}
+type Spec = NonNullable<CustomResourceDefinitionObject["spec"]>;
 
 export interface CustomResourceDefinition {
   apiVersion: "apiextensions.k8s.io/v1";
   kind: "CustomResourceDefinition";
   metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
-  spec: {
-    group: string;
-    names: {
-      kind: string;
-      listKind: string;
-      plural: string;
-      singular: string;
-      shortNames?: string[];
-      categories?: string[];
-    };
+  spec: Omit<Spec, "names" | "versions" | "scope"> & {
+    /** Looser than the runtime's: controller-gen writes +kubebuilder:resource:scope as given. */
     scope: string;
+    names: CustomResourceDefinitionNames & { listKind: string; singular: string };
     versions: CrdVersion[];
   };
 }

@@ -1,3 +1,4 @@
+import type { JSONSchemaProps } from "@kbts/runtime";
 import { parse as parseCel } from "@marcbachmann/cel-js";
 import { ts } from "ts-morph";
 import type { BuiltCrd } from "../crd/build.js";
@@ -5,7 +6,6 @@ import { KbtsError } from "../errors.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { printColumn, selectableField } from "../markers/defs/crd.js";
 import { editDistance, formatLocation, type MarkerInstance, type MarkerSet } from "../markers/registry.js";
-import type { JSONSchemaProps } from "../schema/types.js";
 
 /**
  * Checks beyond controller-gen, against the resolved schemas: printcolumn and selectablefield paths,

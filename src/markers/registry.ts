@@ -1,5 +1,5 @@
+import type { JSONSchemaProps } from "@kbts/runtime";
 import type { CustomResourceDefinition } from "../crd/types.js";
-import type { JSONSchemaProps } from "../schema/types.js";
 import type { ArgsShape, ArgValue } from "./args.js";
 
 /** What a marker may describe: a package (any free comment), a type, or a property. */

@@ -1,6 +1,6 @@
+import type { JSONSchemaProps } from "@kbts/runtime";
 import { KbtsError } from "../errors.js";
 import { formatLocation, type MarkerInstance, type MarkerSet } from "../markers/registry.js";
-import type { JSONSchemaProps } from "./types.js";
 
 const DEFAULT_PRIORITY = 10;
 

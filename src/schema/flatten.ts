@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from "./types.js";
+import type { JSONSchemaProps } from "@kbts/runtime";
 
 /**
  * Merging a field's own schema into the schema of the named type it refers to, as controller-gen's

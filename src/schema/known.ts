@@ -1,5 +1,5 @@
+import type { JSONSchemaProps } from "@kbts/runtime";
 import { KNOWN_GO_TYPES } from "./known/names.js";
-import type { JSONSchemaProps } from "./types.js";
 
 /**
  * Schemas of the Kubernetes types kbts knows by name when they come from @kbts/runtime, as

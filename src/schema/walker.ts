@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import type { JSONSchemaProps } from "@kbts/runtime";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
 import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
@@ -8,7 +9,6 @@ import { formatLocation, type MarkerSet } from "../markers/registry.js";
 import { applySchemaMarkers } from "./apply.js";
 import { FlattenError, flattenNamed } from "./flatten.js";
 import { BASIC_TYPES, FLOAT_TYPES, knownTypeSchema, TYPE_META } from "./known.js";
-import type { JSONSchemaProps } from "./types.js";
 
 /**
  * TypeScript types → OpenAPI v3 schemas, as controller-gen maps the Go twin. Schemas are built with

@@ -658,25 +658,43 @@ export interface MutatingWebhookConfiguration extends KubernetesObject {
 // ---------------------------------------------------------------------------------------------
 // apiextensions.k8s.io/v1
 
-/** An OpenAPI v3 schema as a CRD carries it (structural, with x-kubernetes-* extensions). */
+/** One x-kubernetes-validations entry: a CEL rule and how its failure is reported. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
+/**
+ * An OpenAPI v3 schema as a CRD carries it (apiextensions/v1 JSONSchemaProps, JSON names, with the
+ * x-kubernetes-* extensions): the one schema type of the runtime's fake API server and of kbts'
+ * CRD generator.
+ */
 export interface JSONSchemaProps {
   type?: string;
   format?: string;
   description?: string;
+  title?: string;
+  default?: unknown;
+  example?: unknown;
   properties?: Record<string, JSONSchemaProps>;
   items?: JSONSchemaProps;
   additionalProperties?: JSONSchemaProps | boolean;
   required?: string[];
   enum?: unknown[];
-  default?: unknown;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
+  multipleOf?: number;
   minLength?: int64;
   maxLength?: int64;
   minItems?: int64;
   maxItems?: int64;
+  uniqueItems?: boolean;
   minProperties?: int64;
   maxProperties?: int64;
   pattern?: string;
@@ -685,20 +703,24 @@ export interface JSONSchemaProps {
   oneOf?: JSONSchemaProps[];
   allOf?: JSONSchemaProps[];
   not?: JSONSchemaProps;
+  externalDocs?: { description?: string; url: string };
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-embedded-resource"?: boolean;
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
   "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-map-type"?: "atomic" | "granular";
-  "x-kubernetes-validations"?: {
-    rule: string;
-    message?: string;
-    messageExpression?: string;
-    reason?: string;
-    fieldPath?: string;
-    optionalOldSelf?: boolean;
-  }[];
+  "x-kubernetes-validations"?: ValidationRule[];
+}
+
+/** One additional printer column of a CRD version (`kubectl get` output). */
+export interface CustomResourceColumnDefinition {
+  name: string;
+  type: string;
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority?: int32;
 }
 
 export interface CustomResourceDefinitionVersion {
@@ -712,14 +734,8 @@ export interface CustomResourceDefinitionVersion {
     status?: Record<string, never>;
     scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   };
-  additionalPrinterColumns?: {
-    name: string;
-    type: string;
-    jsonPath: string;
-    format?: string;
-    description?: string;
-    priority?: int32;
-  }[];
+  additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  selectableFields?: { jsonPath: string }[];
 }
 
 export interface CustomResourceDefinitionNames {

@@ -1,8 +1,9 @@
+import type { JSONSchemaProps } from "../api/core.js";
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
 import { celErrors } from "./cel.js";
 import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "./fielderrors.js";
 import { labelErrors, nameErrors } from "./metadata.js";
-import { applyDefaults, prune, type StructuralSchema } from "./schema.js";
+import { applyDefaults, prune } from "./schema.js";
 import type { TypeInfo } from "./store.js";
 
 /**
@@ -43,7 +44,7 @@ export function admit(
  * them (then one error says so). Status writes check the rules under .status only.
  */
 function ruleErrors(
-  schema: StructuralSchema,
+  schema: JSONSchemaProps,
   schemaErrors: FieldError[],
   obj: Record<string, unknown>,
   old: KubernetesObject | undefined,

@@ -1,6 +1,7 @@
 import { Environment, Optional } from "@marcbachmann/cel-js";
+import type { JSONSchemaProps, ValidationRule } from "../api/core.js";
 import type { FieldError } from "./fielderrors.js";
-import { child, index, type StructuralSchema, type ValidationRule } from "./schema.js";
+import { child, index } from "./schema.js";
 
 /** The receiver of Kubernetes' sets.contains/equivalent/intersects (a namespace, not a value). */
 class SetsLibrary {}
@@ -128,7 +129,7 @@ interface CompiledRule {
 const compiled = new WeakMap<ValidationRule, CompiledRule>();
 
 /** Parses every rule of a schema up front, so a broken rule fails when the CRD is loaded (as the API server rejects it). */
-export function compileRules(schema: StructuralSchema, where: string, path = ""): void {
+export function compileRules(schema: JSONSchemaProps, where: string, path = ""): void {
   for (const rule of schema["x-kubernetes-validations"] ?? [])
     compileRule(rule, `${where} at ${path || "<root>"}`);
   for (const [k, sub] of Object.entries(schema.properties ?? {})) compileRules(sub, where, child(path, k));
@@ -170,7 +171,7 @@ function compileRule(rule: ValidationRule, where: string): CompiledRule {
 }
 
 /** JSON → CEL values guided by the schema: integers become CEL ints (bigint), numbers doubles. */
-function toCel(value: unknown, schema: StructuralSchema | undefined): unknown {
+function toCel(value: unknown, schema: JSONSchemaProps | undefined): unknown {
   if (value === null || value === undefined) return value;
   if (typeof value === "number") {
     const intLike =
@@ -232,7 +233,7 @@ function messageFor(c: CompiledRule, vars: Record<string, unknown>): string {
 export function celErrors(
   value: unknown,
   old: unknown,
-  schema: StructuralSchema,
+  schema: JSONSchemaProps,
   path = "",
   out: FieldError[] = [],
 ): FieldError[] {
@@ -298,7 +299,7 @@ export function celErrors(
 }
 
 /** Whether a schema has any x-kubernetes-validations (apiextensions builds no CEL validator otherwise). */
-export function hasRules(schema: StructuralSchema): boolean {
+export function hasRules(schema: JSONSchemaProps): boolean {
   if ((schema["x-kubernetes-validations"] ?? []).length > 0) return true;
   const subs = [
     ...Object.values(schema.properties ?? {}),

@@ -1,32 +1,35 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionVersion,
+  JSONSchemaProps,
+} from "../api/core.js";
 import { defineKind, type Kind } from "../kinds.js";
 import { compileRules, hasRules } from "./cel.js";
-import { type SchemaValidator, type StructuralSchema, validatorFor } from "./schema.js";
+import { type SchemaValidator, validatorFor } from "./schema.js";
 
-/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition the fake reads. */
+type CRDSpec = NonNullable<CustomResourceDefinition["spec"]>;
+
+/**
+ * A CustomResourceDefinition as the fake takes it: the runtime's type, loosened where the API server
+ * would default (scope, served, storage) so a test may write only what matters.
+ */
 export interface CRDLike {
   apiVersion?: string;
   kind?: string;
   metadata?: { name?: string };
-  spec: {
-    group: string;
-    scope?: "Namespaced" | "Cluster";
-    names: { kind: string; plural: string; singular?: string; listKind?: string };
-    versions: {
-      name: string;
-      served?: boolean;
-      storage?: boolean;
-      schema?: { openAPIV3Schema?: StructuralSchema };
-      subresources?: { status?: Record<string, never>; scale?: Record<string, unknown> };
-    }[];
+  spec: Omit<CRDSpec, "scope" | "versions"> & {
+    scope?: CRDSpec["scope"];
+    versions: (Omit<CustomResourceDefinitionVersion, "served" | "storage"> &
+      Partial<Pick<CustomResourceDefinitionVersion, "served" | "storage">>)[];
   };
 }
 
 export interface CRDVersion {
   kind: Kind;
-  schema?: StructuralSchema;
+  schema?: JSONSchemaProps;
   validator?: SchemaValidator;
   /** Validates .status alone, for writes to the status subresource. */
   statusValidator?: SchemaValidator;

@@ -11,6 +11,8 @@
  * ratcheting, server-side apply field ownership (apply merges), strategic merge patch list keys
  * (treated as a JSON merge patch), conversion between CRD versions, built-in kinds' own validation.
  */
+
+export type { JSONSchemaProps, ValidationRule } from "../api/core.js";
 export {
   createFakeClient,
   type FakeClient,
@@ -20,4 +22,3 @@ export {
 } from "./client.js";
 export type { CRDLike } from "./crds.js";
 export { type FieldError, formatFieldError } from "./fielderrors.js";
-export type { StructuralSchema, ValidationRule } from "./schema.js";

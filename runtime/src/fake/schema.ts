@@ -1,54 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { JSONSchemaProps } from "../api/core.js";
 import { jsonClone } from "../controllerutil/json.js";
 import type { FieldError } from "./fielderrors.js";
-
-/** A CRD's openAPIV3Schema node (JSONSchemaProps), with the Kubernetes extensions. */
-export interface StructuralSchema {
-  type?: "object" | "array" | "string" | "integer" | "number" | "boolean";
-  format?: string;
-  description?: string;
-  properties?: Record<string, StructuralSchema>;
-  additionalProperties?: StructuralSchema | boolean;
-  items?: StructuralSchema;
-  required?: string[];
-  enum?: unknown[];
-  default?: unknown;
-  nullable?: boolean;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: boolean;
-  exclusiveMaximum?: boolean;
-  multipleOf?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  minProperties?: number;
-  maxProperties?: number;
-  allOf?: StructuralSchema[];
-  anyOf?: StructuralSchema[];
-  oneOf?: StructuralSchema[];
-  not?: StructuralSchema;
-  "x-kubernetes-int-or-string"?: boolean;
-  "x-kubernetes-preserve-unknown-fields"?: boolean;
-  "x-kubernetes-embedded-resource"?: boolean;
-  "x-kubernetes-list-type"?: "atomic" | "set" | "map";
-  "x-kubernetes-list-map-keys"?: string[];
-  "x-kubernetes-map-type"?: "atomic" | "granular";
-  "x-kubernetes-validations"?: ValidationRule[];
-}
-
-/** One x-kubernetes-validations entry. */
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +18,7 @@ export const index = (path: string, i: number): string => `${path}[${i}]`;
  * x-kubernetes-preserve-unknown-fields, and keeping apiVersion/kind/metadata of embedded resources).
  * Returns the paths pruned (the API server warns `unknown field "spec.x"`).
  */
-export function prune(value: unknown, schema: StructuralSchema, path = "", root = true): string[] {
+export function prune(value: unknown, schema: JSONSchemaProps, path = "", root = true): string[] {
   const pruned: string[] = [];
   if (Array.isArray(value)) {
     const items = schema.items;
@@ -91,7 +44,7 @@ export function prune(value: unknown, schema: StructuralSchema, path = "", root 
 }
 
 /** Applies `default`s top-down where a field is absent (or null and not nullable), as the API server does. */
-export function applyDefaults(value: unknown, schema: StructuralSchema): void {
+export function applyDefaults(value: unknown, schema: JSONSchemaProps): void {
   if (Array.isArray(value)) {
     if (schema.items) for (const item of value) applyDefaults(item, schema.items);
     return;
@@ -111,7 +64,7 @@ export function applyDefaults(value: unknown, schema: StructuralSchema): void {
 }
 
 /** Translates a structural schema to plain JSON Schema for ajv (OpenAPI v3.0 → draft 7 details, int-or-string, nullable). */
-function toJsonSchema(s: StructuralSchema, root = false): Json {
+function toJsonSchema(s: JSONSchemaProps, root = false): Json {
   const out: Json = {};
   const copy = [
     "format",
@@ -357,7 +310,7 @@ function bareFieldError(e: ErrorObject, data: unknown): FieldError | undefined {
 }
 
 /** x-kubernetes-list-type set/map uniqueness, which JSON Schema cannot express. */
-function listTypeErrors(value: unknown, schema: StructuralSchema, path: string, out: FieldError[]): void {
+function listTypeErrors(value: unknown, schema: JSONSchemaProps, path: string, out: FieldError[]): void {
   if (Array.isArray(value)) {
     const listType = schema["x-kubernetes-list-type"];
     const seen = new Set<string>();
@@ -401,7 +354,7 @@ function listTypeErrors(value: unknown, schema: StructuralSchema, path: string, 
 export class SchemaValidator {
   private readonly validate: ValidateFunction;
   constructor(
-    readonly schema: StructuralSchema,
+    readonly schema: JSONSchemaProps,
     private readonly prefix = "",
   ) {
     sharedAjv ??= newAjv();
@@ -424,7 +377,7 @@ export class SchemaValidator {
 const validators = new Map<string, SchemaValidator>();
 
 /** One compiled validator per distinct schema: fake clients made per test reuse it (ajv compiles are slow). */
-export function validatorFor(schema: StructuralSchema, prefix = ""): SchemaValidator {
+export function validatorFor(schema: JSONSchemaProps, prefix = ""): SchemaValidator {
   const key = `${prefix}\0${JSON.stringify(schema)}`;
   let v = validators.get(key);
   if (!v) {

@@ -1,4 +1,4 @@
-import type { JSONSchemaProps } from "../../schema/types.js";
+import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
 import { defineMarker, type MarkerDefinition, type SchemaEffect, type Target } from "../registry.js";
 
@@ -13,9 +13,9 @@ const FIELD_AND_TYPE: readonly Target[] = ["field", "type"];
 
 const isNumeric = (s: JSONSchemaProps) => s.type === "integer" || s.type === "number";
 const isTextual = (s: JSONSchemaProps) => s.type === "string" || s["x-kubernetes-int-or-string"] === true;
-const need = (ok: boolean, message: string) => {
+function need(ok: boolean, message: string): asserts ok {
   if (!ok) throw new Error(message);
-};
+}
 const found = (s: JSONSchemaProps) => s.type ?? "";
 
 interface ValidationSpec<V> {
@@ -220,19 +220,26 @@ const validationSpecs: ValidationSpec<never>[] = [
   },
 ] as unknown as ValidationSpec<never>[];
 
-const REASONS = ["FieldValueRequired", "FieldValueInvalid", "FieldValueForbidden", "FieldValueDuplicate"];
+type Reason = NonNullable<ValidationRule["reason"]>;
+const REASONS: readonly Reason[] = [
+  "FieldValueRequired",
+  "FieldValueInvalid",
+  "FieldValueForbidden",
+  "FieldValueDuplicate",
+];
+const isReason = (r: string): r is Reason => (REASONS as readonly string[]).includes(r);
 
 function applyRule(s: JSONSchemaProps, v: Record<string, ArgValue>): void {
   const reason = v.reason as string | undefined;
-  if (reason && !REASONS.includes(reason)) {
+  if (reason && !isReason(reason)) {
     throw new Error(
       `invalid reason ${reason}, valid values are ${REASONS.slice(0, 3).join(", ")} and ${REASONS[3]}`,
     );
   }
-  const rule: NonNullable<JSONSchemaProps["x-kubernetes-validations"]>[number] = { rule: v.rule as string };
+  const rule: ValidationRule = { rule: v.rule as string };
   if (v.message) rule.message = v.message as string;
   if (v.messageExpression) rule.messageExpression = v.messageExpression as string;
-  if (reason) rule.reason = reason;
+  if (reason && isReason(reason)) rule.reason = reason;
   if (v.fieldPath) rule.fieldPath = v.fieldPath as string;
   if (v.optionalOldSelf !== undefined) rule.optionalOldSelf = v.optionalOldSelf as boolean;
   s["x-kubernetes-validations"] = [...(s["x-kubernetes-validations"] ?? []), rule];
