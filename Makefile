@@ -46,7 +46,11 @@ setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go 
 ##@ Tools (everything the tests use, installed before any test runs; tests never install anything)
 
 .PHONY: tools
-tools: setup-envtest controller-gen prometheus ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus.
+tools: setup-envtest envtest-cluster controller-gen prometheus ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus.
+
+.PHONY: envtest-cluster
+envtest-cluster: setup-envtest ## Build envtest's cluster mode (kube-controller-manager, kube-scheduler, kwok) beside the control plane when missing.
+	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) --cluster -p path)"; echo "envtest cluster-mode binaries: $$assets"
 
 .PHONY: controller-gen
 controller-gen: install ## Build the controller-gen oracle (Go module proxy) into ~/.cache/kbts and fetch the Go modules it loads.

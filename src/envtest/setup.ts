@@ -3,6 +3,7 @@ import {
   chmodSync,
   constants,
   copyFileSync,
+  existsSync,
   linkSync,
   mkdirSync,
   readdirSync,
@@ -10,11 +11,20 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { assetEnvVar, BINARY_NAMES, goPlatform, storeRoot, storeVersionDir } from "@kbts/runtime/envtest";
+import {
+  assetEnvVar,
+  BINARY_NAMES,
+  type ClusterBinaryName,
+  goPlatform,
+  KWOK_STAGES_FILE,
+  KWOK_VERSION,
+  storeRoot,
+  storeVersionDir,
+} from "@kbts/runtime/envtest";
 import lockfile from "proper-lockfile";
 import { KbtsError } from "../errors.js";
 import { KUBERNETES_VERSION } from "../version.js";
-import { buildFromGoModules } from "./build.js";
+import { buildClusterBinaries, buildFromGoModules } from "./build.js";
 import { tryDownload } from "./download.js";
 import { findGo, runGo } from "./go.js";
 import { Progress } from "./progress.js";
@@ -40,6 +50,8 @@ export interface SetupOptions {
   progress?: Progress;
   /** Try the official envtest archive before building (default true unless KBTS_ENVTEST_DOWNLOAD=false). */
   download?: boolean;
+  /** Cluster-mode binaries wanted too (kube-controller-manager, kube-scheduler, kwok); built on first ask. */
+  components?: ClusterBinaryName[];
 }
 
 export interface SetupResult {
@@ -50,15 +62,28 @@ export interface SetupResult {
   source: "env" | "store" | "download" | "build";
 }
 
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function complete(dir: string): boolean {
-  return BINARY_NAMES.every((n) => {
-    try {
-      accessSync(join(dir, n), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return BINARY_NAMES.every((n) => executable(join(dir, n)));
+}
+
+/** The files a cluster-mode component needs in a release directory (kwok also needs its stages). */
+function componentFiles(components: readonly ClusterBinaryName[]): string[] {
+  return [...components, ...(components.includes("kwok") ? [KWOK_STAGES_FILE] : [])];
+}
+
+function missingComponents(dir: string, components: readonly ClusterBinaryName[]): ClusterBinaryName[] {
+  return components.filter(
+    (c) => !executable(join(dir, c)) || (c === "kwok" && !existsSync(join(dir, KWOK_STAGES_FILE))),
+  );
 }
 
 /** `<root>/k8s/1.36.3-linux-amd64` → `1.36.3`. */
@@ -114,14 +139,25 @@ function cacheDir(env: Env): string {
  * store lock, then answers from the store.
  */
 export async function setupEnvtest(options: SetupOptions = {}): Promise<SetupResult> {
+  const components = options.components ?? [];
+  const core = await setupCore(options);
+  if (components.length === 0 || missingComponents(core.dir, components).length === 0) return core;
+  return withClusterBinaries(core, components, options);
+}
+
+async function setupCore(options: SetupOptions): Promise<SetupResult> {
   const env = options.env ?? process.env;
   const progress = options.progress ?? new Progress();
+  const components = options.components ?? [];
   let spec = parseVersionSpec(options.version ?? KUBERNETES_VERSION);
 
-  // The environment wins, unless its directory is visibly another release than the one asked for.
+  // The environment wins, unless its directory is visibly another release than the one asked for, or
+  // lacks cluster-mode binaries asked for (then the store's release directory answers, and gets them).
   const fromEnv = fromEnvironment(env);
-  if (fromEnv && !(options.version && fromEnv.version && !pickVersion(spec, [fromEnv.version])))
-    return fromEnv;
+  if (fromEnv && !(options.version && fromEnv.version && !pickVersion(spec, [fromEnv.version]))) {
+    if (missingComponents(fromEnv.dir, components).length === 0) return fromEnv;
+    if (!options.version && fromEnv.version) spec = { kind: "exact", version: fromEnv.version };
+  }
 
   const defaultRoot = storeRoot(env);
   const root = options.binDir ? resolve(options.binDir) : defaultRoot;
@@ -180,21 +216,116 @@ function findInstalled(
   return undefined;
 }
 
+/**
+ * Adds the cluster-mode binaries to a release directory of the default store (building them under the
+ * store lock), then links them into the answer's directory when that is another store (--bin-dir).
+ */
+async function withClusterBinaries(
+  core: SetupResult,
+  components: ClusterBinaryName[],
+  options: SetupOptions,
+): Promise<SetupResult> {
+  const env = options.env ?? process.env;
+  const progress = options.progress ?? new Progress();
+  const wanted = componentFiles(components).join(", ");
+  const version = core.version;
+  if (!version) {
+    throw new KbtsError(`${core.dir} has no ${missingComponents(core.dir, components).join(", ")}`, {
+      where: "KUBEBUILDER_ASSETS",
+      fix: "unset KUBEBUILDER_ASSETS so kbts builds them into the envtest store, or put them in that directory",
+    });
+  }
+  if (options.installedOnly || env.ENVTEST_INSTALLED_ONLY === "true") {
+    throw new KbtsError(`${wanted} for Kubernetes ${version} are not installed in ${core.dir}`, {
+      where: "--installed-only",
+      fix: "run `kbts setup-envtest use` without -i to build them",
+    });
+  }
+  const go = findGo(env);
+  if (!go) {
+    throw new KbtsError(`no ${wanted} in ${core.dir}, and no \`go\` on PATH to build them`, {
+      fix: "install Go >= 1.26 (https://go.dev/dl/) and rerun, or put the binaries there",
+    });
+  }
+  const defaultRoot = storeRoot(env);
+  const storeDir = storeVersionDir(version, env);
+  const release = await lock(defaultRoot, progress);
+  try {
+    const missing = missingComponents(storeDir, components);
+    if (missing.length > 0) {
+      const work = join(cacheDir(env), version);
+      mkdirSync(work, { recursive: true });
+      const kwokVersions = missing.includes("kwok")
+        ? [KWOK_VERSION, ...(await kwokFallback(go, work, env))]
+        : [];
+      try {
+        await buildClusterBinaries({
+          version,
+          go,
+          workDir: work,
+          outDir: storeDir,
+          progress,
+          env,
+          components: missing,
+          kwokVersions,
+        });
+      } catch (err) {
+        throw new KbtsError(
+          `building ${missing.join(", ")} for Kubernetes ${version} from Go modules failed: ${err instanceof Error ? err.message : String(err)}`,
+          {
+            fix: "check network access to the Go module proxy (GOPROXY) and the Go version, or put the binaries in the release directory",
+            cause: err,
+          },
+        );
+      }
+    }
+  } finally {
+    await release();
+  }
+  if (resolve(core.dir) !== resolve(storeDir)) linkFiles(storeDir, core.dir, componentFiles(components));
+  return core;
+}
+
+/** The newest kwok of the minor before KWOK_VERSION, for when KWOK_VERSION does not build. */
+async function kwokFallback(go: string, cwd: string, env: Env): Promise<string[]> {
+  const [major = 0, minor = 0] = KWOK_VERSION.split(".").map(Number);
+  if (minor === 0) return [];
+  try {
+    const out = await runGo(go, ["list", "-m", "-versions", "sigs.k8s.io/kwok"], {
+      cwd,
+      env: { GOFLAGS: "-mod=mod" },
+      baseEnv: env,
+    });
+    const previous = pickVersion(
+      { kind: "minor", major, minor: minor - 1 },
+      out.trim().split(/\s+/).slice(1),
+    );
+    return previous ? [previous] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Hard-links (or copies) names from one release directory into another. */
+function linkFiles(from: string, to: string, names: readonly string[]): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of names) {
+    const target = join(to, name);
+    rmSync(target, { force: true });
+    try {
+      linkSync(join(from, name), target);
+    } catch {
+      copyFileSync(join(from, name), target);
+      chmodSync(target, 0o755);
+    }
+  }
+}
+
 /** With --bin-dir, the answer must live under it: hard-link (or copy) from the default store. */
 function linkInto(found: { dir: string; version: string }, root: string, env: Env): string {
   const target = storeVersionDir(found.version, env, root);
   if (resolve(found.dir) === resolve(target)) return target;
-  mkdirSync(target, { recursive: true });
-  for (const name of BINARY_NAMES) {
-    const to = join(target, name);
-    rmSync(to, { force: true });
-    try {
-      linkSync(join(found.dir, name), to);
-    } catch {
-      copyFileSync(join(found.dir, name), to);
-      chmodSync(to, 0o755);
-    }
-  }
+  linkFiles(found.dir, target, BINARY_NAMES);
   return target;
 }
 

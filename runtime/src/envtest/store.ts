@@ -7,10 +7,22 @@ export const DEFAULT_KUBERNETES_VERSION = "1.36.3";
 export const BINARY_NAMES = ["etcd", "kube-apiserver", "kubectl"] as const;
 export type BinaryName = (typeof BINARY_NAMES)[number];
 
+/**
+ * What envtest's cluster mode adds: the scheduler, the controller manager and kwok (simulated kubelets).
+ * Built only when first asked for, into the same release directory as the others.
+ */
+export const CLUSTER_BINARY_NAMES = ["kube-controller-manager", "kube-scheduler", "kwok"] as const;
+export type ClusterBinaryName = (typeof CLUSTER_BINARY_NAMES)[number];
+
+/** The kwok release cluster mode builds (sigs.k8s.io/kwok); the previous minor is the fallback. */
+export const KWOK_VERSION = "0.8.0";
+/** kwok's stock node and pod stages, copied from its module beside the kwok binary at build time. */
+export const KWOK_STAGES_FILE = "kwok-stages.yaml";
+
 type Env = Record<string, string | undefined>;
 
 /** `TEST_ASSET_KUBE_APISERVER` for `kube-apiserver`, as controller-runtime names them. */
-export function assetEnvVar(name: BinaryName): string {
+export function assetEnvVar(name: BinaryName | ClusterBinaryName): string {
   return `TEST_ASSET_${name.toUpperCase().replace(/-/g, "_")}`;
 }
 

@@ -19,10 +19,20 @@ export function defineSetupEnvtest(program: Command): void {
       "store root to use instead of the default (XDG_DATA_HOME or ~/.local/share, then kubebuilder-envtest)",
     )
     .option("-i, --installed-only", "only use binaries already in the store; never download or build")
+    .option(
+      "--with <components>",
+      "also kube-controller-manager, kube-scheduler and/or kwok (comma-separated, repeatable), built on first ask",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      "--cluster",
+      "also every binary of envtest's cluster mode (kube-controller-manager, kube-scheduler, kwok)",
+    )
     .action(
       async (
         version: string | undefined,
-        opts: { print: string; binDir?: string; installedOnly?: boolean },
+        opts: { print: string; binDir?: string; installedOnly?: boolean; with: string[]; cluster?: boolean },
       ) => {
         const { runSetupEnvtestUse } = await import("../../envtest/command.js");
         await runSetupEnvtestUse(version, opts);
