@@ -4,81 +4,22 @@
  * CRD dir) gives one clear error with nothing left running. Each run gets its own TMPDIR, so its temp dirs
  * and processes can be told apart from anything else on the machine.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KBTS, processesMentioning, REPO, runEnvtestCLI, startEnvtestCLI } from "./support/envtest-cli.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
 let assets = process.env.KUBEBUILDER_ASSETS ?? "";
 const started: ChildProcess[] = [];
 
-/** Live (non-zombie) processes whose command line mentions text. */
-function processesMentioning(text: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      const state = readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /, "")[0];
-      if (cmdline.includes(text) && state !== "Z") out.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
-}
-
-/** Starts `kbts envtest start` with its own TMPDIR; resolves once it printed the export line. */
-async function startCLI(args: string[]): Promise<{ child: ChildProcess; tmp: string; stdout: () => string }> {
-  const tmp = mkdtempSync(join(work, "tmp-"));
-  const child = spawn("node", [KBTS, "envtest", "start", ...args], {
-    env: { ...process.env, TMPDIR: tmp, KUBEBUILDER_ASSETS: assets },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  started.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr?.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`envtest start printed no export line in 60s:\n${out}\n${err}`)),
-      60_000,
-    );
-    child.stdout?.on("data", () => {
-      if (out.includes("export KUBECONFIG=")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`envtest start exited with ${code}:\n${out}\n${err}`));
-    });
-  });
-  return { child, tmp, stdout: () => out };
-}
-
-function runCLI(args: string[]) {
-  const tmp = mkdtempSync(join(work, "tmp-"));
-  return execa("node", [KBTS, "envtest", "start", ...args], {
-    env: { TMPDIR: tmp, KUBEBUILDER_ASSETS: assets },
-    reject: false,
-    timeout: 60_000,
-  }).then((r) => ({ ...r, tmp }));
-}
+const startCLI = (args: string[]) => startEnvtestCLI(args, { work, assets, started });
+const runCLI = (args: string[]) => runEnvtestCLI(args, { work, assets });
 
 beforeAll(async () => {
   // Type errors elsewhere in the tree still emit JavaScript; the CLI runs below show whether it works.

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
+import { type ClusterOptions, type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { npmInstall } from "../npm.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -175,9 +175,16 @@ export interface ControlPlane {
   stop(): Promise<void>;
 }
 
-/** etcd + kube-apiserver with the project's CRDs and its Pod webhook pointed at 127.0.0.1. */
-export async function startControlPlane(projectDir: string): Promise<ControlPlane> {
+/**
+ * etcd + kube-apiserver with the project's CRDs and its Pod webhook pointed at 127.0.0.1; with `cluster`,
+ * also the scheduler, controller manager and kwok's simulated nodes (envtest's cluster mode).
+ */
+export async function startControlPlane(
+  projectDir: string,
+  options: { cluster?: ClusterOptions } = {},
+): Promise<ControlPlane> {
   const env = await startEnvironment({
+    ...(options.cluster ? { cluster: options.cluster } : {}),
     crdDirectoryPaths: [join(projectDir, "config/crd/bases")],
     errorIfPathMissing: true,
     webhookInstallOptions: {

@@ -12,16 +12,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_KUBERNETES_VERSION, storeVersionDir } from "@kbts/runtime/envtest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { KbtsError } from "../errors.js";
 import { KUBERNETES_VERSION } from "../version.js";
+import { clusterComponents } from "./command.js";
 import {
   etcdWrapperGoMod,
   kubernetesLdflags,
   kubernetesWrapperGoMod,
+  kwokLdflags,
+  kwokWrapperGoMod,
   parseKubernetesGoMod,
   stagingVersion,
 } from "./gomod.js";
 import { Progress } from "./progress.js";
 import { formatResult, setupEnvtest } from "./setup.js";
+import { clusterNodes } from "./start.js";
 import { parseVersionSpec, pickVersion, previousMinor } from "./versions.js";
 
 const testdata = join(import.meta.dirname, "testdata");
@@ -227,5 +232,33 @@ describe("setupEnvtest", () => {
       /is not installed in/,
     );
     expect(goCalls()).toEqual([]);
+  });
+});
+
+describe("cluster-mode components", () => {
+  it("--cluster asks for all three; --with names some, comma-separated or repeated", () => {
+    expect(clusterComponents([], true)).toEqual(["kube-controller-manager", "kube-scheduler", "kwok"]);
+    expect(clusterComponents(["kwok,kube-scheduler"], false)).toEqual(["kube-scheduler", "kwok"]);
+    expect(clusterComponents(["kwok", "kwok"], false)).toEqual(["kwok"]);
+    expect(clusterComponents([], false)).toEqual([]);
+  });
+  it("refuses an unknown component, naming --with and the known ones", () => {
+    expect(() => clusterComponents(["kubelet"], false)).toThrow('unknown component "kubelet"');
+  });
+  it("builds kwok from a wrapper module stamped with its release", () => {
+    const mod = kwokWrapperGoMod("v0.8.0", "1.26.0");
+    expect(mod).toContain("require sigs.k8s.io/kwok v0.8.0");
+    expect(mod).toContain("go 1.26.0");
+    expect(kwokLdflags("v0.8.0")).toContain("-X sigs.k8s.io/kwok/pkg/consts.Version=0.8.0");
+  });
+  it("plain --nodes/--node-capacity become simulated nodes; bad ones name their flag", () => {
+    expect(clusterNodes({})).toBeUndefined();
+    expect(clusterNodes({ nodes: "2", nodeCapacity: "nvidia.com/gpu=4" })).toEqual([
+      { name: "kwok-node-0", capacity: { "nvidia.com/gpu": "4" } },
+      { name: "kwok-node-1", capacity: { "nvidia.com/gpu": "4" } },
+    ]);
+    expect(() => clusterNodes({ nodes: "0" })).toThrow('invalid node count "0"');
+    expect(() => clusterNodes({ nodeCapacity: "cpu=1" })).toThrow("--node-capacity needs --nodes");
+    expect(() => clusterNodes({ nodes: "1", nodeCapacity: "gpu" })).toThrow(KbtsError);
   });
 });

@@ -1,5 +1,13 @@
 import { resolve } from "node:path";
-import { type Environment, EnvtestError, startEnvironment } from "@kbts/runtime/envtest";
+import {
+  CLUSTER_BINARY_NAMES,
+  type Environment,
+  EnvtestError,
+  parseNodeCapacity,
+  type SimulatedNode,
+  simulatedNodes,
+  startEnvironment,
+} from "@kbts/runtime/envtest";
 import { KbtsError } from "../errors.js";
 import { Progress } from "./progress.js";
 import { setupEnvtest } from "./setup.js";
@@ -10,6 +18,10 @@ export interface StartOptions {
   k8sVersion?: string;
   port?: string;
   attachOutput?: boolean;
+  /** Cluster mode: how many simulated nodes. */
+  nodes?: string;
+  /** Cluster mode: each node's capacity, `nvidia.com/gpu=8,cpu=32`. */
+  nodeCapacity?: string;
 }
 
 /** `kbts envtest start`: the envtest control plane for people, until Ctrl-C or SIGTERM. */
@@ -21,8 +33,10 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
       fix: "use a number from 1 to 65535",
     });
   }
+  const nodes = clusterNodes(opts);
   const binaries = await setupEnvtest({
     ...(opts.k8sVersion ? { version: opts.k8sVersion } : {}),
+    ...(nodes ? { components: [...CLUSTER_BINARY_NAMES] } : {}),
     progress: new Progress(process.stderr, "envtest"),
   });
 
@@ -35,6 +49,7 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
       ...(port !== undefined ? { apiServerPort: port } : {}),
       ...(opts.attachOutput ? { attachControlPlaneOutput: true } : {}),
       useExistingCluster: false,
+      ...(nodes ? { cluster: { nodes } } : {}),
     });
   } catch (err) {
     if (err instanceof EnvtestError)
@@ -54,6 +69,12 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
       `envtest: ${release} control plane is running at ${env.apiServerURL}`,
       `  etcd: ${env.etcdURL}`,
       `  CRDs: ${crdNames.length > 0 ? crdNames.join(", ") : "(none)"}`,
+      ...(env.cluster
+        ? [
+            "  cluster mode: kube-controller-manager, kube-scheduler and kwok",
+            `  nodes: ${describeNodes(nodes ?? [])}`,
+          ]
+        : []),
       "Point kubectl at it with:",
       `  export KUBECONFIG=${env.kubeconfigPath}`,
       `Stop it with Ctrl-C (or kill ${process.pid}); that also removes its temp dirs.`,
@@ -68,11 +89,51 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
       fix: "rerun with --attach-output to see etcd and kube-apiserver logs",
     });
   }
-  process.stderr.write(`envtest: ${ended}: stopping kube-apiserver and etcd\n`);
+  process.stderr.write(
+    `envtest: ${ended}: stopping ${env.cluster ? "kwok, kube-scheduler, kube-controller-manager, " : ""}kube-apiserver and etcd\n`,
+  );
   // A second Ctrl-C while stopping: exit at once (the exit hook still kills both process groups).
   process.once("SIGINT", () => process.exit(130));
   await env.stop();
   process.stderr.write("envtest: stopped; temp dirs removed\n");
+}
+
+/** --nodes/--node-capacity → the simulated nodes, or undefined for plain mode. */
+export function clusterNodes(
+  opts: Pick<StartOptions, "nodes" | "nodeCapacity">,
+): SimulatedNode[] | undefined {
+  if (opts.nodes === undefined) {
+    if (opts.nodeCapacity !== undefined) {
+      throw new KbtsError("--node-capacity needs --nodes", {
+        where: "--node-capacity",
+        fix: "add --nodes <count> to start cluster mode with that many nodes",
+      });
+    }
+    return undefined;
+  }
+  const count = Number(opts.nodes);
+  if (!(Number.isInteger(count) && count >= 1 && count <= 1000)) {
+    throw new KbtsError(`invalid node count "${opts.nodes}"`, {
+      where: "--nodes",
+      fix: "use a whole number from 1 to 1000",
+    });
+  }
+  let capacity: Record<string, string> = {};
+  try {
+    capacity = opts.nodeCapacity ? parseNodeCapacity(opts.nodeCapacity) : {};
+  } catch (err) {
+    if (err instanceof EnvtestError)
+      throw new KbtsError(err.message, { where: "--node-capacity", fix: err.fix ?? "" });
+    throw err;
+  }
+  return simulatedNodes(count, capacity);
+}
+
+function describeNodes(nodes: SimulatedNode[]): string {
+  const capacity = Object.entries(nodes[0]?.capacity ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",");
+  return `${nodes.map((n) => n.name).join(", ")}${capacity ? ` (each ${capacity})` : ""}`;
 }
 
 function flagFor(message: string): string | undefined {

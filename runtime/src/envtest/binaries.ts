@@ -5,6 +5,8 @@ import {
   assetEnvVar,
   BINARY_NAMES,
   type BinaryName,
+  CLUSTER_BINARY_NAMES,
+  type ClusterBinaryName,
   DEFAULT_KUBERNETES_VERSION,
   goPlatform,
   storeRoot,
@@ -63,7 +65,7 @@ export function compareVersions(a: string, b: string): number {
  * then binaryAssetsDirectory/<name>, then the setup-envtest store. Returns undefined when none exists.
  */
 export function findBinary(
-  name: BinaryName,
+  name: BinaryName | ClusterBinaryName,
   options: { binaryAssetsDirectory?: string; env?: Env } = {},
 ): string | undefined {
   const env = options.env ?? process.env;
@@ -101,4 +103,27 @@ export function resolveBinaries(options: { binaryAssetsDirectory?: string; env?:
     );
   }
   return { etcd: found.etcd, "kube-apiserver": found["kube-apiserver"], kubectl: found.kubectl };
+}
+
+/** kube-controller-manager, kube-scheduler and kwok for cluster mode, found like the others; one clear error. */
+export function resolveClusterBinaries(
+  options: { binaryAssetsDirectory?: string; env?: Env } = {},
+): Record<ClusterBinaryName, string> {
+  const found: Partial<Record<ClusterBinaryName, string>> = {};
+  const missing: ClusterBinaryName[] = [];
+  for (const name of CLUSTER_BINARY_NAMES) {
+    const path = findBinary(name, options);
+    if (path && executable(path)) found[name] = path;
+    else missing.push(name);
+  }
+  const [controllerManager, scheduler, kwok] = CLUSTER_BINARY_NAMES.map((n) => found[n]);
+  if (!controllerManager || !scheduler || !kwok) {
+    throw new EnvtestError(
+      `envtest cluster mode: no ${missing.join(" or ")} binary found; looked at ${missing.map(assetEnvVar).join(", ")}, $KUBEBUILDER_ASSETS, binaryAssetsDirectory and the store ${join(storeRoot(options.env ?? process.env), "k8s")}`,
+      {
+        fix: 'run `kbts setup-envtest use --cluster` and set KUBEBUILDER_ASSETS="$(kbts setup-envtest use --cluster -p path)"',
+      },
+    );
+  }
+  return { "kube-controller-manager": controllerManager, "kube-scheduler": scheduler, kwok };
 }

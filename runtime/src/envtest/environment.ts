@@ -3,13 +3,15 @@ import { rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { stringify } from "yaml";
 import { parseDuration } from "../api/duration.js";
 import { CertificateAuthority, serviceAccountSigningKey } from "../tls/certs.js";
-import { type Binaries, resolveBinaries } from "./binaries.js";
+import { type Binaries, resolveBinaries, resolveClusterBinaries } from "./binaries.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
+import { type Cluster, type ClusterOptions, type RunningCluster, startCluster } from "./cluster.js";
 import { type CustomResourceDefinitionLike, checkCRD, installCRDs, readCRDs, waitForCRDs } from "./crds.js";
 import { EnvtestError } from "./errors.js";
+import { kubeconfigYAML, type RestConfig } from "./kubeconfig.js";
+import { nodesFromEnv } from "./nodes.js";
 import { freePort, portInUse } from "./ports.js";
 import { ControlPlaneProcess, ProcessStartError, sleep } from "./process.js";
 import { RestClient } from "./rest.js";
@@ -47,6 +49,12 @@ export interface EnvironmentOptions {
   apiServerPort?: number;
   /** Extra or overriding kube-apiserver flags (name without dashes → value). */
   apiServerFlags?: Record<string, string>;
+  /**
+   * Cluster mode: also run kube-controller-manager, kube-scheduler and kwok with these simulated nodes, so
+   * pods are scheduled and run, workloads make pods, namespaces finish deleting and garbage is collected.
+   * Default: env KBTS_ENVTEST_NODES (a count) and KBTS_ENVTEST_NODE_CAPACITY (`nvidia.com/gpu=8,cpu=32`).
+   */
+  cluster?: ClusterOptions;
 }
 
 export interface StartTimings {
@@ -58,16 +66,10 @@ export interface StartTimings {
   defaultNamespaceMs: number;
   /** CRDs created and every served version in discovery. */
   crdsMs: number;
+  /** Cluster mode: controller manager, scheduler and kwok healthy and every node Ready (0 without it). */
+  clusterMs: number;
   /** Start attempts made (more than 1 after a port clash). */
   attempts: number;
-}
-
-/** What a client needs to reach the API server as the admin user (PEM strings). */
-export interface RestConfig {
-  host: string;
-  caData: string;
-  certData: string;
-  keyData: string;
 }
 
 export interface Environment {
@@ -81,8 +83,10 @@ export interface Environment {
   /** The CRDs that were installed. */
   crds: CustomResourceDefinitionLike[];
   webhookInstallOptions: InstalledWebhooks | undefined;
-  /** Process ids of etcd and kube-apiserver (each leads its own process group); empty with an existing cluster. */
+  /** Process ids of etcd and kube-apiserver, and in cluster mode kube-controller-manager, kube-scheduler and kwok (each leads its own process group); empty with an existing cluster. */
   pids: number[];
+  /** Cluster mode's simulated nodes and their kubelets; undefined in plain mode. */
+  cluster: Cluster | undefined;
   /** Temp dirs this environment created; all are removed by stop(). */
   tempDirs: string[];
   /** Resolves with a message if etcd or kube-apiserver dies before stop(); never resolves otherwise. */
@@ -92,6 +96,8 @@ export interface Environment {
   /** Stops kube-apiserver then etcd (SIGTERM to each process group, SIGKILL after the stop timeout) and removes every temp dir. */
   stop(): Promise<void>;
 }
+
+export { kubeconfigYAML, type RestConfig } from "./kubeconfig.js";
 
 const START_ATTEMPTS = 5;
 const ADMIN_USER = "admin";
@@ -119,8 +125,17 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   const webhooks = options.webhookInstallOptions ? readWebhooks(options.webhookInstallOptions) : [];
 
   const useExisting = options.useExistingCluster ?? process.env.USE_EXISTING_CLUSTER === "true";
+  const nodes = options.cluster?.nodes ?? (useExisting ? undefined : nodesFromEnv());
+  const clusterOptions = nodes ? { ...options.cluster, nodes } : undefined;
+  if (clusterOptions && useExisting) {
+    throw new EnvtestError("cluster mode starts its own control plane; it cannot use an existing cluster", {
+      fix: "drop the cluster option or unset USE_EXISTING_CLUSTER",
+    });
+  }
   const extraDirs = new TempDirs();
   let plane: ControlPlane | undefined;
+  let cluster: RunningCluster | undefined;
+  let clusterMs = 0;
   let kubeConfig: KubeConfig;
   let kubeconfigPath: string;
   if (useExisting) {
@@ -128,15 +143,42 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
     kubeConfig.loadFromDefault();
     kubeconfigPath = process.env.KUBECONFIG?.split(":")[0] || join(homedir(), ".kube", "config");
   } else {
-    const binaries = resolveBinaries(
-      options.binaryAssetsDirectory ? { binaryAssetsDirectory: options.binaryAssetsDirectory } : {},
-    );
+    const where = options.binaryAssetsDirectory
+      ? { binaryAssetsDirectory: options.binaryAssetsDirectory }
+      : {};
+    const binaries = resolveBinaries(where);
+    const clusterBinaries = clusterOptions ? resolveClusterBinaries(where) : undefined;
     plane = await startControlPlaneWithRetries(binaries, options);
+    if (clusterOptions && clusterBinaries) {
+      const t = Date.now();
+      const timeouts = startTimeouts(options);
+      try {
+        cluster = await startCluster(
+          clusterBinaries,
+          {
+            rest: new RestClient(plane.kubeConfig),
+            apiURL: plane.config.host,
+            ...plane.pki,
+            startTimeoutMs: timeouts.start,
+            stopTimeoutMs: timeouts.stop,
+            attachOutput:
+              options.attachControlPlaneOutput ??
+              process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === "true",
+          },
+          clusterOptions,
+        );
+      } catch (err) {
+        await plane.stop();
+        throw err;
+      }
+      clusterMs = Date.now() - t;
+    }
     kubeConfig = plane.kubeConfig;
     kubeconfigPath = plane.kubeconfigPath;
   }
 
   const stop = async () => {
+    await cluster?.stop();
     await plane?.stop();
     await extraDirs.remove();
   };
@@ -166,13 +208,18 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
       binaries: plane?.binaries,
       crds: crds.map((c) => c.crd),
       webhookInstallOptions: installed,
-      pids: plane?.pids() ?? [],
-      crashed: plane?.crashed ?? new Promise<string>(() => {}),
+      pids: [...(plane?.pids() ?? []), ...(cluster?.pids() ?? [])],
+      cluster,
+      crashed: Promise.race([
+        plane?.crashed ?? new Promise<string>(() => {}),
+        cluster?.crashed ?? new Promise<string>(() => {}),
+      ]),
       timings: {
         ...(plane?.timings ?? { etcdMs: 0, apiServerMs: 0, defaultNamespaceMs: 0, attempts: 0 }),
         crdsMs: Date.now() - crdStart,
+        clusterMs,
       },
-      tempDirs: [...(plane?.dirs ?? []), ...extraDirs.list()],
+      tempDirs: [...(plane?.dirs ?? []), ...(cluster?.dirs ?? []), ...extraDirs.list()],
       stop,
     };
   } catch (err) {
@@ -209,7 +256,9 @@ interface ControlPlane {
   pids(): number[];
   dirs: string[];
   crashed: Promise<string>;
-  timings: Omit<StartTimings, "crdsMs">;
+  timings: Omit<StartTimings, "crdsMs" | "clusterMs">;
+  /** The CAs and service-account key cluster mode's components are configured with. */
+  pki: { servingCA: CertificateAuthority; clientCA: CertificateAuthority; serviceAccountKeyPath: string };
   stop(): Promise<void>;
 }
 
@@ -322,6 +371,7 @@ async function startControlPlane(
   write("apiserver.crt", serving.cert);
   write("apiserver.key", serving.key);
   const apiURL = `https://${host}:${securePort}`;
+  const saKeyPath = write("sa-signer.key", sa.key);
   const flags: Record<string, string> = {
     "allow-privileged": "true",
     "authorization-mode": "RBAC",
@@ -333,7 +383,7 @@ async function startControlPlane(
     "secure-port": String(securePort),
     "service-account-issuer": `${apiURL}/`,
     "service-account-key-file": write("sa-signer.pub", sa.publicKey),
-    "service-account-signing-key-file": write("sa-signer.key", sa.key),
+    "service-account-signing-key-file": saKeyPath,
     "service-cluster-ip-range": "10.0.0.0/24",
     ...(hasDefaultRoute() ? {} : { "advertise-address": host }),
     ...options.apiServerFlags,
@@ -385,6 +435,7 @@ async function startControlPlane(
       dirs: [etcdDir, apiDir],
       crashed: Promise.race([etcd.unexpectedExit(), apiserver.unexpectedExit()]),
       timings: { etcdMs, apiServerMs, defaultNamespaceMs, attempts: 1 },
+      pki: { servingCA, clientCA, serviceAccountKeyPath: saKeyPath },
       stop,
     };
   } catch (err) {
@@ -397,26 +448,6 @@ async function startControlPlane(
 async function newKubeConfig(): Promise<KubeConfig> {
   const { KubeConfig } = await import("@kubernetes/client-node");
   return new KubeConfig();
-}
-
-/** A kubeconfig whose cluster, user and context are all named `envtest` (as envtest's KubeConfigFromREST). */
-export function kubeconfigYAML(config: RestConfig): string {
-  const b64 = (s: string) => Buffer.from(s).toString("base64");
-  return stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [
-      { name: "envtest", cluster: { server: config.host, "certificate-authority-data": b64(config.caData) } },
-    ],
-    users: [
-      {
-        name: "envtest",
-        user: { "client-certificate-data": b64(config.certData), "client-key-data": b64(config.keyData) },
-      },
-    ],
-    contexts: [{ name: "envtest", context: { cluster: "envtest", user: "envtest" } }],
-    "current-context": "envtest",
-  });
 }
 
 async function waitForDefaultNamespace(rest: RestClient, timeoutMs: number): Promise<void> {

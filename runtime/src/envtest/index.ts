@@ -12,7 +12,14 @@
  */
 
 export { CertificateAuthority, type CertKeyPair } from "../tls/certs.js";
-export { type Binaries, compareVersions, findBinary, resolveBinaries } from "./binaries.js";
+export {
+  type Binaries,
+  compareVersions,
+  findBinary,
+  resolveBinaries,
+  resolveClusterBinaries,
+} from "./binaries.js";
+export { CLUSTER_CONTROLLERS, type Cluster, type ClusterOptions } from "./cluster.js";
 export type { CustomResourceDefinitionLike } from "./crds.js";
 export {
   type Environment,
@@ -25,11 +32,22 @@ export {
 } from "./environment.js";
 export { EnvtestError } from "./errors.js";
 export {
+  DEFAULT_NODE_CAPACITY,
+  nodesFromEnv,
+  parseNodeCapacity,
+  type SimulatedNode,
+  simulatedNodes,
+} from "./nodes.js";
+export {
   assetEnvVar,
   BINARY_NAMES,
   type BinaryName,
+  CLUSTER_BINARY_NAMES,
+  type ClusterBinaryName,
   DEFAULT_KUBERNETES_VERSION,
   goPlatform,
+  KWOK_STAGES_FILE,
+  KWOK_VERSION,
   storeRoot,
   storeVersionDir,
 } from "./store.js";

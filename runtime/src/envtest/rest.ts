@@ -10,12 +10,17 @@ export interface RestResponse {
 export class RestClient {
   constructor(private readonly kubeConfig: KubeConfig) {}
 
-  async call(method: string, path: string, body?: unknown): Promise<RestResponse> {
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = "application/json",
+  ): Promise<RestResponse> {
     const server = this.kubeConfig.getCurrentCluster()?.server;
     if (!server) throw new Error("kubeconfig has no current cluster");
     const options: import("node:https").RequestOptions = {
       method,
-      headers: { accept: "application/json", "content-type": "application/json" },
+      headers: { accept: "application/json", "content-type": contentType },
       timeout: 10_000,
     };
     await this.kubeConfig.applyToHTTPSOptions(options);

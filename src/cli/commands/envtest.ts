@@ -19,6 +19,14 @@ export function defineEnvtest(program: Command): void {
     )
     .option("--port <port>", "secure port for kube-apiserver (default: a free port)")
     .option("--attach-output", "show etcd and kube-apiserver output")
+    .option(
+      "--nodes <count>",
+      "cluster mode: also run kube-controller-manager, kube-scheduler and kwok with this many simulated nodes",
+    )
+    .option(
+      "--node-capacity <resources>",
+      "capacity of each simulated node, e.g. nvidia.com/gpu=8,cpu=32,memory=256Gi (default cpu=32,memory=256Gi,pods=110)",
+    )
     .action(
       async (opts: {
         crds: string[];
@@ -26,6 +34,8 @@ export function defineEnvtest(program: Command): void {
         k8sVersion?: string;
         port?: string;
         attachOutput?: boolean;
+        nodes?: string;
+        nodeCapacity?: string;
       }) => {
         const { runEnvtestStart } = await import("../../envtest/start.js");
         await runEnvtestStart(opts);
