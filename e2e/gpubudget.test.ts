@@ -5,10 +5,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Pod as PodObject } from "../runtime/src/api/core.js";
+import { Pod } from "../runtime/src/api/kinds.js";
+import { createClient } from "../runtime/src/client/index.js";
 import {
   budgetManifest,
   buildProject,
@@ -192,7 +196,7 @@ describe("one operator", () => {
       if (res.exitCode === 0) await kubectl(["delete", "pod", "g2", "-n", "team-a", "--wait=false"]);
       expect(res.exitCode).not.toBe(0);
       expect(res.all).toContain(
-        "GPUBudget team-a/team-a-budget allows 4 nvidia.com/gpu; 0 allocated, this pod asks for 6 (6/4)",
+        "GPUBudget team-a/team-a-budget allows 4 nvidia.com/gpu; 0 in use (0 allocated, 0 reserved), this pod asks for 6 (6/4)",
       );
     });
     await apply(gpuPodManifest("team-a", "fits", 4));
@@ -341,6 +345,172 @@ describe("two replicas with leader election", () => {
     await expectStatus("ha", "b", { allocated: 3 }, 60_000);
     await follower.stop();
   });
+});
+
+/**
+ * What a Service does in front of the webhook's replicas: each TCP connection from the API server goes
+ * to the next replica, and a replica that refuses the connection (stopped) is skipped. TLS passes
+ * through untouched, so the API server verifies each replica's serving certificate itself.
+ */
+async function replicaBalancer(port: number, backends: () => number[]): Promise<{ close(): Promise<void> }> {
+  let next = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((client: Socket) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    const ports = backends();
+    const attempt = (tries: number) => {
+      const upstream = connect(ports[next++ % ports.length] ?? 0, "127.0.0.1");
+      let connected = false;
+      upstream.once("connect", () => {
+        connected = true;
+        client.pipe(upstream);
+        upstream.pipe(client);
+      });
+      upstream.on("error", () => {
+        if (!connected && tries + 1 < ports.length) attempt(tries + 1);
+        else client.destroy();
+      });
+      client.on("error", () => upstream.destroy());
+      client.on("close", () => upstream.destroy());
+    };
+    attempt(0);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return {
+    // The API server keeps its connections open: closing the balancer cuts them.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+describe("atomic admission: two webhook replicas under a burst", () => {
+  const BURST = 200;
+  const CAP = 10;
+  let balancer: { close(): Promise<void> } | undefined;
+  let backends: number[] = [];
+  let a: Operator;
+  let b: Operator;
+  const leaderStatus = async (op: Operator) =>
+    metricValue(await op.metrics(), "leader_election_master_status", {}) ?? 0;
+
+  beforeAll(async () => {
+    for (const op of operators) await op.stop();
+    a = await operator("burst-a", { leaderElect: true, serveWebhook: false });
+    b = await operator("burst-b", { leaderElect: true, serveWebhook: false });
+    backends = [a.webhookPort, b.webhookPort];
+    balancer = await replicaBalancer(cp.env.webhookInstallOptions?.localServingPort ?? 0, () => backends);
+  });
+  afterAll(async () => {
+    await balancer?.close();
+    await a?.stop();
+    await b?.stop();
+  });
+
+  /** 200 concurrent 1-GPU pod creates against a Deny budget of 10; `during` runs mid-burst. */
+  async function burst(ns: string, during?: () => Promise<void>) {
+    await namespace(ns);
+    await apply(budgetManifest(ns, "cap", CAP, { enforcement: "Deny" }));
+    // Both replicas' caches have the budget: a dry-run past the cap is refused through each of them.
+    for (const port of backends) {
+      const only = backends;
+      backends = [port];
+      await eventually(async () => {
+        const res = await cp.kubectl(["apply", "--dry-run=server", "-f", "-"], {
+          input: gpuPodManifest(ns, "probe", CAP + 1),
+          reject: false,
+        });
+        expect(res.all).toContain(`GPUBudget ${ns}/cap allows ${CAP}`);
+      });
+      backends = only;
+    }
+    // Four clients: each keeps at most 64 connections, so all 200 creates are in flight at once.
+    const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
+    const latencies: number[] = [];
+    let done = 0;
+    let midway: Promise<void> | undefined;
+    const results = await Promise.allSettled(
+      Array.from({ length: BURST }, async (_, i) => {
+        const pod: PodObject = JSON.parse(gpuPodManifest(ns, `p-${i}`, 1));
+        const t0 = performance.now();
+        try {
+          return await (clients[i % clients.length] as (typeof clients)[number]).create(Pod, pod);
+        } finally {
+          latencies.push(performance.now() - t0);
+          if (++done === BURST / 4 && during) midway = during();
+        }
+      }),
+    );
+    await midway;
+    const admitted = results.filter((r) => r.status === "fulfilled").length;
+    const refused = results
+      .filter((r) => r.status === "rejected")
+      .map((r) => String((r as PromiseRejectedResult).reason));
+    latencies.sort((x, y) => x - y);
+    console.log(
+      `burst ${ns}: ${admitted} admitted of ${BURST}; create latency p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,
+    );
+    return { admitted, refused };
+  }
+
+  it("a follower refuses a pod past a Deny budget on its own", async () => {
+    let leader: Operator | undefined;
+    await eventually(async () => {
+      expect([await leaderStatus(a), await leaderStatus(b)].sort()).toEqual([0, 1]);
+      leader = (await leaderStatus(a)) === 1 ? a : b;
+    }, 60_000);
+    const follower = leader === a ? b : a;
+    await namespace("follower");
+    await apply(budgetManifest("follower", "cap", 2, { enforcement: "Deny" }));
+    backends = [follower.webhookPort];
+    try {
+      await apply(gpuPodManifest("follower", "fits", 2));
+      await eventually(async () => {
+        const res = await cp.kubectl(["apply", "-f", "-"], {
+          input: gpuPodManifest("follower", "over", 1),
+          reject: false,
+        });
+        expect(res.exitCode).not.toBe(0);
+        expect(res.all).toContain("GPUBudget follower/cap allows 2 nvidia.com/gpu; 2 in use");
+      });
+    } finally {
+      backends = [a.webhookPort, b.webhookPort];
+    }
+  });
+
+  it("admits exactly the cap from 200 concurrent creates, with both replicas serving", async () => {
+    const { admitted, refused } = await burst("burst");
+    expect(admitted).toBe(CAP);
+    expect(refused[0]).toMatch(
+      /GPUBudget burst\/cap allows 10 nvidia.com\/gpu; 10 in use .*this pod asks for 1 \(11\/10\)/,
+    );
+    const pods = JSON.parse((await kubectl(["get", "pods", "-n", "burst", "-o", "json"])).stdout).items;
+    expect(pods).toHaveLength(CAP);
+    await expectStatus("burst", "cap", { allocated: CAP, ready: "True" });
+  }, 120_000);
+
+  it("admits exactly the cap while the leader is killed mid-burst", async () => {
+    const leader = (await leaderStatus(a)) === 1 ? a : b;
+    const survivor = leader === a ? b : a;
+    // Stopped as Kubernetes stops a pod (SIGTERM): requests in flight are answered, then it goes.
+    const { admitted } = await burst("failover", () => leader.stop());
+    expect(admitted).toBe(CAP);
+    expect(
+      JSON.parse((await kubectl(["get", "pods", "-n", "failover", "-o", "json"])).stdout).items,
+    ).toHaveLength(CAP);
+    await eventually(async () => expect(await leaderStatus(survivor)).toBe(1), 60_000);
+    await expectStatus("failover", "cap", { allocated: CAP }, 60_000);
+  }, 180_000);
 });
 
 describe("with the operator stopped", () => {

@@ -216,6 +216,8 @@ export async function startControlPlane(
 export interface Operator {
   readonly name: string;
   readonly metricsPort: number;
+  /** The port its webhook server listens on (the control plane's when serveWebhook, else a free one). */
+  readonly webhookPort: number;
   readonly process: ChildProcess;
   readonly logFile: string;
   metrics(): Promise<string>;
@@ -276,6 +278,7 @@ export async function startOperator(
   const operator: Operator = {
     name,
     metricsPort,
+    webhookPort,
     process: child,
     logFile,
     async metrics() {

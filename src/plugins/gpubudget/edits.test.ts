@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { addMakeTarget, addYamlListEntry, insertAfterLine, replaceLineContaining } from "./edits.js";
+import {
+  addMakeTarget,
+  addYamlListEntry,
+  insertAfterLine,
+  replaceBlock,
+  replaceLineContaining,
+} from "./edits.js";
 
 describe("GPUBudget plugin edits", () => {
   it("inserts after an anchor once", () => {
@@ -40,5 +46,12 @@ describe("GPUBudget plugin edits", () => {
       "all: build\n\n.PHONY: check-rules\ncheck-rules: ## Check rules.\n\tbash hack/check-rules.sh\n",
     );
     expect(addMakeTarget(once, "check-rules", "Check rules.", "x")).toBe(once);
+  });
+
+  it("replaces a block once, and drops it when a re-run wrote it back beside the replacement", () => {
+    const once = replaceBlock("a\n  f();\nz\n", "  f();", "  await f(1);");
+    expect(once).toBe("a\n  await f(1);\nz\n");
+    expect(replaceBlock("a\n  await f(1);\n  f();\nz\n", "  f();", "  await f(1);")).toBe(once);
+    expect(() => replaceBlock("a\n", "  f();", "  g();")).toThrow(/block not found/);
   });
 });

@@ -33,6 +33,16 @@ export function replaceLineContaining(text: string, pattern: RegExp, replacement
   return out.join("\n");
 }
 
+/**
+ * Replaces the block `from` with `to`; when `to` is already there (a re-run, where the base plugin has
+ * written `from` again), drops `from` instead.
+ */
+export function replaceBlock(text: string, from: string, to: string): string {
+  if (text.includes(to)) return text.replaceAll(`${from}\n`, "");
+  if (!text.includes(from)) throw new Error(`block not found:\n${from}`);
+  return text.replace(from, to);
+}
+
 /** Adds `entry` to the top-level YAML list `key` (creating the key at the end when absent). */
 export function addYamlListEntry(text: string, key: string, entry: string): string {
   const lines = text.split("\n");

@@ -3,7 +3,13 @@ import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
 import { findPlugin } from "../registry.js";
 import type { ApiOptions, Plugin, PluginContext } from "../types.js";
-import { addMakeTarget, addYamlListEntry, insertAfterLine, replaceLineContaining } from "./edits.js";
+import {
+  addMakeTarget,
+  addYamlListEntry,
+  insertAfterLine,
+  replaceBlock,
+  replaceLineContaining,
+} from "./edits.js";
 
 /**
  * `gpu-budget/v1-alpha`: a scaffolding plugin in the manner of Kubebuilder's deploy-image. On
@@ -29,7 +35,9 @@ const FLAGS = `    // The most {{kind}}s reconciled at once (replicas are for fa
     // PromQL window utilization is averaged over.
     "utilization-window": { type: "string", default: "5m" },
     // A GPU averaging below this utilization (percent) over the window is reported idle.
-    "idle-threshold": { type: "string", default: "5" },`;
+    "idle-threshold": { type: "string", default: "5" },
+    // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
+    "reservation-ttl": { type: "string", default: "30s" },`;
 
 function fill(text: string, r: ResourceModel): string {
   return text.replaceAll("{{kind}}", r.kind).replaceAll("{{kindLower}}", r.kindLower);
@@ -79,7 +87,7 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
     imports: [
       `import { slimPod } from "../internal/gpu/podgpus.js";`,
       `import { setup${r.kind}Controller } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
-      `import { parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";`,
+      `import { parseDuration, parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";`,
     ],
   });
   // Written as the project's formatter (biome) prints it, so a re-run finds it and adds nothing.
@@ -97,6 +105,28 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
     return next;
   });
   scaffold.insert("cmd/main.ts", { builder: [setup] });
+  // The Pod webhook shares the controller's usage tracker and writes reservations (set-up is async).
+  const webhooksOn = `  if (process.env.ENABLE_WEBHOOKS !== "false") {`;
+  scaffold.edit("cmd/main.ts", (text) =>
+    replaceBlock(
+      text,
+      `${webhooksOn}\n    setupPodWebhookWithManager(mgr);\n  }`,
+      `${webhooksOn}
+    await setupPodWebhookWithManager(mgr, {
+      reservationTTLMs: parseDuration(flags["reservation-ttl"] ?? "30s", "--reservation-ttl"),
+    });
+  }`,
+    ),
+  );
+
+  // Two replicas, both serving the webhook (one leads the controller), and a PodDisruptionBudget so a
+  // drain never takes both: admission keeps working through a node's maintenance.
+  scaffold.edit("config/manager/manager.yaml", (text) =>
+    replaceLineContaining(text, /^ {2}replicas: 1$/, "  replicas: 2"),
+  );
+  scaffold.edit("config/manager/kustomization.yaml", (text) =>
+    addYamlListEntry(text, "resources", "- pod_disruption_budget.yaml"),
+  );
 
   // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
   scaffold.edit("config/webhook/kustomization.yaml", (text) =>

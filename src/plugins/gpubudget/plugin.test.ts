@@ -43,7 +43,7 @@ describe("create api --plugins gpu-budget/v1-alpha", { timeout: 60_000 }, () => 
     expect(main).toContain('"prometheus-url": { type: "string", default: "" }');
     expect(main).toContain("await setupGPUBudgetController(mgr, {");
     expect(main).toContain('cache: { transforms: { "v1/Pod": slimPod } }');
-    expect(main).toContain("setupPodWebhookWithManager(mgr)");
+    expect(main).toContain("await setupPodWebhookWithManager(mgr, {");
     expect(main).not.toContain("new GPUBudgetReconciler(");
     expect(readFileSync(join(dir, "config/webhook/kustomization.yaml"), "utf8")).toContain(
       "- path: pod_namespace_selector_patch.yaml",

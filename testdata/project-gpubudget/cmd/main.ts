@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { createLogger, createManager, ping, setupSignalHandler } from "@kbts/runtime";
 import { setupGPUBudgetController } from "../internal/controller/gpubudget_controller.js";
 import { slimPod } from "../internal/gpu/podgpus.js";
-import { parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";
+import { parseDuration, parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";
 import { setupPodWebhookWithManager } from "../internal/webhook/v1/pod_webhook.js";
 
 // +kubebuilder:scaffold:imports
@@ -52,6 +52,8 @@ const { values: flags } = parseArgs({
     "utilization-window": { type: "string", default: "5m" },
     // A GPU averaging below this utilization (percent) over the window is reported idle.
     "idle-threshold": { type: "string", default: "5" },
+    // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
+    "reservation-ttl": { type: "string", default: "30s" },
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
     // The address the probe endpoint binds to.
@@ -149,7 +151,9 @@ async function main(): Promise<void> {
     utilization: utilizationFromFlags(flags),
   });
   if (process.env.ENABLE_WEBHOOKS !== "false") {
-    setupPodWebhookWithManager(mgr);
+    await setupPodWebhookWithManager(mgr, {
+      reservationTTLMs: parseDuration(flags["reservation-ttl"] ?? "30s", "--reservation-ttl"),
+    });
   }
   // +kubebuilder:scaffold:builder
 

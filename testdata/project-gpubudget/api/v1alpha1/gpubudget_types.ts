@@ -21,6 +21,41 @@ import type { Condition, int32, int64, LabelSelector, ListMeta, ObjectMeta } fro
 // +kubebuilder:validation:Enum=Report;Deny
 export type Enforcement = "Report" | "Deny";
 
+// GPUBudgetResource is one extended resource a budget counts, and what one unit of it is worth in GPUs.
+export interface GPUBudgetResource {
+  // name is the extended resource: nvidia.com/gpu, amd.com/gpu, a MIG profile such as nvidia.com/mig-1g.10gb, ...
+  // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`
+  // +kubebuilder:validation:MaxLength=253
+  // +kubebuilder:validation:XValidation:rule="!self.startsWith('kubernetes.io/') && !self.contains('.kubernetes.io/') && !self.startsWith('requests.')",message="name must be an extended resource such as nvidia.com/gpu, not a native kubernetes.io resource"
+  name: string;
+
+  // weight is how many GPUs one unit of this resource counts as, a decimal written as a string:
+  // "1" for a whole GPU, "0.125" (or "125m") for a MIG slice that is an eighth of one. Default "1".
+  // +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]{1,3})?|[0-9]+m)$`
+  // +kubebuilder:validation:MaxLength=16
+  // +optional
+  weight?: string;
+}
+
+// GPUBudgetReservation holds GPUs for a pod this budget admitted that the operator's caches may not
+// have seen yet, so that pods admitted at the same moment, by any webhook replica, see each other.
+export interface GPUBudgetReservation {
+  // pod is the name of the admitted pod.
+  pod: string;
+  // podUID is its uid.
+  podUID: string;
+  // podResourceVersion is the pod's resourceVersion before an update that made it hold more (a
+  // relabel into this budget, a resize); empty for a create. The reservation is released on a replica
+  // once its cache holds a later version of the pod.
+  // +optional
+  podResourceVersion?: string;
+  // milliGPUs is what was reserved, in thousandths of a GPU.
+  // +kubebuilder:validation:Minimum=0
+  milliGPUs: int64;
+  // expiresAt is when the reservation stops counting at the latest (every cache has seen the pod by then).
+  expiresAt: string;
+}
+
 // GPUBudgetSpec caps the GPUs the pods of one namespace (or the pods a selector picks in it) may hold.
 // +kubebuilder:validation:XValidation:rule="!self.resourceName.startsWith('kubernetes.io/') && !self.resourceName.contains('.kubernetes.io/') && !self.resourceName.startsWith('requests.')",message="resourceName must be an extended resource such as nvidia.com/gpu, not a native kubernetes.io resource",fieldPath=".resourceName"
 export interface GPUBudgetSpec {
@@ -32,14 +67,23 @@ export interface GPUBudgetSpec {
   // +optional
   selector?: LabelSelector;
 
-  // resourceName is the extended resource counted: nvidia.com/gpu, amd.com/gpu, a MIG profile
-  // such as nvidia.com/mig-1g.5gb, ... It cannot change: create another budget for another resource.
+  // resourceName is the extended resource counted when resources is empty: nvidia.com/gpu, amd.com/gpu,
+  // a MIG profile such as nvidia.com/mig-1g.5gb, ... It cannot change: create another budget for another resource.
   // +kubebuilder:default="nvidia.com/gpu"
   // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$`
   // +kubebuilder:validation:MaxLength=253
   // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="resourceName is immutable; create another budget for another resource"
   // +optional
   resourceName?: string;
+
+  // resources lists several extended resources counted together, each with a weight in GPUs, e.g.
+  // [{name: nvidia.com/gpu}, {name: nvidia.com/mig-1g.10gb, weight: "0.125"}], so a Deny budget on whole
+  // GPUs cannot be bypassed by asking for MIG slices. When set, resourceName is not used.
+  // +listType=map
+  // +listMapKey=name
+  // +kubebuilder:validation:MaxItems=32
+  // +optional
+  resources?: GPUBudgetResource[];
 
   // enforcement is Report (count and report) or Deny (also refuse pods that would exceed the cap).
   // +kubebuilder:default=Report
@@ -49,13 +93,28 @@ export interface GPUBudgetSpec {
 
 // GPUBudgetStatus is what the controller observed.
 export interface GPUBudgetStatus {
-  // allocatedGPUs is the sum of the GPUs the counted pods hold (the scheduler's rule per pod).
+  // allocatedGPUs is the sum of the GPUs the counted pods hold (the scheduler's rule per pod, each
+  // resource times its weight, rounded up to a whole GPU). Counted pods are those the selector picks
+  // that are not Succeeded or Failed, by ResourceQuota's rule: a pod in phase Unknown still counts (its
+  // node may still run it), and a terminating pod counts until its deletionTimestamp plus
+  // deletionGracePeriodSeconds has passed, after which it no longer does (a pod stuck terminating on a
+  // lost node frees the budget).
   // +optional
   allocatedGPUs?: int64;
 
   // podCount is the number of counted pods that hold at least one GPU.
   // +optional
   podCount?: int32;
+
+  // resourceClaimPods is how many selected pods claim devices through resourceClaims (Dynamic Resource
+  // Allocation). Such claims are not counted: a budget counts extended resources only.
+  // +optional
+  resourceClaimPods?: int32;
+
+  // reservations are GPUs held for pods admitted under a Deny budget but not yet seen by every cache;
+  // written by the Pod webhook with optimistic concurrency, dropped once expired.
+  // +optional
+  reservations?: GPUBudgetReservation[];
 
   // observedGeneration is the spec generation this status was computed for.
   // +optional

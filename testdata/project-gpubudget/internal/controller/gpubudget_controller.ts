@@ -37,12 +37,18 @@ import {
 } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
-import { budgetUsage } from "../gpu/podgpus.js";
+import {
+  budgetResources,
+  budgetUsage,
+  DEFAULT_RESOURCE_NAME,
+  describeResources,
+  formatGPUs,
+} from "../gpu/podgpus.js";
+import { UsageTracker } from "../gpu/usage.js";
 import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
-/** The extended resource a budget counts when spec.resourceName is absent (the CRD defaults it too). */
-export const DEFAULT_RESOURCE_NAME = "nvidia.com/gpu";
+export { DEFAULT_RESOURCE_NAME };
 
 /** Field index on GPUBudget: the budgets of a namespace, so a Pod event never lists every budget. */
 export const BUDGET_NAMESPACE_INDEX = "gpubudget.namespace";
@@ -55,6 +61,8 @@ export interface GPUBudgetReconcilerOptions {
   metrics?: BudgetMetrics;
   /** With a Prometheus URL, status also reports utilization, refreshed every intervalMs. */
   utilization?: UtilizationOptions & { intervalMs: number };
+  /** The incremental usage the webhook reads; each reconcile's recount is compared with it (drift). */
+  tracker?: UsageTracker;
 }
 
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch;create;update;patch;delete
@@ -92,19 +100,45 @@ export class GPUBudgetReconciler implements Reconciler {
       throw err;
     }
 
-    const resourceName = budget.spec.resourceName ?? DEFAULT_RESOURCE_NAME;
+    const resources = budgetResources(budget.spec);
+    const unit = describeResources(resources);
+    const now = Date.now();
     const pods = await client.list(Pod, { namespace });
-    const usage = budgetUsage(pods, { resourceName, selector: budget.spec.selector });
+    // Pod names only when utilization needs them: a reconcile does no work for a feature that is off.
+    const usage = budgetUsage(
+      pods,
+      { resources, selector: budget.spec.selector },
+      { now, podNames: !!this.options.utilization },
+    );
+    const tracked = this.options.tracker?.usage(namespace, request.name, now);
+    if (tracked && tracked.allocatedMilli !== usage.allocatedMilli) {
+      // The recount from scratch is the truth; a difference is a bug in the incremental count.
+      this.metrics.drift(namespace, request.name);
+      context.log.error(
+        { tracked: tracked.allocatedMilli, recounted: usage.allocatedMilli },
+        "incremental GPU usage drifted from the recount",
+      );
+    }
     const max = budget.spec.maxGPUs;
-    const isExceeded = usage.allocatedGPUs > max;
+    const allocatedGPUs = Math.ceil(usage.allocatedMilli / 1000);
+    const isExceeded = usage.allocatedMilli > max * 1000;
+    const message = `${formatGPUs(usage.allocatedMilli)}/${max} GPUs`;
 
     const utilization = await this.utilization(namespace, usage.podNames, context);
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
 
+    let nextExpiry = Number.POSITIVE_INFINITY;
     const written = await this.writeStatus(budget, (status, generation) => {
-      status.allocatedGPUs = usage.allocatedGPUs;
+      status.allocatedGPUs = allocatedGPUs;
       status.podCount = usage.podCount;
       status.observedGeneration = generation;
+      if (usage.resourceClaimPods > 0) status.resourceClaimPods = usage.resourceClaimPods;
+      else delete status.resourceClaimPods;
+      // Expired reservations go; live ones stay (see internal/webhook/v1/reservations.ts).
+      const live = (status.reservations ?? []).filter((r) => Date.parse(r.expiresAt) > now);
+      for (const r of live) nextExpiry = Math.min(nextExpiry, Date.parse(r.expiresAt));
+      if (live.length > 0) status.reservations = live;
+      else delete status.reservations;
       if (utilization === "unavailable") {
         delete status.averageUtilization;
         delete status.idleGPUs;
@@ -117,34 +151,43 @@ export class GPUBudgetReconciler implements Reconciler {
         type: "Ready",
         status: isExceeded ? "False" : "True",
         reason: isExceeded ? "BudgetExceeded" : "WithinBudget",
-        message: `${usage.allocatedGPUs}/${max} GPUs`,
+        message,
         observedGeneration: generation,
       });
     });
 
-    this.metrics.set(namespace, request.name, { allocated: usage.allocatedGPUs, max, exceeded: isExceeded });
+    this.metrics.set(namespace, request.name, {
+      allocated: usage.allocatedMilli / 1000,
+      max,
+      exceeded: isExceeded,
+    });
     if (written) {
-      context.log.info(
-        { allocatedGPUs: usage.allocatedGPUs, maxGPUs: max, pods: usage.podCount },
-        "status updated",
-      );
+      context.log.info({ allocatedGPUs, maxGPUs: max, pods: usage.podCount }, "status updated");
       if (isExceeded && !wasExceeded) {
         this.options.recorder.event(
           budget,
           "Warning",
           "BudgetExceeded",
-          `${usage.allocatedGPUs}/${max} ${resourceName} allocated in ${namespace}`,
+          `${formatGPUs(usage.allocatedMilli)}/${max} ${unit} allocated in ${namespace}`,
         );
       } else if (!isExceeded && wasExceeded) {
         this.options.recorder.event(
           budget,
           "Normal",
           "WithinBudget",
-          `${usage.allocatedGPUs}/${max} ${resourceName} allocated in ${namespace}`,
+          `${formatGPUs(usage.allocatedMilli)}/${max} ${unit} allocated in ${namespace}`,
         );
       }
     }
-    return this.options.utilization ? { requeueAfter: this.options.utilization.intervalMs } : {};
+    // Come back when something changes with time alone: a terminating pod's grace runs out (it stops
+    // counting at that moment), a reservation expires, or utilization is due.
+    const wakeAt = Math.min(usage.nextChangeAt, nextExpiry);
+    const candidates = [
+      this.options.utilization?.intervalMs,
+      Number.isFinite(wakeAt) ? Math.max(1, wakeAt - Date.now() + 50) : undefined,
+    ];
+    const requeueAfter = Math.min(...candidates.filter((c): c is number => c !== undefined));
+    return Number.isFinite(requeueAfter) ? { requeueAfter } : {};
   }
 
   /**
@@ -219,6 +262,35 @@ function canonical(v: unknown): string {
   return JSON.stringify(v);
 }
 
+const trackers = new WeakMap<Manager, Promise<UsageTracker>>();
+
+/**
+ * The manager's one UsageTracker, shared by the controller and the webhook. Its Pod and GPUBudget
+ * informers are created here, at set-up, so every replica starts them with its cache, leader or not,
+ * and reports ready (/readyz cache-sync) only once they have synced: a follower serving the webhook
+ * never builds its Pod cache on its first admission.
+ */
+export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
+  let tracker = trackers.get(mgr);
+  if (!tracker) {
+    tracker = (async () => {
+      const t = new UsageTracker();
+      const cache = mgr.getCache();
+      const pods = await cache.getInformer(Pod);
+      const budgets = await cache.getInformer(GPUBudgetKind);
+      t.attach(pods, budgets, (b: GPUBudget) => ({
+        namespace: b.metadata?.namespace ?? "",
+        name: b.metadata?.name ?? "",
+        selector: b.spec?.selector,
+        resources: budgetResources(b.spec ?? { maxGPUs: 0 }),
+      }));
+      return t;
+    })();
+    trackers.set(mgr, tracker);
+  }
+  return tracker;
+}
+
 export interface SetupGPUBudgetOptions {
   maxConcurrentReconciles?: number;
   utilization?: GPUBudgetReconcilerOptions["utilization"];
@@ -242,6 +314,7 @@ export async function setupGPUBudgetController(
     apiReader: mgr.getAPIReader(),
     recorder: mgr.getEventRecorderFor("gpubudget-controller"),
     utilization: options.utilization,
+    tracker: await usageTrackerFor(mgr),
   });
   controllerManagedBy(mgr)
     .for(GPUBudgetKind, { predicates: [generationChangedPredicate()] })
@@ -270,6 +343,8 @@ export const podCountMayChange: Predicate<Pod> = {
         p.status?.phase,
         p.metadata?.labels,
         p.metadata?.deletionTimestamp,
+        p.metadata?.deletionGracePeriodSeconds,
+        (p.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length,
         p.spec?.containers?.map((c) => c.resources),
         p.spec?.initContainers?.map((c) => [c.resources, c.restartPolicy]),
       ]);

@@ -24,6 +24,7 @@ import { createFakeClient } from "@kbts/runtime/fake";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { UsageTracker } from "../gpu/usage.js";
 import type { BudgetMetrics } from "../metrics/metrics.js";
 import { BUDGET_NAMESPACE_INDEX, GPUBudgetReconciler, podCountMayChange } from "./gpubudget_controller.js";
 
@@ -89,8 +90,12 @@ class RecordedMetrics implements BudgetMetrics {
   set(namespace: string, name: string, values: { allocated: number; max: number; exceeded: boolean }): void {
     this.series.set(`${namespace}/${name}`, values);
   }
+  readonly drifts: string[] = [];
   forget(namespace: string, name: string): void {
     this.series.delete(`${namespace}/${name}`);
+  }
+  drift(namespace: string, name: string): void {
+    this.drifts.push(`${namespace}/${name}`);
   }
 }
 
@@ -230,6 +235,65 @@ describe("GPUBudgetReconciler", () => {
     await client.delete(GPUBudgetKind, { namespace: NS, name: "b" });
     await reconcile("b");
     expect(metrics.series.has(`${NS}/b`)).toBe(false);
+  });
+
+  it("reports drift when the recount differs from the incremental usage", async () => {
+    const tracker = new UsageTracker();
+    reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics, tracker });
+    await client.create(GPUBudgetKind, budget("b", 4));
+    tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
+    const pod = await client.create(Pod, gpuPod("g1", 2));
+    tracker.upsertPod(pod);
+    await reconcile("b");
+    expect(metrics.drifts).toEqual([]);
+    tracker.deletePod(pod); // an event the tracker got wrong
+    await reconcile("b");
+    expect(metrics.drifts).toEqual([`${NS}/b`]);
+    expect((await get("b")).status?.allocatedGPUs).toBe(2); // the recount is what status reports
+  });
+
+  it("counts MIG slices by weight and reports pods with resourceClaims", async () => {
+    await client.create(
+      GPUBudgetKind,
+      budget("mixed", 1, { resources: [{ name: GPU }, { name: "nvidia.com/mig-1g.10gb", weight: "0.125" }] }),
+    );
+    await client.create(Pod, {
+      ...gpuPod("slices", 0),
+      spec: {
+        containers: [{ name: "c", image: "x", resources: { limits: { "nvidia.com/mig-1g.10gb": "10" } } }],
+      },
+    });
+    await client.create(Pod, {
+      ...gpuPod("dra", 0),
+      spec: {
+        containers: [{ name: "c", image: "x" }],
+        resourceClaims: [{ name: "gpu", resourceClaimName: "c" }],
+      } as Pod["spec"],
+    });
+    await reconcile("mixed");
+    const got = await get("mixed");
+    expect(got.status).toMatchObject({ allocatedGPUs: 2, podCount: 1, resourceClaimPods: 1 });
+    expect(got.status?.conditions?.[0]).toMatchObject({ status: "False", message: "1.25/1 GPUs" });
+  });
+
+  it("drops expired reservations and keeps live ones", async () => {
+    const created = await client.create(GPUBudgetKind, budget("b", 4, { enforcement: "Deny" }));
+    const live = {
+      pod: "new",
+      podUID: "u1",
+      milliGPUs: 1000,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
+    const old = {
+      pod: "old",
+      podUID: "u2",
+      milliGPUs: 1000,
+      expiresAt: new Date(Date.now() - 1_000).toISOString(),
+    };
+    await client.status().update(GPUBudgetKind, { ...created, status: { reservations: [live, old] } });
+    const result = await reconcile("b");
+    expect((await get("b")).status?.reservations).toEqual([live]);
+    expect(result.requeueAfter).toBeGreaterThan(55_000); // back when the live one expires
   });
 });
 

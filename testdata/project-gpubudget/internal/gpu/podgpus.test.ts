@@ -16,7 +16,15 @@ limitations under the License.
 
 import type { Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
-import { budgetUsage, podGPUs, quantityValue, selectorMatches, slimPod } from "./podgpus.js";
+import {
+  budgetUsage,
+  isCounted,
+  podGPUs,
+  quantityMilli,
+  quantityValue,
+  selectorMatches,
+  slimPod,
+} from "./podgpus.js";
 
 const GPU = "nvidia.com/gpu";
 
@@ -40,7 +48,7 @@ function pod(
 }
 
 const req = (n: string): C["resources"] => ({ requests: { [GPU]: n } });
-const lim = (n: string): C["resources"] => ({ limits: { [GPU]: n } });
+const lim = (n: string, resource = GPU): C["resources"] => ({ limits: { [resource]: n } });
 
 describe("quantityValue", () => {
   it("reads plain, suffixed and exponent quantities, rounding up like Quantity.Value()", () => {
@@ -165,20 +173,45 @@ describe("selectorMatches", () => {
 
 describe("budgetUsage", () => {
   const six = { name: "a", resources: lim("6") };
-  it("skips Succeeded and Failed pods and counts Pending, Running and terminating ones", () => {
+  const gpus = { resources: [{ name: GPU }] };
+  it("skips Succeeded and Failed pods and counts Pending, Running, Unknown and terminating ones", () => {
     const terminating = pod("t", { containers: [six] });
-    terminating.metadata = { ...terminating.metadata, deletionTimestamp: "2026-01-01T00:00:00Z" };
+    terminating.metadata = {
+      ...terminating.metadata,
+      deletionTimestamp: "2026-01-01T00:00:30Z",
+      deletionGracePeriodSeconds: 30,
+    };
     const usage = budgetUsage(
       [
         pod("pending", { containers: [six] }),
         pod("running", { containers: [six], phase: "Running" }),
+        pod("lost", { containers: [six], phase: "Unknown" }),
         pod("done", { containers: [six], phase: "Succeeded" }),
         pod("failed", { containers: [six], phase: "Failed" }),
         terminating,
       ],
-      { resourceName: GPU },
+      gpus,
+      { now: Date.parse("2026-01-01T00:00:00Z"), podNames: true },
     );
-    expect(usage).toEqual({ allocatedGPUs: 18, podCount: 3, podNames: ["pending", "running", "t"] });
+    expect(usage).toMatchObject({
+      allocatedMilli: 24000,
+      podCount: 4,
+      podNames: ["lost", "pending", "running", "t"],
+    });
+    // It stops counting at deletionTimestamp + grace, and says when that is.
+    expect(usage.nextChangeAt).toBe(Date.parse("2026-01-01T00:01:00Z"));
+  });
+
+  it("stops counting a pod stuck terminating past its deletion timestamp plus grace (ResourceQuota's rule)", () => {
+    const stuck = pod("stuck", { containers: [six], phase: "Unknown" });
+    stuck.metadata = {
+      ...stuck.metadata,
+      deletionTimestamp: "2026-01-01T00:00:30Z",
+      deletionGracePeriodSeconds: 30,
+    };
+    expect(isCounted(stuck, Date.parse("2026-01-01T00:00:59Z"))).toBe(true);
+    expect(isCounted(stuck, Date.parse("2026-01-01T00:01:01Z"))).toBe(false);
+    expect(budgetUsage([stuck], gpus, { now: Date.parse("2026-01-01T00:01:01Z") }).allocatedMilli).toBe(0);
   });
 
   it("counts only the pods the selector matches", () => {
@@ -187,18 +220,53 @@ describe("budgetUsage", () => {
         pod("ml", { containers: [six], labels: { team: "ml" } }),
         pod("web", { containers: [six], labels: { team: "web" } }),
       ],
-      { resourceName: GPU, selector: { matchLabels: { team: "ml" } } },
+      { ...gpus, selector: { matchLabels: { team: "ml" } } },
+      { podNames: true },
     );
-    expect(usage.allocatedGPUs).toBe(6);
+    expect(usage.allocatedMilli).toBe(6000);
     expect(usage.podNames).toEqual(["ml"]);
   });
 
-  it("does not count pods that hold no GPU", () => {
-    expect(budgetUsage([pod("cpu-only", { containers: [{ name: "a" }] })], { resourceName: GPU })).toEqual({
-      allocatedGPUs: 0,
-      podCount: 0,
-      podNames: [],
+  it("lists no pod names unless asked (utilization off)", () => {
+    expect(budgetUsage([pod("p", { containers: [six] })], gpus).podNames).toEqual([]);
+  });
+
+  it("weighs each resource: MIG slices count as fractions of a GPU", () => {
+    const slices = pod("mig", {
+      containers: [{ name: "a", resources: lim("3", "nvidia.com/mig-1g.10gb") }, six],
     });
+    const usage = budgetUsage([slices], {
+      resources: [{ name: GPU }, { name: "nvidia.com/mig-1g.10gb", weight: "125m" }],
+    });
+    expect(usage.allocatedMilli).toBe(6375);
+  });
+
+  it("reports pods that claim devices through resourceClaims", () => {
+    const claiming = pod("dra", { containers: [{ name: "a" }] });
+    (claiming.spec as unknown as Record<string, unknown>).resourceClaims = [
+      { name: "gpu", resourceClaimName: "c" },
+    ];
+    expect(budgetUsage([claiming], gpus)).toMatchObject({
+      allocatedMilli: 0,
+      podCount: 0,
+      resourceClaimPods: 1,
+    });
+  });
+
+  it("does not count pods that hold no GPU", () => {
+    expect(budgetUsage([pod("cpu-only", { containers: [{ name: "a" }] })], gpus)).toMatchObject({
+      allocatedMilli: 0,
+      podCount: 0,
+    });
+  });
+});
+
+describe("quantityMilli", () => {
+  it("reads weights exactly in thousandths", () => {
+    expect(quantityMilli("0.125")).toBe(125);
+    expect(quantityMilli("125m")).toBe(125);
+    expect(quantityMilli("1")).toBe(1000);
+    expect(quantityMilli(2)).toBe(2000);
   });
 });
 

@@ -105,12 +105,85 @@ export function podGPUs(pod: Pod, resource: string): number {
 }
 
 /**
- * Succeeded and Failed pods hold nothing (ResourceQuota does not count them either). A terminating pod
- * (deletionTimestamp set) still holds its devices until the kubelet has stopped it, so it counts.
+ * Until when (ms since the epoch) a pod counts, by ResourceQuota's rule (QuotaV1Pod): a Succeeded or
+ * Failed pod never counts (0). Any other phase counts, Unknown included (a node that stopped reporting
+ * may still run it), until the pod is stuck terminating: once deletionTimestamp plus
+ * deletionGracePeriodSeconds has passed it stops counting, so pods on a lost node free their budget.
+ * A pod not being deleted counts for ever (Infinity).
  */
-export function isTerminal(pod: Pod): boolean {
+export function countsUntil(pod: Pod): number {
   const phase = pod.status?.phase;
-  return phase === "Succeeded" || phase === "Failed";
+  if (phase === "Succeeded" || phase === "Failed") return 0;
+  const deletion = pod.metadata?.deletionTimestamp;
+  const grace = pod.metadata?.deletionGracePeriodSeconds;
+  if (deletion === undefined || deletion === null || grace === undefined || grace === null)
+    return Number.POSITIVE_INFINITY;
+  return Date.parse(String(deletion)) + grace * 1000;
+}
+
+/** Whether a pod counts at `now` (ResourceQuota's rule, see countsUntil). */
+export function isCounted(pod: Pod, now = Date.now()): boolean {
+  return countsUntil(pod) > now;
+}
+
+/** Whether a pod claims devices through Dynamic Resource Allocation, which no budget can count. */
+export function hasResourceClaims(pod: Pod): boolean {
+  return ((pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length ?? 0) > 0;
+}
+
+/** One resource name a budget counts, and how many GPUs one unit of it is worth. */
+export interface BudgetResource {
+  name: string;
+  /** A Quantity ("1", "0.125", "125m"); 1 when absent. */
+  weight?: string | number;
+}
+
+/** The resource a budget counts when it names none (the CRD defaults spec.resourceName to it too). */
+export const DEFAULT_RESOURCE_NAME = "nvidia.com/gpu";
+
+/** What a budget counts: spec.resources when set, else its single spec.resourceName with weight 1. */
+export function budgetResources(spec: {
+  resources?: BudgetResource[];
+  resourceName?: string;
+}): BudgetResource[] {
+  if (spec.resources && spec.resources.length > 0) return spec.resources;
+  return [{ name: spec.resourceName ?? DEFAULT_RESOURCE_NAME }];
+}
+
+/** A resource.Quantity in thousandths, rounded up (so weights like 0.125 stay exact integers). */
+export function quantityMilli(q: string | number | undefined): number {
+  if (q === undefined) return 0;
+  if (typeof q === "number") return Math.ceil(Number((q * 1000).toFixed(6)));
+  const m = QUANTITY.exec(q.trim());
+  if (!m) throw new Error(`invalid quantity ${JSON.stringify(q)}`);
+  const scale = m[2] ? 10 ** Number(m[2].slice(1)) : (SUFFIXES[m[3] ?? ""] ?? 1);
+  return Math.ceil(Number((Number(m[1]) * scale * 1000).toFixed(6)));
+}
+
+/** The GPUs (in thousandths) a pod holds under a budget's resources: each name's units times its weight. */
+export function podMilliGPUs(pod: Pod, resources: readonly BudgetResource[]): number {
+  let milli = 0;
+  for (const r of resources) {
+    const units = podGPUs(pod, r.name);
+    if (units > 0) milli += units * quantityMilli(r.weight ?? 1);
+  }
+  return milli;
+}
+
+/** Thousandths of a GPU as people read them: "6", "1.25". */
+export function formatGPUs(milli: number): string {
+  return Number.isInteger(milli / 1000) ? String(milli / 1000) : String(Number((milli / 1000).toFixed(3)));
+}
+
+/** The cap and resources as a refusal or event names them: "nvidia.com/gpu", or "GPUs (a, b×0.125)". */
+export function describeResources(resources: readonly BudgetResource[]): string {
+  const [only] = resources;
+  if (resources.length === 1 && only && quantityMilli(only.weight ?? 1) === 1000) return only.name;
+  const parts = resources.map((r) => {
+    const w = quantityMilli(r.weight ?? 1);
+    return w === 1000 ? r.name : `${r.name}×${formatGPUs(w)}`;
+  });
+  return `GPUs (${parts.join(", ")})`;
 }
 
 /** metav1.LabelSelector semantics: an absent selector matches everything, an empty one too. */
@@ -148,28 +221,48 @@ export function selectorMatches(
 }
 
 export interface BudgetUsage {
-  /** GPUs held by the counted pods. */
-  allocatedGPUs: number;
-  /** Pods that hold at least one GPU of the resource. */
+  /** GPUs held by the counted pods, in thousandths (weights make fractions). */
+  allocatedMilli: number;
+  /** Pods that hold at least one GPU of the budget's resources. */
   podCount: number;
-  /** Names of those pods, for the utilization query. */
+  /** Names of those pods, for the utilization query; only collected when asked for. */
   podNames: string[];
+  /** Selected pods that claim devices through resourceClaims (DRA), which the budget cannot count. */
+  resourceClaimPods: number;
+  /** The next moment (ms) a counted terminating pod stops counting; Infinity when none will. */
+  nextChangeAt: number;
 }
 
-/** Sums what the pods of one namespace that a budget selects hold. */
+export interface CountRule {
+  resources: readonly BudgetResource[];
+  selector?: LabelSelector;
+}
+
+/** Sums what the pods of one namespace that a budget selects hold at `now`. */
 export function budgetUsage(
   pods: readonly Pod[],
-  budget: { resourceName: string; selector?: LabelSelector },
+  rule: CountRule,
+  options: { now?: number; podNames?: boolean } = {},
 ): BudgetUsage {
-  const usage: BudgetUsage = { allocatedGPUs: 0, podCount: 0, podNames: [] };
+  const now = options.now ?? Date.now();
+  const usage: BudgetUsage = {
+    allocatedMilli: 0,
+    podCount: 0,
+    podNames: [],
+    resourceClaimPods: 0,
+    nextChangeAt: Number.POSITIVE_INFINITY,
+  };
   for (const pod of pods) {
-    if (isTerminal(pod)) continue;
-    if (!selectorMatches(budget.selector, pod.metadata?.labels)) continue;
-    const gpus = podGPUs(pod, budget.resourceName);
-    if (gpus <= 0) continue;
-    usage.allocatedGPUs += gpus;
+    const until = countsUntil(pod);
+    if (until <= now) continue;
+    if (!selectorMatches(rule.selector, pod.metadata?.labels)) continue;
+    if (hasResourceClaims(pod)) usage.resourceClaimPods += 1;
+    const milli = podMilliGPUs(pod, rule.resources);
+    if (milli <= 0) continue;
+    usage.allocatedMilli += milli;
     usage.podCount += 1;
-    usage.podNames.push(pod.metadata?.name ?? "");
+    usage.nextChangeAt = Math.min(usage.nextChangeAt, until);
+    if (options.podNames) usage.podNames.push(pod.metadata?.name ?? "");
   }
   usage.podNames.sort();
   return usage;
@@ -201,11 +294,16 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       generation: m.generation,
       labels: m.labels,
       deletionTimestamp: m.deletionTimestamp,
+      deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
     },
     spec: spec && {
       containers: (spec.containers ?? []).map(keepResources),
       initContainers: spec.initContainers?.map(keepResources),
       overhead: spec.overhead,
+      // Only whether there are claims: a budget reports such pods, it cannot count them.
+      resourceClaims: (spec as { resourceClaims?: { name?: string }[] }).resourceClaims?.map((c) => ({
+        name: c.name,
+      })),
     },
     status: pod.status && { phase: pod.status.phase },
   } as unknown as T;

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { Gauge, metricsRegistry } from "@kbts/runtime";
+import { Counter, Gauge, metricsRegistry } from "@kbts/runtime";
 
 /**
  * The operator's own series, served at /metrics beside controller-runtime's. One series per budget,
@@ -23,6 +23,8 @@ import { Gauge, metricsRegistry } from "@kbts/runtime";
  */
 export interface BudgetMetrics {
   set(namespace: string, name: string, values: { allocated: number; max: number; exceeded: boolean }): void;
+  /** Counts a reconcile whose recount differed from the webhook's incremental usage. */
+  drift(namespace: string, name: string): void;
   /** Drops every series of a deleted budget. */
   forget(namespace: string, name: string): void;
 }
@@ -50,17 +52,29 @@ export const exceeded = new Gauge({
   registers: [metricsRegistry],
 });
 
+export const usageDrift = new Counter({
+  name: "gpubudget_usage_drift_total",
+  help: "Reconciles whose recount of a GPUBudget's usage differed from the incremental count the webhook admits by.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
 export const budgetMetrics: BudgetMetrics = {
   set(namespace, name, values) {
     const labels = { namespace, name };
     allocatedGPUs.set(labels, values.allocated);
     maxGPUs.set(labels, values.max);
     exceeded.set(labels, values.exceeded ? 1 : 0);
+    usageDrift.inc(labels, 0);
+  },
+  drift(namespace, name) {
+    usageDrift.inc({ namespace, name });
   },
   forget(namespace, name) {
     const labels = { namespace, name };
     allocatedGPUs.remove(labels);
     maxGPUs.remove(labels);
     exceeded.remove(labels);
+    usageDrift.remove(labels);
   },
 };

@@ -14,26 +14,40 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-// Unit tests of the Pod validator on the fake client (no cluster). The webhook server itself, with
-// the API server calling it, is covered by internal/controller/gpubudget_controller.test.ts.
-import { Pod } from "@kbts/runtime";
+// Unit tests of the Pod validator and its reservations on the fake client (no cluster; the fake
+// enforces the CRD's schema and resourceVersion preconditions as the API server does). The webhook
+// server with the API server calling it is covered by internal/controller/gpubudget_controller.test.ts.
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import type { Client, Pod } from "@kbts/runtime";
 import { createFakeClient } from "@kbts/runtime/fake";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { BUDGET_NAMESPACE_INDEX } from "../../controller/gpubudget_controller.js";
+import { budgetResources } from "../../gpu/podgpus.js";
+import { UsageTracker } from "../../gpu/usage.js";
 import { PodCustomValidator } from "./pod_webhook.js";
+import { BudgetReservations } from "./reservations.js";
 
+const CRDS = fileURLToPath(new URL("../../../config/crd/bases", import.meta.url));
 const NS = "team-a";
 const GPU = "nvidia.com/gpu";
+const MIG = "nvidia.com/mig-1g.10gb";
 
-function gpuPod(name: string, gpus: number, labels?: Record<string, string>): Pod {
+function gpuPod(
+  name: string,
+  gpus: number,
+  opts: { labels?: Record<string, string>; resource?: string } = {},
+): Pod {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: NS, labels },
+    metadata: { name, namespace: NS, uid: randomUUID(), resourceVersion: "1", labels: opts.labels },
     spec: {
-      containers: [{ name: "main", image: "busybox", resources: { limits: { [GPU]: String(gpus) } } }],
+      containers: [
+        { name: "main", image: "busybox", resources: { limits: { [opts.resource ?? GPU]: String(gpus) } } },
+      ],
     },
   };
 }
@@ -47,10 +61,34 @@ function budget(name: string, maxGPUs: number, spec: Partial<GPUBudget["spec"]> 
   };
 }
 
-let client: ReturnType<typeof createFakeClient>;
+let client: Client;
+/** One replica: its own tracker (cache view) and reservations, sharing the API server (the fake). */
+interface Replica {
+  tracker: UsageTracker;
+  validator: PodCustomValidator;
+}
+function replica(): Replica {
+  const tracker = new UsageTracker();
+  const reservations = new BudgetReservations({ client, apiReader: client, tracker, ttlMs: 30_000 });
+  return { tracker, validator: new PodCustomValidator({ client, tracker, reservations }) };
+}
+
+async function addBudget(r: Replica[], b: GPUBudget): Promise<GPUBudget> {
+  const created = await client.create(GPUBudgetKind, b);
+  for (const { tracker } of r) {
+    tracker.upsertBudget({
+      namespace: NS,
+      name: b.metadata?.name ?? "",
+      selector: created.spec.selector,
+      resources: budgetResources(created.spec),
+    });
+  }
+  return created;
+}
+
 beforeEach(() => {
   client = createFakeClient({
-    kinds: [GPUBudgetKind],
+    crdDirectoryPaths: [CRDS],
     indexes: [
       {
         kind: GPUBudgetKind,
@@ -62,29 +100,113 @@ beforeEach(() => {
 });
 
 describe("PodCustomValidator", () => {
-  it("denies a pod that would push a Deny budget past its cap, naming the budget and the numbers", async () => {
-    await client.create(GPUBudgetKind, budget("cap", 4, { enforcement: "Deny" }));
-    await client.create(Pod, gpuPod("running", 3));
-    const v = new PodCustomValidator(client);
-    await expect(v.validateCreate(gpuPod("more", 2))).rejects.toThrow(
-      "pod denied: GPUBudget team-a/cap allows 4 nvidia.com/gpu; 3 allocated, this pod asks for 2 (5/4)",
+  it("denies a pod that would push a Deny budget past its cap, naming the budget, cap, use and ask", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 4, { enforcement: "Deny" }));
+    r.tracker.upsertPod(gpuPod("running", 3));
+    await expect(r.validator.validateCreate(gpuPod("more", 2))).rejects.toThrow(
+      "pod denied: GPUBudget team-a/cap allows 4 nvidia.com/gpu; 3 in use (3 allocated, 0 reserved), this pod asks for 2 (5/4)",
     );
-    await expect(v.validateCreate(gpuPod("fits", 1))).resolves.toEqual([]);
+    await expect(r.validator.validateCreate(gpuPod("fits", 1))).resolves.toEqual([]);
+    const reservations = (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status
+      ?.reservations;
+    expect(reservations).toEqual([expect.objectContaining({ pod: "fits", milliGPUs: 1000 })]);
+  });
+
+  it("admits exactly the cap from a concurrent burst through two replicas", async () => {
+    const a = replica();
+    const b = replica();
+    await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).validator.validateCreate(gpuPod(`p${i}`, 1))),
+    );
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(10);
+    const denied = results.find((x) => x.status === "rejected") as PromiseRejectedResult;
+    expect(String(denied.reason)).toContain(
+      "10 in use (0 allocated, 10 reserved), this pod asks for 1 (11/10)",
+    );
+  });
+
+  it("counts a reserved pod once when the cache sees it, and frees it when it goes", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 2, { enforcement: "Deny" }));
+    const first = gpuPod("first", 2);
+    await r.validator.validateCreate(first);
+    await expect(r.validator.validateCreate(gpuPod("second", 1))).rejects.toThrow(
+      "2 in use (0 allocated, 2 reserved)",
+    );
+    r.tracker.upsertPod(first);
+    await expect(r.validator.validateCreate(gpuPod("third", 1))).rejects.toThrow(
+      "2 in use (2 allocated, 0 reserved)",
+    );
+    r.tracker.deletePod(first);
+    await expect(r.validator.validateCreate(gpuPod("fourth", 1))).resolves.toEqual([]);
+  });
+
+  it("reserves nothing for a dry run", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 1, { enforcement: "Deny" }));
+    const pod = gpuPod("dry", 1);
+    await r.validator.validateCreate(pod, { dryRun: true } as never);
+    expect(
+      (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.reservations,
+    ).toBeUndefined();
   });
 
   it("only warns for a Report budget", async () => {
-    await client.create(GPUBudgetKind, budget("cap", 4));
-    const v = new PodCustomValidator(client);
-    const warnings = await v.validateCreate(gpuPod("big", 6));
+    const r = replica();
+    await addBudget([r], budget("cap", 4));
+    const warnings = await r.validator.validateCreate(gpuPod("big", 6));
     expect(warnings).toEqual([expect.stringContaining("enforcement is Report")]);
   });
 
   it("ignores pods the budget's selector does not pick", async () => {
-    await client.create(
-      GPUBudgetKind,
+    const r = replica();
+    await addBudget(
+      [r],
       budget("cap", 0, { enforcement: "Deny", selector: { matchLabels: { team: "ml" } } }),
     );
-    const v = new PodCustomValidator(client);
-    await expect(v.validateCreate(gpuPod("web", 2, { team: "web" }))).resolves.toEqual([]);
+    await expect(r.validator.validateCreate(gpuPod("web", 2, { labels: { team: "web" } }))).resolves.toEqual(
+      [],
+    );
+  });
+
+  it("refuses a relabel that moves a running pod into a Deny budget it would overflow", async () => {
+    const r = replica();
+    await addBudget([r], budget("ml", 2, { enforcement: "Deny", selector: { matchLabels: { team: "ml" } } }));
+    const train = gpuPod("train", 2, { labels: { team: "ml" } });
+    r.tracker.upsertPod(train);
+    const web = gpuPod("web", 1, { labels: { team: "web" } });
+    r.tracker.upsertPod(web);
+    const moved = { ...web, metadata: { ...web.metadata, labels: { team: "ml" } } };
+    await expect(r.validator.validateUpdate(web, moved)).rejects.toThrow(
+      "GPUBudget team-a/ml allows 2 nvidia.com/gpu; 2 in use (2 allocated, 0 reserved), this pod asks for 1 (3/2)",
+    );
+    // An update that adds nothing (a label the selector ignores) is not checked.
+    const relabelled = { ...train, metadata: { ...train.metadata, labels: { team: "ml", tier: "gold" } } };
+    await expect(r.validator.validateUpdate(train, relabelled)).resolves.toEqual([]);
+  });
+
+  it("refuses an in-place resize past the cap", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 2, { enforcement: "Deny" }));
+    const pod = gpuPod("p", 1);
+    r.tracker.upsertPod(pod);
+    await expect(r.validator.validateUpdate(pod, gpuPod("p", 3))).rejects.toThrow(
+      "this pod asks for 2 (3/2)",
+    );
+  });
+
+  it("counts MIG slices by their weight and refuses when over", async () => {
+    const r = replica();
+    await addBudget(
+      [r],
+      budget("mixed", 1, { enforcement: "Deny", resources: [{ name: GPU }, { name: MIG, weight: "0.125" }] }),
+    );
+    r.tracker.upsertPod(gpuPod("slices", 7, { resource: MIG }));
+    await expect(r.validator.validateCreate(gpuPod("one-more", 1, { resource: MIG }))).resolves.toEqual([]);
+    await expect(r.validator.validateCreate(gpuPod("again", 1, { resource: MIG }))).rejects.toThrow(
+      "allows 1 GPUs (nvidia.com/gpu, nvidia.com/mig-1g.10gb×0.125); 1 in use (0.875 allocated, 0.125 reserved), this pod asks for 0.125 (1.125/1)",
+    );
   });
 });

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 import {
-  AdmissionDenied,
+  type AdmissionRequest,
   type Client,
   type CustomValidator,
   type Manager,
@@ -23,62 +23,110 @@ import {
   webhookManagedBy,
 } from "@kbts/runtime";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
-import { budgetsInNamespace, DEFAULT_RESOURCE_NAME } from "../../controller/gpubudget_controller.js";
-import { budgetUsage, podGPUs, selectorMatches } from "../../gpu/podgpus.js";
+import { budgetsInNamespace, usageTrackerFor } from "../../controller/gpubudget_controller.js";
+import {
+  budgetResources,
+  describeResources,
+  formatGPUs,
+  isCounted,
+  podMilliGPUs,
+  selectorMatches,
+} from "../../gpu/podgpus.js";
+import type { UsageTracker } from "../../gpu/usage.js";
+import { BudgetReservations } from "./reservations.js";
 
-// Pods are checked on create only: a pod's containers' resources cannot grow afterwards (an in-place
-// resize is a separate subresource this webhook does not see, and the controller still counts it).
+// Pods are checked on create and on update: a relabel can move a running pod under a budget's
+// selector, and an in-place resize (the pods/resize subresource) can make it hold more. Each is
+// checked as a create would be, for what it adds.
+// sideEffects=NoneOnDryRun: an admission under a Deny budget writes a reservation on the budget
+// (reservations.ts), except for dry-run requests, which are checked and reserve nothing.
 // failurePolicy=ignore and a short timeout: if the operator is down, pods are admitted and the
-// controller reports the overrun afterwards. A GPU budget must never be able to stop a cluster.
+// controller reports the overrun afterwards (and the GPUBudgetWebhookUnreachable alert says
+// enforcement is off). A GPU budget must never be able to stop a cluster.
 // config/webhook/pod_namespace_selector_patch.yaml adds the namespaceSelector (markers cannot express
 // it) that leaves kube-system and the operator's own namespace alone.
-// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=ignore,sideEffects=None,groups="",resources=pods,verbs=create,versions=v1,name=vpod-v1.kb.io,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=ignore,sideEffects=NoneOnDryRun,groups="",resources=pods;pods/resize,verbs=create;update,versions=v1,name=vpod-v1.kb.io,admissionReviewVersions=v1,timeoutSeconds=5
+
+/** How long a reservation counts at most (--reservation-ttl): far longer than any cache's watch delay. */
+export const DEFAULT_RESERVATION_TTL_MS = 30_000;
+
+export interface PodValidatorOptions {
+  client: Client;
+  tracker: UsageTracker;
+  reservations: BudgetReservations;
+}
 
 /**
- * Refuses a pod whose GPUs would push a Deny budget of its namespace past its cap. Report budgets are
- * never enforced here. The count comes from the same cache and the same rule as the controller's, so
- * both agree; the controller stays the source of truth (two pods admitted at the same instant can
- * still overrun a budget together, and the budget's status then says so).
+ * Refuses a pod whose GPUs would push a Deny budget of its namespace past its cap; Report budgets only
+ * warn. Usage is read in constant time from the UsageTracker (kept from the Pod informer's events), and
+ * a Deny admission reserves its GPUs on the budget first (reservations.ts), so a burst of pods, through
+ * any number of webhook replicas, cannot overrun the cap.
  */
 export class PodCustomValidator implements CustomValidator<Pod> {
-  constructor(private readonly client: Client) {}
+  constructor(private readonly options: PodValidatorOptions) {}
 
-  async validateCreate(pod: Pod): Promise<string[]> {
-    const namespace = pod.metadata?.namespace;
-    if (!namespace) return [];
-    const keys = await budgetsInNamespace(this.client, namespace);
-    if (keys.length === 0) return [];
-    let pods: Pod[] | undefined;
-    const warnings: string[] = [];
-    for (const key of keys) {
-      const budget = await this.client.get(GPUBudgetKind, key);
-      const resourceName = budget.spec.resourceName ?? DEFAULT_RESOURCE_NAME;
-      if (!selectorMatches(budget.spec.selector, pod.metadata?.labels)) continue;
-      const wanted = podGPUs(pod, resourceName);
-      if (wanted === 0) continue;
-      pods ??= await this.client.list(Pod, { namespace });
-      const allocated = budgetUsage(pods, { resourceName, selector: budget.spec.selector }).allocatedGPUs;
-      const max = budget.spec.maxGPUs;
-      if (allocated + wanted <= max) continue;
-      const message = `GPUBudget ${namespace}/${key.name} allows ${max} ${resourceName}; ${allocated} allocated, this pod asks for ${wanted} (${allocated + wanted}/${max})`;
-      if ((budget.spec.enforcement ?? "Report") === "Deny") {
-        throw new AdmissionDenied(`pod denied: ${message}`);
-      }
-      warnings.push(`${message}; enforcement is Report, so the pod is admitted`);
-    }
-    return warnings;
+  async validateCreate(pod: Pod, req?: AdmissionRequest<Pod>): Promise<string[]> {
+    return this.check(undefined, pod, req?.dryRun === true);
   }
 
-  async validateUpdate(): Promise<string[]> {
-    return [];
+  async validateUpdate(oldPod: Pod, pod: Pod, req?: AdmissionRequest<Pod>): Promise<string[]> {
+    return this.check(oldPod, pod, req?.dryRun === true);
   }
 
   async validateDelete(): Promise<string[]> {
     return [];
   }
+
+  /** Checks what `pod` adds to each budget of its namespace over `oldPod` (nothing, for a create). */
+  private async check(oldPod: Pod | undefined, pod: Pod, dryRun: boolean): Promise<string[]> {
+    const namespace = pod.metadata?.namespace;
+    if (!namespace || !isCounted(pod)) return [];
+    const keys = await budgetsInNamespace(this.options.client, namespace);
+    const warnings: string[] = [];
+    for (const key of keys) {
+      const budget = await this.options.client.get(GPUBudgetKind, key);
+      const resources = budgetResources(budget.spec);
+      const holds = (p: Pod | undefined) =>
+        p && isCounted(p) && selectorMatches(budget.spec.selector, p.metadata?.labels)
+          ? podMilliGPUs(p, resources)
+          : 0;
+      const asked = holds(pod) - holds(oldPod);
+      if (asked <= 0) continue;
+      if ((budget.spec.enforcement ?? "Report") === "Deny") {
+        await this.options.reservations.reserve(key, {
+          pod: pod.metadata?.name ?? "",
+          podUID: pod.metadata?.uid ?? "",
+          podResourceVersion: oldPod?.metadata?.resourceVersion,
+          milliGPUs: asked,
+          dryRun,
+        });
+        continue;
+      }
+      const counted = this.options.tracker.usage(namespace, key.name)?.allocatedMilli ?? 0;
+      const max = budget.spec.maxGPUs;
+      if (counted + asked <= max * 1000) continue;
+      warnings.push(
+        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeResources(resources)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); enforcement is Report, so the pod is admitted`,
+      );
+    }
+    return warnings;
+  }
 }
 
 /** Registers the Pod validator at /validate--v1-pod on the manager's webhook server. */
-export function setupPodWebhookWithManager(mgr: Manager): void {
-  webhookManagedBy(mgr, Pod).withValidator(new PodCustomValidator(mgr.getClient())).complete();
+export async function setupPodWebhookWithManager(
+  mgr: Manager,
+  options: { reservationTTLMs?: number } = {},
+): Promise<void> {
+  const client = mgr.getClient();
+  const tracker = await usageTrackerFor(mgr);
+  const reservations = new BudgetReservations({
+    client,
+    apiReader: mgr.getAPIReader(),
+    tracker,
+    ttlMs: options.reservationTTLMs ?? DEFAULT_RESERVATION_TTL_MS,
+  });
+  webhookManagedBy(mgr, Pod)
+    .withValidator(new PodCustomValidator({ client, tracker, reservations }))
+    .complete();
 }

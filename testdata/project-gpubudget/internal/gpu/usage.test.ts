@@ -1,0 +1,99 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import type { Pod } from "@kbts/runtime";
+import { describe, expect, it } from "vitest";
+import { budgetUsage, DEFAULT_RESOURCE_NAME as GPU } from "./podgpus.js";
+import { UsageTracker } from "./usage.js";
+
+function pod(
+  uid: string,
+  gpus: number,
+  extra: { labels?: Record<string, string>; phase?: NonNullable<Pod["status"]>["phase"]; rv?: string } = {},
+): Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: uid, uid, namespace: "ns", labels: extra.labels, resourceVersion: extra.rv ?? "1" },
+    spec: { containers: [{ name: "c", image: "x", resources: { limits: { [GPU]: String(gpus) } } }] },
+    status: { phase: extra.phase ?? "Running" },
+  };
+}
+
+const ml = {
+  namespace: "ns",
+  name: "ml",
+  selector: { matchLabels: { team: "ml" } },
+  resources: [{ name: GPU }],
+};
+
+describe("UsageTracker", () => {
+  it("keeps a budget's usage equal to a recount through adds, relabels, phase changes and deletes", () => {
+    const t = new UsageTracker();
+    const pods = new Map<string, Pod>();
+    const upsert = (p: Pod) => {
+      pods.set(p.metadata?.uid ?? "", p);
+      t.upsertPod(p);
+    };
+    const check = () =>
+      expect(t.usage("ns", "ml")).toEqual({
+        allocatedMilli: budgetUsage([...pods.values()], ml).allocatedMilli,
+        podCount: budgetUsage([...pods.values()], ml).podCount,
+      });
+    upsert(pod("a", 2, { labels: { team: "ml" } }));
+    t.upsertBudget(ml); // a budget created after its pods counts them
+    check();
+    upsert(pod("b", 3, { labels: { team: "web" } }));
+    check();
+    upsert(pod("b", 3, { labels: { team: "ml" }, rv: "2" }));
+    check();
+    expect(t.usage("ns", "ml")?.allocatedMilli).toBe(5000);
+    upsert(pod("a", 2, { labels: { team: "ml" }, phase: "Succeeded", rv: "2" }));
+    check();
+    const b = pods.get("b") as Pod;
+    pods.delete("b");
+    t.deletePod(b);
+    check();
+    expect(t.usage("ns", "ml")).toEqual({ allocatedMilli: 0, podCount: 0 });
+  });
+
+  it("drops a terminating pod at its deletion timestamp plus grace, without any event", () => {
+    const t = new UsageTracker();
+    t.upsertBudget({ ...ml, selector: undefined });
+    const stuck = pod("s", 4);
+    const at = Date.now();
+    stuck.metadata = {
+      ...stuck.metadata,
+      deletionTimestamp: new Date(at).toISOString(),
+      deletionGracePeriodSeconds: 30,
+    };
+    t.upsertPod(stuck);
+    expect(t.usage("ns", "ml", at + 29_000)?.allocatedMilli).toBe(4000);
+    expect(t.usage("ns", "ml", at + 31_000)).toEqual({ allocatedMilli: 0, podCount: 0 });
+  });
+
+  it("knows which pods (and which versions) this cache has seen", () => {
+    const t = new UsageTracker();
+    expect(t.hasSeen("x")).toBe(false);
+    t.upsertPod(pod("x", 1, { rv: "7" }));
+    expect(t.hasSeen("x")).toBe(true);
+    expect(t.hasSeen("x", "7")).toBe(false);
+    t.upsertPod(pod("x", 1, { rv: "8" }));
+    expect(t.hasSeen("x", "7")).toBe(true);
+    t.deletePod(pod("x", 1, { rv: "8" }));
+    expect(t.hasSeen("x")).toBe(true);
+  });
+});

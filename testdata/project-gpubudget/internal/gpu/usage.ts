@@ -1,0 +1,181 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import type { Informer, KubernetesObject, LabelSelector, Pod } from "@kbts/runtime";
+import { type BudgetResource, countsUntil, podMilliGPUs, selectorMatches } from "./podgpus.js";
+
+/** What the tracker needs of a budget: where it is and what it counts. */
+export interface TrackedBudget {
+  namespace: string;
+  name: string;
+  selector?: LabelSelector;
+  resources: readonly BudgetResource[];
+}
+
+/** A budget's usage at one moment, read in constant time. */
+export interface TrackedUsage {
+  allocatedMilli: number;
+  podCount: number;
+}
+
+interface BudgetState {
+  selector?: LabelSelector;
+  resources: readonly BudgetResource[];
+  /** The rule as text, to tell a spec change that needs a recount from a status-only update. */
+  rule: string;
+  allocatedMilli: number;
+  podCount: number;
+  /** Counted pods that are being deleted: they stop counting at `until` (ResourceQuota's rule). */
+  terminating: Map<string, { until: number; milli: number }>;
+}
+
+interface NamespaceState {
+  pods: Map<string, Pod>;
+  budgets: Map<string, BudgetState>;
+}
+
+/**
+ * Per-namespace, per-budget GPU usage kept up to date from the Pod and budget informers' events, so an
+ * admission reads two numbers instead of listing and recounting every pod of the namespace (which made
+ * filling a namespace quadratic). A pod event touches each budget of its namespace once; a budget's spec
+ * change recounts that budget alone. The reconciler still recounts from the cache and reports any drift
+ * (gpubudget_usage_drift_total), which would be a bug here.
+ *
+ * It also remembers which pods this replica's cache has seen (and, for a while, which it saw go), which
+ * is what releases an admission reservation on this replica (see internal/admission/reservations.ts).
+ */
+export class UsageTracker {
+  private readonly namespaces = new Map<string, NamespaceState>();
+  /** uid -> resourceVersion of every pod in the cache. */
+  private readonly versions = new Map<string, string>();
+  /** uid -> when this replica saw the pod deleted; kept for `forgetAfterMs`. */
+  private readonly gone = new Map<string, number>();
+
+  constructor(private readonly options: { forgetAfterMs: number } = { forgetAfterMs: 120_000 }) {}
+
+  /** Subscribes to the informers (before the cache starts, so the first list arrives as adds). */
+  attach<B extends KubernetesObject>(
+    pods: Informer<Pod>,
+    budgets: Informer<B>,
+    describe: (budget: B) => TrackedBudget,
+  ): void {
+    budgets.addEventHandler((e) => {
+      if (e.type === "delete") this.deleteBudget(describe(e.object));
+      else this.upsertBudget(describe(e.object));
+    });
+    pods.addEventHandler((e) => {
+      if (e.type === "delete") this.deletePod(e.object);
+      else this.upsertPod(e.object);
+    });
+  }
+
+  upsertBudget(budget: TrackedBudget): void {
+    const ns = this.namespace(budget.namespace);
+    const name = budget.name;
+    const rule = JSON.stringify([budget.selector ?? null, budget.resources]);
+    if (ns.budgets.get(name)?.rule === rule) return;
+    const state: BudgetState = {
+      selector: budget.selector,
+      resources: budget.resources,
+      rule,
+      allocatedMilli: 0,
+      podCount: 0,
+      terminating: new Map(),
+    };
+    for (const pod of ns.pods.values()) add(state, pod, 1);
+    ns.budgets.set(name, state);
+  }
+
+  deleteBudget(budget: TrackedBudget): void {
+    this.namespaces.get(budget.namespace)?.budgets.delete(budget.name);
+  }
+
+  upsertPod(pod: Pod): void {
+    const uid = pod.metadata?.uid ?? "";
+    const ns = this.namespace(pod.metadata?.namespace ?? "");
+    const old = ns.pods.get(uid);
+    for (const state of ns.budgets.values()) {
+      if (old) add(state, old, -1);
+      add(state, pod, 1);
+    }
+    ns.pods.set(uid, pod);
+    this.versions.set(uid, pod.metadata?.resourceVersion ?? "");
+  }
+
+  deletePod(pod: Pod): void {
+    const uid = pod.metadata?.uid ?? "";
+    const ns = this.namespaces.get(pod.metadata?.namespace ?? "");
+    const old = ns?.pods.get(uid);
+    if (ns && old) {
+      for (const state of ns.budgets.values()) add(state, old, -1);
+      ns.pods.delete(uid);
+    }
+    this.versions.delete(uid);
+    const now = Date.now();
+    this.gone.set(uid, now);
+    // Forget old deletions in passing; the oldest are first (Map keeps insertion order).
+    for (const [key, at] of this.gone) {
+      if (now - at < this.options.forgetAfterMs) break;
+      this.gone.delete(key);
+    }
+  }
+
+  /** A budget's usage at `now`; undefined until this replica's cache has seen the budget. */
+  usage(namespace: string, name: string, now = Date.now()): TrackedUsage | undefined {
+    const state = this.namespaces.get(namespace)?.budgets.get(name);
+    if (!state) return undefined;
+    let { allocatedMilli, podCount } = state;
+    for (const t of state.terminating.values()) {
+      if (t.until > now) continue;
+      allocatedMilli -= t.milli;
+      podCount -= 1;
+    }
+    return { allocatedMilli, podCount };
+  }
+
+  /**
+   * Whether this replica's cache reflects the pod past `resourceVersion`: for a create (no version) the
+   * pod is in the cache or was seen deleted; for an update, the cache holds another version of it.
+   */
+  hasSeen(uid: string, resourceVersion = ""): boolean {
+    if (this.gone.has(uid)) return true;
+    const seen = this.versions.get(uid);
+    return seen !== undefined && seen !== resourceVersion;
+  }
+
+  private namespace(name: string): NamespaceState {
+    let ns = this.namespaces.get(name);
+    if (!ns) {
+      ns = { pods: new Map(), budgets: new Map() };
+      this.namespaces.set(name, ns);
+    }
+    return ns;
+  }
+}
+
+/** Adds (sign 1) or removes (sign -1) what `pod` holds under a budget. */
+function add(state: BudgetState, pod: Pod, sign: 1 | -1): void {
+  const until = countsUntil(pod);
+  if (until <= 0) return; // Succeeded/Failed never count
+  if (!selectorMatches(state.selector, pod.metadata?.labels)) return;
+  const milli = podMilliGPUs(pod, state.resources);
+  if (milli <= 0) return;
+  state.allocatedMilli += sign * milli;
+  state.podCount += sign;
+  const uid = pod.metadata?.uid ?? "";
+  if (sign < 0) state.terminating.delete(uid);
+  else if (Number.isFinite(until)) state.terminating.set(uid, { until, milli });
+}
