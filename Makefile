@@ -27,6 +27,10 @@ install: node_modules/.package-lock.json ## Install npm dependencies (npm ci) wh
 build: install ## Compile the CLI and @kbts/runtime.
 	npx tsc -b tsconfig.json
 
+.PHONY: dist
+dist: build ## Pack kbts-<version>.tgz (the CLI, with the runtime tarball inside) and kbts-runtime-<version>.tgz here.
+	@node -e 'import("./dist/packaging/pack.js").then((m) => { const t = m.packCheckout(process.cwd()); console.log(t.kbts + "\n" + t.runtime); })'
+
 .PHONY: typecheck
 typecheck: install ## Type-check sources, tests and benchmarks.
 	npx tsc -p tsconfig.test.json

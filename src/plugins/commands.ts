@@ -30,7 +30,7 @@ import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { Plugin, PluginContext } from "./types.js";
-import { checkRuntimeSpec, resolveDependencySpecs } from "./typescript/dependencies.js";
+import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
 import { boilerplate } from "./typescript/plugin.js";
 
 /**
@@ -117,7 +117,9 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
     license: license as "apache2" | "none",
     multigroup: flags.multigroup === true,
     year,
-    ...specs,
+    runtimeSpec: specs.runtimeSpec,
+    kbtsSpec: specs.kbtsSpec,
+    vendorDir: specs.vendored.length > 0 ? VENDOR_DIR : undefined,
   };
   const config: ProjectConfig = {
     version: "3",
@@ -133,6 +135,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
     config,
   };
   for (const plugin of plugins) await plugin.init?.(ctx, options);
+  for (const file of specs.vendored) fs.write(file.path, file.content);
   fs.write(PROJECT_FILE, formatProject(config));
   return { written: flush(fs), next: "Next: define a resource with:\n$ kbts create api" };
 }

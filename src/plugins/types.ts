@@ -17,6 +17,8 @@ export interface InitOptions {
   /** npm specs for @kbts/runtime and kbts in the generated package.json. */
   runtimeSpec: string;
   kbtsSpec: string;
+  /** The project folder holding kbts' vendored tarballs (`--runtime vendor`), else undefined. */
+  vendorDir?: string;
   year: string;
 }
 

@@ -88,7 +88,7 @@ export interface CommitHooks {
  */
 export function commitFiles(
   root: string,
-  files: ReadonlyArray<{ path: string; content: string }>,
+  files: ReadonlyArray<{ path: string; content: string | Uint8Array }>,
   hooks: CommitHooks = {},
 ): void {
   const madeDirs: string[] = [];
@@ -167,7 +167,8 @@ function makeParents(dir: string, made: string[]): void {
  * validation writes nothing, and one that fails while writing leaves no half-made project.
  */
 export class StagedFS {
-  private readonly staged = new Map<string, string>();
+  /** Text, or bytes for files copied as they are (vendored tarballs). */
+  private readonly staged = new Map<string, string | Uint8Array>();
 
   constructor(readonly root: string) {}
 
@@ -189,7 +190,8 @@ export class StagedFS {
   read(path: string): string | undefined {
     const key = this.key(path);
     const staged = this.staged.get(key);
-    if (staged !== undefined) return staged;
+    if (staged !== undefined)
+      return typeof staged === "string" ? staged : Buffer.from(staged).toString("utf8");
     const file = join(this.root, key);
     if (!existsSync(file)) return undefined;
     try {
@@ -203,16 +205,17 @@ export class StagedFS {
     }
   }
 
-  write(path: string, content: string): void {
+  write(path: string, content: string | Uint8Array): void {
     this.staged.set(this.key(path), content);
   }
 
   /** Staged files whose content differs from the disk, sorted by path. */
-  changes(): Array<{ path: string; content: string; created: boolean }> {
-    const out: Array<{ path: string; content: string; created: boolean }> = [];
+  changes(): Array<{ path: string; content: string | Uint8Array; created: boolean }> {
+    const out: Array<{ path: string; content: string | Uint8Array; created: boolean }> = [];
     for (const [path, content] of [...this.staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const onDisk = this.onDisk(path);
-      if (onDisk !== content) out.push({ path, content, created: onDisk === undefined });
+      if (!onDisk?.equals(typeof content === "string" ? Buffer.from(content) : content))
+        out.push({ path, content, created: onDisk === undefined });
     }
     return out;
   }
@@ -228,7 +231,7 @@ export class StagedFS {
     return changes.map((c) => c.path);
   }
 
-  private onDisk(key: string): string | undefined {
+  private onDisk(key: string): Buffer | undefined {
     const file = join(this.root, key);
     if (!existsSync(file)) return undefined;
     if (lstatSync(file).isDirectory()) {
@@ -237,7 +240,7 @@ export class StagedFS {
         fix: "move the directory away (or pass another name), then run the command again",
       });
     }
-    return readFileSync(file, "utf8");
+    return readFileSync(file);
   }
 
   /** For messages: a path relative to the project root. */

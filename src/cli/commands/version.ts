@@ -1,13 +1,17 @@
 import type { Command } from "commander";
+import { KBTS_ROOT, kbtsInstall } from "../../packaging/pack.js";
 import { KUBERNETES_VERSION, kbtsVersion } from "../../version.js";
 
 export function defineVersion(program: Command): void {
   program
     .command("version")
-    .description("print the kbts version, the Node.js version and the Kubernetes version kbts targets")
+    .description(
+      "print the kbts version, where it runs from (an installed package or a checkout), the Node.js version and the Kubernetes version kbts targets",
+    )
     .action(() => {
+      const from = kbtsInstall() === "checkout" ? "checkout" : "installed package";
       process.stdout.write(
-        `kbts ${kbtsVersion()}\nnode ${process.versions.node}\nkubernetes ${KUBERNETES_VERSION}\n`,
+        `kbts ${kbtsVersion()}\nfrom ${from} ${KBTS_ROOT.replace(/\/$/, "")}\nnode ${process.versions.node}\nkubernetes ${KUBERNETES_VERSION}\n`,
       );
     });
 }

@@ -7,7 +7,7 @@ import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
-import { devToolVersions } from "./dependencies.js";
+import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
 
 /**
  * The default plugin: a TypeScript operator with Kubebuilder's go/v4 + kustomize/v2 layout.
@@ -39,6 +39,8 @@ function init(ctx: PluginContext, o: InitOptions): void {
     k8sVersion: KUBERNETES_VERSION,
     runtimeSpec: o.runtimeSpec,
     kbtsSpec: o.kbtsSpec,
+    vendorDir: o.vendorDir,
+    nodeVersion: NODE_LTS_MAJOR,
     devVersions: devToolVersions(),
   };
   for (const t of templateSet("typescript/init")) {

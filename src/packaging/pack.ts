@@ -1,0 +1,190 @@
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { KbtsError } from "../errors.js";
+
+/**
+ * kbts' two npm packages as tarballs (`make dist`, and `kbts init` vendoring them into a project):
+ * - kbts-runtime-<v>.tgz: `npm pack` of runtime/ (@kbts/runtime, its compiled dist/ only);
+ * - kbts-<v>.tgz: the CLI (bin/, dist/, templates/) with @kbts/runtime bundled, so
+ *   `npm install -g ./kbts-<v>.tgz` needs nothing but the registry (for third-party packages), and the
+ *   runtime tarball in vendor/, so an installed kbts carries both tarballs `kbts init` vendors into a
+ *   project.
+ */
+
+/** The root of the running kbts: a checkout, or the installed package's directory. */
+export const KBTS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Where kbts runs from: a source checkout (runtime/ and src/ beside it) or an installed package. */
+export type KbtsInstall = "checkout" | "installed";
+
+export function kbtsInstall(root = KBTS_ROOT): KbtsInstall {
+  return existsSync(join(root, "runtime", "package.json")) && existsSync(join(root, "src"))
+    ? "checkout"
+    : "installed";
+}
+
+interface PackageJson {
+  name: string;
+  version: string;
+  description?: string;
+  type?: string;
+  license?: string;
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  files?: string[];
+  bundleDependencies?: string[];
+}
+
+export function readPackageJson(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
+}
+
+/** npm pack's file name for a package: @scope/name@1.2.3 → scope-name-1.2.3.tgz. */
+export function tarballName(pkg: Pick<PackageJson, "name" | "version">): string {
+  return `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
+}
+
+/** The folder inside the kbts package that holds the runtime tarball. */
+const VENDOR = "vendor";
+
+export interface Tarballs {
+  /** Absolute path of kbts-<v>.tgz. */
+  kbts: string;
+  /** Absolute path of kbts-runtime-<v>.tgz. */
+  runtime: string;
+}
+
+function npmPack(dir: string, destination: string): string {
+  try {
+    const out = execFileSync(
+      "npm",
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", destination],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const [info] = JSON.parse(out) as Array<{ filename: string }>;
+    if (!info) throw new Error("npm pack printed nothing");
+    return join(destination, info.filename);
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new KbtsError(`npm pack failed in ${dir}: ${(e.stderr || e.message).trim()}`);
+  }
+}
+
+/**
+ * kbts' package.json as published: @kbts/runtime is bundled (in node_modules/ of the tarball, since it
+ * is on no registry yet) at its exact version, and its dependencies are kbts' own, so npm installs
+ * them beside it, where Node's resolution finds them from the bundled copy.
+ */
+function publishedPackageJson(cli: PackageJson, runtime: PackageJson): PackageJson {
+  const dependencies: Record<string, string> = { ...cli.dependencies };
+  for (const [name, range] of Object.entries(runtime.dependencies ?? {})) {
+    if (dependencies[name] !== undefined && dependencies[name] !== range) {
+      throw new KbtsError(
+        `package.json asks for ${name}@${dependencies[name]} but runtime/package.json for ${name}@${range}: kbts and the runtime it bundles must agree`,
+        { where: "package.json", fix: `use the same range for ${name} in both` },
+      );
+    }
+    dependencies[name] = range;
+  }
+  dependencies[runtime.name] = runtime.version;
+  return {
+    name: cli.name,
+    version: cli.version,
+    description: cli.description,
+    type: cli.type,
+    license: cli.license,
+    bin: cli.bin,
+    files: [...(cli.files ?? []), VENDOR],
+    engines: cli.engines,
+    dependencies,
+    bundleDependencies: [runtime.name],
+    // Not installed with kbts; kept as the versions a scaffolded project's dev tools are pinned to.
+    devDependencies: cli.devDependencies,
+  };
+}
+
+/**
+ * `npm pack` of kbts from `root` (a checkout or an installed kbts) with package.json `pkg`, the
+ * runtime tarball in vendor/ and unpacked in node_modules/ (the bundled copy).
+ */
+function packCli(root: string, pkg: PackageJson, runtimeTarball: string, destination: string): string {
+  const stage = mkdtempSync(join(tmpdir(), "kbts-pack-"));
+  try {
+    for (const dir of pkg.files ?? []) {
+      if (dir !== VENDOR) cpSync(join(root, dir), join(stage, dir), { recursive: true });
+    }
+    for (const doc of ["README.md", "LICENSE"]) {
+      if (existsSync(join(root, doc))) copyFileSync(join(root, doc), join(stage, doc));
+    }
+    mkdirSync(join(stage, VENDOR));
+    copyFileSync(runtimeTarball, join(stage, VENDOR, basename(runtimeTarball)));
+    const bundled = join(stage, "node_modules", ...(pkg.bundleDependencies?.[0] ?? "").split("/"));
+    mkdirSync(bundled, { recursive: true });
+    execFileSync("tar", ["xzf", runtimeTarball, "-C", bundled, "--strip-components=1"]);
+    // npm takes a bundled package's dependencies to be in the bundle too, and would install none of
+    // them: the bundled copy declares none, and kbts' package.json declares them (see above).
+    const bundledPkg = readPackageJson(bundled);
+    delete bundledPkg.dependencies;
+    writeFileSync(join(bundled, "package.json"), `${JSON.stringify(bundledPkg, null, 2)}\n`);
+    writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    return npmPack(stage, destination);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Packs a checkout's two packages into `destination`. The checkout must be built (`npx tsc -b`):
+ * the packages ship compiled JavaScript only.
+ */
+export function packCheckout(destination: string, root = KBTS_ROOT): Tarballs {
+  for (const built of ["dist/cli/main.js", "runtime/dist/index.js"]) {
+    if (!existsSync(join(root, built))) {
+      throw new KbtsError(`${join(root, built)} is missing: the checkout is not built`, {
+        fix: "run `npx tsc -b tsconfig.json` (or `make build`) in the checkout first",
+      });
+    }
+  }
+  mkdirSync(destination, { recursive: true });
+  const runtime = npmPack(join(root, "runtime"), destination);
+  const pkg = publishedPackageJson(readPackageJson(root), readPackageJson(join(root, "runtime")));
+  return { kbts: packCli(root, pkg, runtime, destination), runtime };
+}
+
+/**
+ * The tarballs of the running kbts, into `destination`: packed from the checkout, or, for an installed
+ * kbts, its own package packed again with the runtime tarball it carries in vendor/.
+ */
+export function ownTarballs(destination: string): Tarballs {
+  if (kbtsInstall() === "checkout") return packCheckout(destination);
+  const pkg = readPackageJson(KBTS_ROOT);
+  const name = pkg.bundleDependencies?.[0] ?? "@kbts/runtime";
+  const runtimeFile = join(KBTS_ROOT, VENDOR, tarballName({ name, version: pkg.dependencies?.[name] ?? "" }));
+  if (!existsSync(runtimeFile)) {
+    throw new KbtsError(`${runtimeFile} is missing: this kbts installation is incomplete`, {
+      fix: "reinstall kbts from its tarball (npm install -g ./kbts-<version>.tgz)",
+    });
+  }
+  mkdirSync(destination, { recursive: true });
+  const runtime = join(destination, basename(runtimeFile));
+  copyFileSync(runtimeFile, runtime);
+  return { kbts: packCli(KBTS_ROOT, pkg, runtime, destination), runtime };
+}
