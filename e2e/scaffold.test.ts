@@ -161,7 +161,14 @@ afterAll(async () => {
 
 describe.sequential("a scaffolded Memcached operator", () => {
   it("kbts init and kbts create api write the project; a second create api fails and changes nothing", async () => {
-    const init = await kbts(["init", "--domain", "example.com", "--repo", "example.com/memcached", "--skip-install"]);
+    const init = await kbts([
+      "init",
+      "--domain",
+      "example.com",
+      "--repo",
+      "example.com/memcached",
+      "--skip-install",
+    ]);
     expect(init.exitCode, init.all).toBe(0);
     const api = await kbts([
       "create",

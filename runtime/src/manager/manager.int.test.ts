@@ -20,7 +20,6 @@ import { createClient } from "../client/client.js";
 import { compareResourceVersions } from "../client/own-writes.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
-import { CertificateAuthority } from "../tls/certs.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
@@ -28,6 +27,7 @@ import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import { generationChangedPredicate, newPredicateFuncs } from "../predicate/predicate.js";
 import type { Request } from "../reconcile/types.js";
+import { CertificateAuthority } from "../tls/certs.js";
 import { createManager } from "./manager.js";
 import type { Manager, ManagerOptions } from "./types.js";
 

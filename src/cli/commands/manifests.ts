@@ -15,7 +15,10 @@ export function defineManifests(program: Command): void {
       "allow float fields (number, float64), as controller-gen's crd:allowDangerousTypes",
     )
     .option("--check", "write nothing; exit 1 with a diff when a generated file is stale")
-    .option("--strict", "treat warnings (unknown or misspelt markers) as errors; `make manifests` sets it when CI=true")
+    .option(
+      "--strict",
+      "treat warnings (unknown or misspelt markers) as errors; `make manifests` sets it when CI=true",
+    )
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (opts: {
