@@ -33,6 +33,14 @@ export interface CreateCacheOptions extends CacheOptions {
   reflector?: Partial<ReflectorTuning>;
 }
 
+/** A watch the reflector knows to be stalled: no event while a fresh watch sees some, or no answer. */
+export interface StalledWatch {
+  kind: string;
+  namespace?: string;
+  since: number;
+  reason: string;
+}
+
 /** controller-runtime's default SyncPeriod: 10 hours. */
 export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 const ALL_NAMESPACES = "__all_namespaces";
@@ -163,6 +171,18 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     const obj = informer.store.get(keyOf(namespace, key.name));
     if (!obj) throw notFound(kind.plural, key.name, kind.group);
     return deepCopyJSON(obj);
+  }
+
+  /** Watches known to be stalled (see the reflector's liveness check), for /readyz. */
+  stalledWatches(): StalledWatch[] {
+    const out: StalledWatch[] = [];
+    for (const informer of this.informers.values()) {
+      for (const r of informer.reflectors) {
+        const stalled = r.stats.stalled;
+        if (stalled) out.push({ kind: groupKindOf(informer.kind), namespace: r.namespace, ...stalled });
+      }
+    }
+    return out;
   }
 
   /** Read-your-own-writes (see client/own-writes.ts): waits until the cache reflects a write. */

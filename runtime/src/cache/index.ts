@@ -6,6 +6,7 @@ export {
   fieldIndexName,
   InformerCache,
   KindNotServedError,
+  type StalledWatch,
   transformKey,
 } from "./cache.js";
 export {

@@ -7,6 +7,7 @@ import type { Client } from "../client/types.js";
 import { type FaultProxy, startFaultProxy } from "../envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { createLogger } from "../log/logger.js";
+import { createManager } from "../manager/manager.js";
 import { createCache } from "./cache.js";
 
 const logger = createLogger({ level: process.env.KBTS_TEST_LOG_LEVEL ?? "silent" });
@@ -79,4 +80,57 @@ describe("connections reset every 3 s", () => {
     expect(Date.now() - lastReset).toBeLessThan(2_000);
     expect(reflector.stats.forgiven).toBeGreaterThanOrEqual(5);
   }, 60_000);
+});
+
+describe("frozen connections", () => {
+  it("a frozen watch is found and replaced: the cache is current within 45 s, and /readyz reports the stall meanwhile", async () => {
+    const ns = "frozen";
+    await direct.create(Namespace, { metadata: { name: ns } });
+    await direct.create(ConfigMap, { metadata: { name: "state", namespace: ns }, data: { v: "0" } });
+    const p = await proxy();
+    // The whole operator sits behind the proxy, as behind a load balancer.
+    const mgr = createManager({
+      kubeConfig: p.kubeConfigFor(env.kubeConfig),
+      logger,
+      metricsBindAddress: "0",
+      healthProbeBindAddress: "127.0.0.1:0",
+      cache: { namespaces: [ns] },
+    });
+    await mgr.getCache().getInformer(ConfigMap);
+    const stop = new AbortController();
+    stops.push(stop);
+    void mgr.start(stop.signal).catch(() => {});
+    await mgr.elected();
+    const readyz = async () => {
+      const res = await fetch(`http://127.0.0.1:${mgr.httpAddress("healthProbe")?.port}/readyz`);
+      return { status: res.status, body: await res.text() };
+    };
+    const cached = async () =>
+      (await mgr.getCache().list(ConfigMap, { namespace: ns })).find((c) => c.metadata?.name === "state")
+        ?.data?.v;
+    const set = async (v: string) => {
+      const cm = await direct.get(ConfigMap, { namespace: ns, name: "state" });
+      await direct.update(ConfigMap, { ...cm, data: { v } });
+    };
+    await within("ready", 30_000, async () => (await readyz()).status === 200);
+    await set("1");
+    await within("the first change", 10_000, async () => (await cached()) === "1");
+
+    // Every open connection freezes for good (no bytes, never closed); new connections are
+    // black-holed for 25 s, then pass: a dead load balancer path, and a fresh one later.
+    p.freezeOpen();
+    p.blackhole(true);
+    const frozenAt = Date.now();
+    await set("2");
+    let stallReported: string | undefined;
+    const took = await within("the cache to be current after the freeze", 45_000, async () => {
+      if (Date.now() - frozenAt > 25_000) p.blackhole(false);
+      const r = await readyz();
+      if (r.status !== 200 && r.body.includes("[-]watches")) stallReported ??= `${Date.now() - frozenAt} ms`;
+      return (await cached()) === "2";
+    });
+    expect(took).toBeLessThan(45_000);
+    expect(stallReported, "/readyz never reported the stalled watch").toBeDefined();
+    await within("ready again", 20_000, async () => (await readyz()).status === 200);
+  }, 120_000);
 });

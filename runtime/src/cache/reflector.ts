@@ -15,8 +15,12 @@
  *    events) and then broke is forgiven, as client-go does: the failure count resets and it
  *    reconnects at once. Counting such breaks as failures escalated the delay to 30 s under a
  *    proxy that reset connections every 3 s (issue 19, item 3);
- *  - restarts a watch that has been silent (no event, no bookmark) for longer than its timeout plus
- *    a margin: a half-open TCP connection never errors on its own;
+ *  - checks a watch that has been silent (no event, no bookmark) for livenessCheckMs (15 s): a second,
+ *    one-second watch from the same resourceVersion over a fresh request must find nothing newer.
+ *    If it finds events the first one missed, or gets no answer within livenessProbeTimeoutMs, the
+ *    watch is stalled (a frozen or half-open connection never errors on its own): it is reported
+ *    (stats.stalled, /readyz), idle pooled connections are dropped, and it reconnects at once. A
+ *    watch silent past its own timeout plus a margin is restarted too;
  *  - logs every failure with the kind, namespace and attempt, and stops only when its signal aborts.
  * It keeps no objects: the sink (the informer) owns the store and computes what a relist changed.
  */
@@ -53,6 +57,10 @@ export interface ReflectorTuning {
   minWatchTimeoutSeconds: number;
   /** A watch silent for longer than its timeout plus this margin is restarted. */
   stallMarginMs: number;
+  /** After this much silence, verify the watch with a short second watch (0: never). */
+  livenessCheckMs: number;
+  /** How long that verification may take before the connection counts as dead. */
+  livenessProbeTimeoutMs: number;
   backoffInitialMs: number;
   backoffMaxMs: number;
   /** A connection that stayed healthy this long resets the backoff (client-go: 2 min). */
@@ -69,6 +77,8 @@ export const defaultReflectorTuning: Readonly<ReflectorTuning> = Object.freeze({
   pageSize: 500,
   minWatchTimeoutSeconds: 300,
   stallMarginMs: 30_000,
+  livenessCheckMs: 15_000,
+  livenessProbeTimeoutMs: 5_000,
   backoffInitialMs: 800,
   backoffMaxMs: 30_000,
   backoffResetMs: 120_000,
@@ -102,6 +112,8 @@ export interface ReflectorStats {
   lastResourceVersion: string;
   /** The latest list or watch failure, cleared by the next successful list. */
   lastError?: { phase: "list" | "watch"; error: unknown };
+  /** Set while the watch is known to be stalled; cleared by the next event, bookmark or list. */
+  stalled?: { since: number; reason: string };
 }
 
 class StallError extends Error {
@@ -248,6 +260,7 @@ export class Reflector {
     }
     this.stats.lists++;
     this.stats.lastError = undefined;
+    this.stats.stalled = undefined;
     this.stats.lastResourceVersion = rv;
     sink.replace(items, rv);
     sink.progress?.(rv);
@@ -288,13 +301,42 @@ export class Reflector {
     };
     const started = Date.now();
     let delivered = 0;
+    let deadReason: string | undefined;
+    let livenessTimer: NodeJS.Timeout | undefined;
+    const armLiveness = () => {
+      if (livenessTimer) clearTimeout(livenessTimer);
+      if (!(this.tuning.livenessCheckMs > 0)) return;
+      livenessTimer = setTimeout(() => void verify(), this.tuning.livenessCheckMs);
+      livenessTimer.unref();
+    };
+    const verify = async () => {
+      const before = delivered;
+      const verdict = await this.verifyWatch(watchAbort.signal);
+      if (watchAbort.signal.aborted) return;
+      // Something arrived meanwhile: the watch is alive, whatever the check saw in the race.
+      if (verdict === "current" || delivered !== before) {
+        if (verdict === "current") this.stats.stalled = undefined;
+        armLiveness();
+        return;
+      }
+      deadReason =
+        verdict === "missed"
+          ? `silent for ${this.tuning.livenessCheckMs} ms while a fresh watch saw newer events`
+          : `silent for ${this.tuning.livenessCheckMs} ms and a verification watch got no answer within ${this.tuning.livenessProbeTimeoutMs} ms`;
+      this.stats.stalled = { since: Date.now(), reason: deadReason };
+      this.log.warn({ reason: deadReason }, "watch stalled; reconnecting on a fresh connection");
+      rest.dropIdleConnections();
+      watchAbort.abort();
+    };
     this.stats.watches++;
     armStallTimer();
+    armLiveness();
     try {
       await rest.watch(
         path,
         (event: WatchEvent) => {
           armStallTimer();
+          armLiveness();
           this.handleEvent(event, sink);
           delivered++;
         },
@@ -303,6 +345,7 @@ export class Reflector {
     } catch (err) {
       const lived = Date.now() - started;
       this.lastWatchWorked = delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
+      if (deadReason) throw new StallError(`watch stalled: ${deadReason}`);
       if (stalled) {
         throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
       }
@@ -310,6 +353,7 @@ export class Reflector {
       throw err;
     } finally {
       if (stallTimer) clearTimeout(stallTimer);
+      if (livenessTimer) clearTimeout(livenessTimer);
       signal.removeEventListener("abort", onAbort);
     }
     const lived = Date.now() - started;
@@ -317,8 +361,44 @@ export class Reflector {
     return delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
   }
 
+  /**
+   * Whether a silent watch is current: a one-second watch from the same resourceVersion, on a request
+   * of its own, must deliver nothing (bookmarks aside). "missed" when it delivers events (or 410),
+   * "unreachable" when it fails or gets no answer in time.
+   */
+  private async verifyWatch(signal: AbortSignal): Promise<"current" | "missed" | "unreachable"> {
+    const { rest, labelSelector, fieldSelector } = this.options;
+    const path =
+      this.collectionPath() +
+      queryString({
+        watch: "true",
+        resourceVersion: this.stats.lastResourceVersion,
+        timeoutSeconds: 1,
+        labelSelector,
+        fieldSelector,
+      });
+    const seen = new AbortController();
+    let missed = false;
+    try {
+      await rest.watch(
+        path,
+        (event) => {
+          if (event.type === "BOOKMARK") return;
+          missed = true;
+          seen.abort();
+        },
+        AbortSignal.any([signal, seen.signal, AbortSignal.timeout(this.tuning.livenessProbeTimeoutMs)]),
+      );
+    } catch (err) {
+      if (missed || isGone(err)) return "missed";
+      return "unreachable";
+    }
+    return missed ? "missed" : "current";
+  }
+
   private handleEvent(event: WatchEvent, sink: ReflectorSink): void {
     const obj = event.object as KubernetesObject;
+    this.stats.stalled = undefined;
     switch (event.type) {
       case "ADDED":
       case "MODIFIED":

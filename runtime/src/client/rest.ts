@@ -41,6 +41,11 @@ export interface WatchEvent {
 export interface RestClientOptions {
   userAgent?: string;
   timeoutMs?: number;
+  /**
+   * How long a watch may take to answer with its response headers (10 s); the stream itself then has
+   * no timeout. The API server answers a watch at once, so a silent one is a dead connection.
+   */
+  watchResponseTimeoutMs?: number;
   /** Called with each `Warning` header the API server returns (deprecations, unknown fields). */
   onWarning?: (warning: string) => void;
   /** How often to honour Retry-After on 429/5xx before giving up (client-go: 10). */
@@ -71,6 +76,7 @@ export class RestClient {
     this.options = {
       userAgent: options.userAgent ?? `kbts-runtime/0.1.0 (node ${process.version})`,
       timeoutMs: options.timeoutMs ?? 60_000,
+      watchResponseTimeoutMs: options.watchResponseTimeoutMs ?? 10_000,
       maxRetries: options.maxRetries ?? 10,
       onWarning: options.onWarning,
     };
@@ -179,6 +185,18 @@ export class RestClient {
     });
   }
 
+  /**
+   * Destroys the pooled connections no request is using. After a timeout or a stalled watch the
+   * others in the pool most likely share the dead path (a frozen load balancer, a half-open NAT
+   * entry); dropping them makes the next request open a fresh connection instead of waiting out
+   * its own timeout on the next dead one, one after the other (issue 19, item 4).
+   */
+  dropIdleConnections(): void {
+    for (const agent of this.agents.values()) {
+      for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
+    }
+  }
+
   /** Drops pooled connections (for shutdown and tests). */
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
@@ -216,12 +234,21 @@ export class RestClient {
         auth: opts.auth,
       });
       let settled = false;
-      const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
-      // Watches have no whole-request timeout: the server ends them (timeoutSeconds) and the reflector's
-      // stall check covers dead connections.
-      const timer = streaming
-        ? undefined
-        : setTimeout(() => request.destroy(new Error(`request timed out after ${timeoutMs} ms`)), timeoutMs);
+      // Watches have no whole-request timeout, only one until their headers arrive: the server ends
+      // them (timeoutSeconds) and the reflector's liveness check covers a stream that goes silent.
+      const timeoutMs = streaming
+        ? this.options.watchResponseTimeoutMs
+        : (req.timeoutMs ?? this.options.timeoutMs);
+      const timer = setTimeout(() => {
+        this.dropIdleConnections();
+        request.destroy(
+          new Error(
+            streaming
+              ? `watch got no response within ${timeoutMs} ms`
+              : `request timed out after ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
       const onAbort = () => request.destroy(new RequestAbortedError("request aborted"));
       req.signal?.addEventListener("abort", onAbort, { once: true });
       const cleanup = () => {
@@ -254,6 +281,11 @@ export class RestClient {
           reject(req.signal?.aborted ? new RequestAbortedError("request aborted") : err);
         }
       });
+      // TCP keep-alive from 5 s of idleness on every API connection (Node's agent only sets it on
+      // sockets returned to the pool, never on a long-lived watch). Node 20 cannot shorten the
+      // probe interval (the OS's 75 s x 9), so this finds a peer that is gone for good in minutes;
+      // the reflector's liveness check and request timeouts find a frozen path in seconds.
+      request.on("socket", (socket) => socket.setKeepAlive(true, KEEPALIVE_IDLE_MS));
       if (streaming) request.setNoDelay(true);
       request.end(payload);
     });
@@ -292,6 +324,8 @@ export class RestClient {
     return agent;
   }
 }
+
+const KEEPALIVE_IDLE_MS = 5_000;
 
 /** Errors from a kept-alive socket the server had closed: the request never reached it. */
 const staleSocketErrors = new WeakSet<object>();

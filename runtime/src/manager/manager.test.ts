@@ -98,7 +98,9 @@ describe("createManager", () => {
     expect((await fetch(`${probe}/healthz`)).status).toBe(200);
     const notReady = await fetch(`${probe}/readyz`);
     expect(notReady.status).toBe(503);
-    expect(await notReady.text()).toBe("[-]cache-sync failed: reason withheld\nhealthz check failed\n");
+    expect(await notReady.text()).toBe(
+      "[-]cache-sync failed: reason withheld\n[+]watches ok\nhealthz check failed\n",
+    );
     expect(events).toEqual(["cache:start"]);
 
     release();

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { createCache } from "../cache/cache.js";
+import { createCache, type InformerCache } from "../cache/cache.js";
 import type { Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
 import { inClusterNamespace, loadKubeConfig } from "../client/config.js";
@@ -99,6 +99,17 @@ class ControllerManager implements Manager {
       if (!this.cachesSynced) throw new Error("caches have not synced yet");
       const ok = await this.cache.waitForCacheSync(AbortSignal.timeout(1_000));
       if (!ok) throw new Error("caches are not synced");
+    });
+    // Not ready while a watch is known to be stalled: its cache is silently falling behind.
+    this.readyz.add("watches", async () => {
+      const stalled = (this.cache as Partial<Pick<InformerCache, "stalledWatches">>).stalledWatches?.() ?? [];
+      if (stalled.length > 0) {
+        const what = stalled.map(
+          (w) =>
+            `${w.kind}${w.namespace ? ` in ${w.namespace}` : ""} for ${Math.round((Date.now() - w.since) / 1000)}s: ${w.reason}`,
+        );
+        throw new Error(`stalled watch: ${what.join("; ")}`);
+      }
     });
   }
 
