@@ -1,5 +1,6 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
-import { parse as parseCel } from "@marcbachmann/cel-js";
+import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/fake";
+import { Environment } from "@marcbachmann/cel-js";
 import { ts } from "ts-morph";
 import type { BuiltCrd } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
@@ -25,10 +26,14 @@ export function checkCrds(
       if (!kind) continue;
       const root = v.schema.openAPIV3Schema;
       const markers = collector.forNode(kind.decl).markers;
-      for (const m of [...markers.list(printColumn), ...markers.list(selectableField)]) {
+      for (const m of markers.list(printColumn)) {
+        if (checkColumn(m, errors))
+          checkPath(m, String((m.value as Record<string, unknown>).JSONPath ?? ""), root, errors);
+      }
+      for (const m of markers.list(selectableField)) {
         checkPath(m, String((m.value as Record<string, unknown>).JSONPath ?? ""), root, errors);
       }
-      new Walk(collector, checker, errors).type(
+      new Walk(collector, checker, errors, root).type(
         checker.getTypeAtLocation(kind.decl.name),
         root,
         kind.decl.name.text,
@@ -39,6 +44,10 @@ export function checkCrds(
 }
 
 const at = (m: MarkerInstance) => formatLocation(m.loc);
+
+// The syntax Kubernetes accepts includes optional field selection (`self.?x.orValue(...)`).
+const celSyntax = new Environment({ enableOptionalTypes: true });
+const parseCel = (expression: string) => celSyntax.parse(expression);
 
 function closest(name: string, options: string[]): string | undefined {
   let best: string | undefined;
@@ -57,6 +66,57 @@ const isOpen = (s: JSONSchemaProps) =>
   s["x-kubernetes-preserve-unknown-fields"] === true ||
   (!s.properties && s.type === "object") ||
   s.type === undefined;
+
+// What apiextensions' ValidateCustomResourceColumnDefinition accepts.
+const COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
+const COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+
+/** A printer column's type, format and path as the API server validates them; false when its path is unusable. */
+function checkColumn(m: MarkerInstance, errors: KbtsError[]): boolean {
+  const v = m.value as Record<string, unknown>;
+  const name = `+kubebuilder:printcolumn:name=${JSON.stringify(String(v.name ?? ""))}`;
+  const type = String(v.type ?? "");
+  if (!COLUMN_TYPES.includes(type)) {
+    const guess = closest(type, COLUMN_TYPES);
+    errors.push(
+      new KbtsError(
+        `${name}: type=${type} is not a printer column type; the API server would refuse the CRD`,
+        {
+          where: at(m),
+          fix: `use type=${guess ?? "string"} (one of ${COLUMN_TYPES.join(", ")})`,
+        },
+      ),
+    );
+  }
+  const format = v.format === undefined ? "" : String(v.format);
+  if (format !== "" && !COLUMN_FORMATS.includes(format)) {
+    const guess = closest(format, COLUMN_FORMATS);
+    errors.push(
+      new KbtsError(
+        `${name}: format=${format} is not a printer column format; the API server would refuse the CRD`,
+        {
+          where: at(m),
+          fix: `${guess ? `use format=${guess}, or ` : ""}drop format (one of ${COLUMN_FORMATS.join(", ")})`,
+        },
+      ),
+    );
+  }
+  const path = String(v.JSONPath ?? "");
+  if (path === "" || !path.startsWith(".")) {
+    const simple = path.replace(/^\{(.*)\}$/, "$1").replace(/^\$/, "");
+    errors.push(
+      new KbtsError(
+        `${name}: JSONPath=${JSON.stringify(path)} must be a simple path starting with "." (no {} or $); the API server would refuse the CRD`,
+        {
+          where: at(m),
+          fix: `write JSONPath=${JSON.stringify(simple.startsWith(".") ? simple : `.${simple}`)}`,
+        },
+      ),
+    );
+    return false;
+  }
+  return true;
+}
 
 /** A JSONPath as printer columns and selectable fields use them: `.a.b[0].c`, `.a[?(@.x=="y")].b`. */
 function checkPath(m: MarkerInstance, path: string, root: JSONSchemaProps, errors: KbtsError[]): void {
@@ -105,6 +165,7 @@ class Walk {
     private readonly collector: MarkerCollector,
     private readonly checker: ts.TypeChecker,
     private readonly errors: KbtsError[],
+    private readonly root: JSONSchemaProps,
   ) {}
 
   /** A TS type and the schema it produced; type-level markers of its declaration are checked here. */
@@ -217,23 +278,39 @@ class Walk {
         );
       }
     }
-    if (!schema.properties || isOpen(schema)) return;
-    const code = rule.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
-    for (const match of code.matchAll(/\b(?:self|oldSelf)\.([A-Za-z_][A-Za-z0-9_]*)/g)) {
-      const field = match[1] as string;
-      if (field in schema.properties) continue;
-      const guess = closest(field, Object.keys(schema.properties));
-      const typeName = owner.split(".").pop() ?? owner;
+    // Type-checked against the schema as the API server compiles it; only certain problems are reported.
+    const value = m.value as Record<string, unknown>;
+    const problems = ruleTypeProblems(
+      {
+        rule,
+        ...(typeof messageExpression === "string" && messageExpression !== "" ? { messageExpression } : {}),
+        ...(value.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+      },
+      schema,
+      schema === this.root,
+    );
+    const typeName = owner.split(".").pop() ?? owner;
+    for (const p of problems) {
+      const field = /field "([^"]+)"/.exec(p.message)?.[1];
+      const guess = field
+        ? closest(
+            field,
+            Object.keys(schema.properties ?? {}).map((k) => celPropertyName(k) ?? k),
+          )
+        : undefined;
+      const text = p.expression === "rule" ? rule : String(messageExpression);
       this.errors.push(
         new KbtsError(
-          `CEL rule ${JSON.stringify(rule)} refers to self.${field}, but ${typeName} has no field "${field}"${guess ? ` (did you mean ${guess}?)` : ""}`,
+          `CEL ${p.expression} ${JSON.stringify(text)} on ${typeName}: ${p.message}${guess ? ` (did you mean self.${guess}?)` : ""}; the API server would refuse the CRD`,
           {
             where: at(m),
-            fix: `use one of ${Object.keys(schema.properties).sort().join(", ")}`,
+            fix:
+              p.expression === "rule"
+                ? "fix the rule of +kubebuilder:validation:XValidation (it must be a bool over self/oldSelf; see https://kubernetes.io/docs/reference/using-api/cel/)"
+                : "make messageExpression of +kubebuilder:validation:XValidation a string expression",
           },
         ),
       );
-      return;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { Environment, Optional } from "@marcbachmann/cel-js";
 import type { JSONSchemaProps, ValidationRule } from "../api/core.js";
+import { ruleTypeProblems } from "./celtypes.js";
 import type { FieldError } from "./fielderrors.js";
 import { child, index } from "./schema.js";
 
@@ -130,8 +131,16 @@ const compiled = new WeakMap<ValidationRule, CompiledRule>();
 
 /** Parses every rule of a schema up front, so a broken rule fails when the CRD is loaded (as the API server rejects it). */
 export function compileRules(schema: JSONSchemaProps, where: string, path = ""): void {
-  for (const rule of schema["x-kubernetes-validations"] ?? [])
+  for (const rule of schema["x-kubernetes-validations"] ?? []) {
     compileRule(rule, `${where} at ${path || "<root>"}`);
+    // The API server type-checks rules against the schema when the CRD is created: so does the fake.
+    const problem = ruleTypeProblems(rule, schema, path === "")[0];
+    if (problem) {
+      throw new Error(
+        `invalid x-kubernetes-validations ${problem.expression} ${JSON.stringify(problem.expression === "rule" ? rule.rule : rule.messageExpression)} in ${where} at ${path || "<root>"}: ${problem.message} (the API server refuses this CRD; fix the +kubebuilder:validation:XValidation marker and run make manifests)`,
+      );
+    }
+  }
   for (const [k, sub] of Object.entries(schema.properties ?? {})) compileRules(sub, where, child(path, k));
   if (typeof schema.additionalProperties === "object")
     compileRules(schema.additionalProperties, where, `${path}[*]`);

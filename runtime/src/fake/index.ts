@@ -13,6 +13,7 @@
  */
 
 export type { JSONSchemaProps, ValidationRule } from "../api/core.js";
+export { celPropertyName, type RuleTypeProblem, ruleTypeProblems } from "./celtypes.js";
 export {
   createFakeClient,
   type FakeClient,

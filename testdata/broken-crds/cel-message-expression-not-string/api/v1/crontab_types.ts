@@ -1,0 +1,18 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+// +kubebuilder:validation:XValidation:rule="self.replicas >= 0",messageExpression="self.replicas"
+export interface CronTabSpec {
+  cronSpec: string;
+  // +optional
+  replicas?: int32;
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+export interface CronTab {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: CronTabSpec;
+  status?: { lastScheduleTime?: string };
+}
