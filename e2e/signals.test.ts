@@ -98,6 +98,7 @@ describe("signals leave each tree unchanged or complete", () => {
     "memcached",
     "--runtime",
     "registry",
+    "--skip-install",
   ];
   const api = ["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"];
   let initialized = "";

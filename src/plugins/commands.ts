@@ -1,4 +1,5 @@
 import { basename, resolve } from "node:path";
+import { pluralize } from "../crd/plural.js";
 import { KbtsError } from "../errors.js";
 import {
   findResource,
@@ -13,11 +14,19 @@ import {
   type ResourceModel,
   resourceModel,
 } from "../project/resource.js";
+import {
+  checkBuiltinWebhookKind,
+  checkIdentifierCollisions,
+  checkProjectValues,
+  checkResourceNames,
+  refuseBuiltinGroup,
+} from "../project/validate.js";
 import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/encode.js";
 import { formatStaged } from "../scaffold/format.js";
 import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
 import { dependenciesInstalled, INSTALL_COMMAND } from "../scaffold/install.js";
 import {
+  qualifiedGroup,
   validateDomain,
   validateGroup,
   validateKind,
@@ -149,7 +158,9 @@ function loadProject(fs: StagedFS): ProjectConfig {
       fix: "run this command in the project's root directory, or create a project with kbts init",
     });
   }
-  return parseProject(text);
+  const config = parseProject(text);
+  checkProjectValues(text);
+  return config;
 }
 
 /**
@@ -190,6 +201,7 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   const fs = new StagedFS(resolve(dir));
   const config = loadProject(fs);
   validateResourceFlags(flags);
+  refuseBuiltinGroup(flags.group, flags.kind, config.domain ?? "");
   const options = {
     resource: flags.resource ?? true,
     controller: flags.controller ?? true,
@@ -241,8 +253,11 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
     });
   }
   const model = resourceModel(config, { ...flags, plural: flags.plural ?? existing?.plural });
+  checkResourceNames(model);
+  refusePluralTaken(config, model);
   const ctx = projectScaffold(fs, config);
   for (const plugin of chain) await plugin.createApi?.(ctx, model, options);
+  checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
   return {
     written: flush(fs),
@@ -277,6 +292,7 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
   }
   const chain = pluginChain(config, flags.plugins);
   const core = isCoreResource(config, flags);
+  if (core) checkBuiltinWebhookKind(flags.group, flags.version, flags.kind);
   const existing = findResource(config, flags);
   if (!core && !existing?.api) {
     throw new KbtsError(`no API found for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
@@ -320,9 +336,30 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
   };
   const ctx = projectScaffold(fs, config);
   for (const plugin of chain) await plugin.createWebhook?.(ctx, model, options);
+  checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
   return {
     written: flush(fs),
     next: "Next: implement your new Webhook and generate the manifests with:\n$ make manifests",
   };
+}
+
+/** Two kinds of one group with the same plural would share one CRD name: the second would get no CRD. */
+function refusePluralTaken(config: ProjectConfig, model: ResourceModel): void {
+  const taken = (config.resources ?? []).find(
+    (r) =>
+      !r.core &&
+      r.kind !== model.kind &&
+      qualifiedGroup(r.group, r.domain ?? config.domain ?? "") === model.qualifiedGroup &&
+      (r.plural ?? pluralize(r.kind)) === model.plural,
+  );
+  if (taken) {
+    throw new KbtsError(
+      `plural ${JSON.stringify(model.plural)} is already the resource name of kind ${taken.kind} in group ${model.qualifiedGroup}`,
+      {
+        where: "--plural",
+        fix: "give this kind another --plural (each kind of a group needs its own resource name)",
+      },
+    );
+  }
 }
