@@ -275,7 +275,7 @@ export function checkIdentifierCollisions(fs: StagedFS, kind: string): void {
     });
   }
   for (const change of fs.changes()) {
-    if (!change.path.endsWith(".ts")) continue;
+    if (!change.path.endsWith(".ts") || typeof change.content !== "string") continue;
     const sf = ts.createSourceFile(change.path, change.content, ts.ScriptTarget.Latest, false);
     const seen = new Map<string, string>();
     const add = (name: string, origin: string): void => {
