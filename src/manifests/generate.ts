@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path";
+import { ts } from "ts-morph";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { findApiPackages } from "../loading/packages.js";
@@ -87,7 +88,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
     allowDangerousTypes: opts.allowDangerousTypes ?? false,
     packageOptional: (sf) => optionalFiles.has(sf),
   });
-  const errors: KbtsError[] = [];
+  const errors: KbtsError[] = syntaxErrors(root, loaded.program, loaded.files);
   const crds = buildCrds(root, packages, walker, collector, { [VERSION_ANNOTATION]: kbtsVersion() }, errors);
   errors.push(...walker.errors);
   if (errors.length === 0 && !opts.unchecked) checkCrds(crds, collector, loaded.checker, errors);
@@ -159,4 +160,22 @@ function dedupe(errors: KbtsError[]): KbtsError[] {
     seen.add(k);
     return true;
   });
+}
+
+/**
+ * The compiler's own syntax errors in the scanned files: a file TypeScript cannot parse must not be
+ * turned into a CRD from the parser's guesses. (Type errors are the project's `tsc` to report: the
+ * runtime's types are not loaded here.)
+ */
+function syntaxErrors(root: string, program: ts.Program, files: readonly ts.SourceFile[]): KbtsError[] {
+  return files.flatMap((sf) =>
+    program.getSyntacticDiagnostics(sf).map((d) => {
+      const pos = d.start === undefined ? undefined : sf.getLineAndCharacterOfPosition(d.start);
+      const file = relative(root, sf.fileName) || sf.fileName;
+      return new KbtsError(`TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`, {
+        where: pos ? `${file}:${pos.line + 1}:${pos.character + 1}` : file,
+        fix: "fix the TypeScript (npx tsc -p tsconfig.json shows the same error)",
+      });
+    }),
+  );
 }

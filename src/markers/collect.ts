@@ -4,7 +4,7 @@ import { KbtsError } from "../errors.js";
 import { type CommentGroup, FileComments, mayContainMarkers } from "./comments.js";
 import { cleanDescription, isDirectiveLine } from "./doc.js";
 import { type MarkerWarning, parseMarker } from "./parse.js";
-import { type MarkerInstance, MarkerSet, type Registry, type Target } from "./registry.js";
+import { formatLocation, type MarkerInstance, MarkerSet, type Registry, type Target } from "./registry.js";
 
 /** The markers and description of one declaration or property. */
 export interface NodeDocs {
@@ -27,6 +27,9 @@ const CLAIMED_KINDS = new Set([
  * markers of their doc group and the group before it; every other comment is package-level.
  * Malformed markers are gathered as errors, unknown ones as warnings; nothing throws.
  */
+/** Value markers that may be given several times, each adding a value. */
+const REPEATABLE = new Set(["listMapKey", "kubebuilder:validation:XValidation"]);
+
 export class MarkerCollector {
   readonly errors: KbtsError[] = [];
   readonly warnings: MarkerWarning[] = [];
@@ -79,9 +82,36 @@ export class MarkerCollector {
           .filter((l) => !l.marker && !isDirectiveLine(l.text))
           .map((l) => l.text)
       : [];
+    this.refuseConflicts(markers);
     const result = { markers: new MarkerSet(markers), doc: cleanDescription(docLines) };
     this.nodes.set(node, result);
     return result;
+  }
+
+  /**
+   * A single-valued marker (`+name=<value>`) given twice on one node with different values: only one
+   * could win, so neither does; the error names both lines. Markers that collect (listMapKey) repeat.
+   */
+  private refuseConflicts(markers: MarkerInstance[]): void {
+    const first = new Map<MarkerInstance["def"], MarkerInstance>();
+    for (const m of markers) {
+      if (m.def.args.kind !== "value" || REPEATABLE.has(m.def.name)) continue;
+      const before = first.get(m.def);
+      if (!before) {
+        first.set(m.def, m);
+        continue;
+      }
+      if (JSON.stringify(before.value) === JSON.stringify(m.value)) continue;
+      this.errors.push(
+        new KbtsError(
+          `+${m.def.name} is given twice with different values: ${before.text.trim()} (line ${before.loc.line}) and ${m.text.trim()} (line ${m.loc.line})`,
+          {
+            where: formatLocation(m.loc),
+            fix: `keep one of them (${formatLocation(before.loc)} or this one)`,
+          },
+        ),
+      );
+    }
   }
 
   /** Package-level markers of a file (rbac, webhook, groupName, ...). */

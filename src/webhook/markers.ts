@@ -52,7 +52,36 @@ export const webhookMarker = defineMarker<WebhookMarker>({
     },
   },
   help: "an admission webhook of the manager (mutating, failurePolicy, groups, resources, verbs, versions, name, path, ...)",
+  convert: (args) => checkWebhook(args as unknown as WebhookMarker),
 });
+
+const oneOf = (field: string, value: string | undefined, allowed: string[]): void => {
+  if (value === undefined || allowed.some((a) => a.toLowerCase() === value.toLowerCase())) return;
+  throw new Error(`${field}=${value} is not one of ${allowed.join(", ")}`);
+};
+
+/** A webhook as the API server validates its configuration (admissionregistration validation). */
+function checkWebhook(m: WebhookMarker): WebhookMarker {
+  oneOf("failurePolicy", m.failurePolicy, ["Fail", "Ignore"]);
+  oneOf("matchPolicy", m.matchPolicy, ["Exact", "Equivalent"]);
+  oneOf("sideEffects", m.sideEffects, ["None", "NoneOnDryRun", "Some"]);
+  oneOf("reinvocationPolicy", m.reinvocationPolicy, ["Never", "IfNeeded"]);
+  const labels = m.name.split(".");
+  const dnsLabel = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+  if (labels.length < 3 || m.name.length > 253 || !labels.every((l) => l.length <= 63 && dnsLabel.test(l))) {
+    throw new Error(
+      `name=${m.name} must be a fully qualified, lower-case DNS name with at least three segments (e.g. vmemcached-v1.kb.io)`,
+    );
+  }
+  if (m.timeoutSeconds !== undefined && (m.timeoutSeconds < 1 || m.timeoutSeconds > 30)) {
+    throw new Error(`timeoutSeconds=${m.timeoutSeconds} must be between 1 and 30`);
+  }
+  for (const verb of m.verbs) oneOf("verbs", verb, ["CREATE", "UPDATE", "DELETE", "CONNECT", "*"]);
+  if (m.admissionReviewVersions.length === 0) {
+    throw new Error("admissionReviewVersions is empty (e.g. admissionReviewVersions=v1)");
+  }
+  return m;
+}
 
 export interface WebhookConfigMarker {
   mutating: boolean;

@@ -1,4 +1,5 @@
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
+import { RE2JS } from "re2js";
 import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
 import { defineMarker, type MarkerDefinition, type SchemaEffect, type Target } from "../registry.js";
 
@@ -39,8 +40,71 @@ function numberBound(
       !(s.type === "integer" && !Number.isInteger(v)),
       `cannot apply non-integral ${label} validation (${v}) to integer value`,
     );
+    if (key === "maximum" && s.minimum !== undefined) {
+      need(s.minimum <= v, `maximum ${v} is less than minimum ${s.minimum}: no value could pass`);
+    }
+    if (key === "minimum" && s.maximum !== undefined) {
+      need(v <= s.maximum, `minimum ${v} is greater than maximum ${s.maximum}: no value could pass`);
+    }
     s[key] = v;
   };
+}
+
+/** The largest int64, the type of every length and count bound in the API server's schema. */
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A length or count bound (maxLength, minItems, ...): an int64 of 0 or more, as the API server
+ * checks it, exact in JavaScript, and not crossing its opposite bound.
+ */
+function countBound(
+  key: "maxLength" | "minLength" | "maxItems" | "minItems" | "maxProperties" | "minProperties",
+  s: JSONSchemaProps,
+  v: number,
+): void {
+  need(v >= 0, `${key} must be 0 or more, got ${v} (the API server refuses negative bounds)`);
+  need(
+    Number.isFinite(v) && BigInt(Math.trunc(v)) <= INT64_MAX,
+    `${key} ${v} is beyond int64 (at most ${INT64_MAX}), which the API server refuses`,
+  );
+  need(
+    Number.isSafeInteger(v),
+    `${key} ${v} is larger than kbts can write exactly (at most ${Number.MAX_SAFE_INTEGER})`,
+  );
+  const suffix = key.slice(3);
+  const [minKey, maxKey] = [`min${suffix}`, `max${suffix}`] as const;
+  const next = { ...s, [key]: v } as Record<string, unknown>;
+  const [min, max] = [next[minKey], next[maxKey]];
+  if (typeof min === "number" && typeof max === "number") {
+    need(min <= max, `${minKey} ${min} is greater than ${maxKey} ${max}: no value could pass`);
+  }
+  s[key] = v;
+}
+
+/** The API server compiles `pattern` with Go's regexp (RE2 syntax): no lookaround, no backreferences. */
+function checkRE2(pattern: string): void {
+  try {
+    RE2JS.compile(pattern);
+  } catch (err) {
+    throw new Error(
+      `pattern ${JSON.stringify(pattern)} is not a valid RE2 regular expression, as the API server reads it: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}
+
+/** Enum values must have the field's type (the API server checks each against the schema). */
+function checkEnumTypes(s: JSONSchemaProps, values: ArgValue[]): void {
+  const wanted = s["x-kubernetes-int-or-string"] === true ? undefined : s.type;
+  if (!wanted) return;
+  for (const v of values) {
+    const ok =
+      (wanted === "integer" && typeof v === "number" && Number.isInteger(v)) ||
+      (wanted === "number" && typeof v === "number") ||
+      (wanted === "string" && typeof v === "string") ||
+      (wanted === "boolean" && typeof v === "boolean") ||
+      (wanted !== "integer" && wanted !== "number" && wanted !== "string" && wanted !== "boolean");
+    need(ok, `enum value ${JSON.stringify(v)} is not of the field's type ${wanted}`);
+  }
 }
 
 const validationSpecs: ValidationSpec<never>[] = [
@@ -86,7 +150,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the minimum number of properties",
     apply: (s: JSONSchemaProps, v: number) => {
       need(s.type === "object", "must apply minproperties to an object");
-      s.minProperties = v;
+      countBound("minProperties", s, v);
     },
   },
   {
@@ -95,7 +159,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the maximum number of properties",
     apply: (s: JSONSchemaProps, v: number) => {
       need(s.type === "object", "must apply maxproperties to an object");
-      s.maxProperties = v;
+      countBound("maxProperties", s, v);
     },
   },
   {
@@ -104,7 +168,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the maximum length of a string",
     apply: (s: JSONSchemaProps, v: number) => {
       need(isTextual(s), `must apply maxlength to a textual value, found type "${found(s)}"`);
-      s.maxLength = v;
+      countBound("maxLength", s, v);
     },
   },
   {
@@ -113,7 +177,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the minimum length of a string",
     apply: (s: JSONSchemaProps, v: number) => {
       need(isTextual(s), `must apply minlength to a textual value, found type "${found(s)}"`);
-      s.minLength = v;
+      countBound("minLength", s, v);
     },
   },
   {
@@ -122,6 +186,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "a regular expression the string must match",
     apply: (s: JSONSchemaProps, v: string) => {
       need(isTextual(s), `must apply pattern to a textual value, found type "${found(s)}"`);
+      checkRE2(v);
       s.pattern = v;
     },
   },
@@ -131,7 +196,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the maximum length of a list",
     apply: (s: JSONSchemaProps, v: number) => {
       need(s.type === "array", "must apply maxitem to an array");
-      s.maxItems = v;
+      countBound("maxItems", s, v);
     },
   },
   {
@@ -140,7 +205,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     help: "the minimum length of a list",
     apply: (s: JSONSchemaProps, v: number) => {
       need(s.type === "array", "must apply minitems to an array");
-      s.minItems = v;
+      countBound("minItems", s, v);
     },
   },
   {
@@ -157,6 +222,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     args: value(t.anys),
     help: "the allowed values (a;b;c)",
     apply: (s: JSONSchemaProps, v: ArgValue[]) => {
+      checkEnumTypes(s, v);
       s.enum = v;
     },
   },
@@ -395,7 +461,7 @@ export const fieldOnlyMarkers: MarkerDefinition[] = [
   schemaDef("k8s:maxItems", ["field"], value(t.int), "the maximum length of a list", {
     apply: (s, v: number) => {
       need(s.type === "array", "must apply maxitem to an array");
-      s.maxItems = v;
+      countBound("maxItems", s, v);
     },
   }),
   schemaDef("k8s:minimum", ["field"], value(t.number), "the minimum numeric value", {

@@ -1,7 +1,7 @@
 import type { float64, ObjectMeta } from "@kbts/runtime";
 
 export interface DialSpec {
-  // +kubebuilder:validation:Minimum=0.1
+  // +kubebuilder:validation:Minimum=1e-8
   // +kubebuilder:validation:Maximum=1e-7
   // +optional
   tiny?: float64;

@@ -3,7 +3,7 @@ package v1
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 type DialSpec struct {
-	// +kubebuilder:validation:Minimum=0.1
+	// +kubebuilder:validation:Minimum=1e-8
 	// +kubebuilder:validation:Maximum=1e-7
 	// +optional
 	Tiny float64 `json:"tiny,omitempty"`
