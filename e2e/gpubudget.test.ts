@@ -26,6 +26,7 @@ import {
   startControlPlane,
   startOperator,
 } from "./demo/lib.js";
+import { type BudgetStatus, budgetStatus, expectBudgetStatus } from "./support/gpubudget.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
 // GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
@@ -47,36 +48,9 @@ async function operator(
 const kubectl = (args: string[], input?: string) => cp.kubectl(args, { input });
 const apply = (manifest: string) => kubectl(["apply", "-f", "-"], manifest);
 
-async function status(
-  namespace: string,
-  name: string,
-): Promise<{ allocated?: number; podCount?: number; ready?: string; reason?: string; message?: string }> {
-  const out = await kubectl(["get", "gb", name, "-n", namespace, "-o", "json"]);
-  const b = JSON.parse(out.stdout) as {
-    status?: {
-      allocatedGPUs?: number;
-      podCount?: number;
-      conditions?: { type: string; status: string; reason: string; message: string }[];
-    };
-  };
-  const ready = b.status?.conditions?.find((c) => c.type === "Ready");
-  return {
-    allocated: b.status?.allocatedGPUs,
-    podCount: b.status?.podCount,
-    ready: ready?.status,
-    reason: ready?.reason,
-    message: ready?.message,
-  };
-}
-
-async function expectStatus(
-  namespace: string,
-  name: string,
-  want: Partial<Awaited<ReturnType<typeof status>>>,
-  timeoutMs = 30_000,
-) {
-  await eventually(async () => expect(await status(namespace, name)).toMatchObject(want), timeoutMs);
-}
+const status = (namespace: string, name: string) => budgetStatus(kubectl, namespace, name);
+const expectStatus = (namespace: string, name: string, want: Partial<BudgetStatus>, timeoutMs?: number) =>
+  expectBudgetStatus(kubectl, namespace, name, want, timeoutMs);
 
 async function namespace(name: string): Promise<string> {
   await kubectl(["create", "namespace", name]);

@@ -1,0 +1,301 @@
+/**
+ * The GPUBudget operator against real workloads, on envtest's cluster mode (one cluster for the file):
+ * four simulated nodes with 8 GPUs each, the scheduler placing pods, the controller manager running
+ * Deployments, ReplicaSets, Jobs, namespace deletion and node lifecycle, and kwok running the pods.
+ * The project is scaffolded by the built CLI with no hand edits, as in gpubudget.test.ts.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  budgetManifest,
+  buildProject,
+  type ControlPlane,
+  eventually,
+  metricValue,
+  type Operator,
+  scaffoldProject,
+  startControlPlane,
+  startOperator,
+} from "./demo/lib.js";
+import { budgetStatus, expectBudgetStatus } from "./support/gpubudget.js";
+
+const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-cluster-"));
+const reuse = process.env.GPUBUDGET_PROJECT;
+const project = reuse ?? join(work, "gpubudget");
+const NODES = ["gpu-0", "gpu-1", "gpu-2", "gpu-3"];
+let cp: ControlPlane;
+let op: Operator;
+
+const kubectl = (args: string[], input?: string) => cp.kubectl(args, { input });
+const apply = (manifest: unknown) => kubectl(["apply", "-f", "-"], JSON.stringify(manifest));
+const status = (ns: string, name: string) => budgetStatus(kubectl, ns, name);
+const expectStatus = (
+  ns: string,
+  name: string,
+  want: Parameters<typeof expectBudgetStatus>[3],
+  timeoutMs?: number,
+) => expectBudgetStatus(kubectl, ns, name, want, timeoutMs);
+
+async function namespace(name: string): Promise<string> {
+  await kubectl(["create", "namespace", name]);
+  return name;
+}
+
+/** A bare pod of gpuTemplate's shape, named. */
+function gpuPod(ns: string, name: string, gpus: number, spec: Record<string, unknown> = {}) {
+  const t = gpuTemplate(name, gpus, spec);
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: ns, labels: t.metadata.labels },
+    spec: t.spec,
+  };
+}
+
+/** A pod template asking for GPUs (limits; the API server copies them into requests). */
+function gpuTemplate(app: string, gpus: number, spec: Record<string, unknown> = {}) {
+  return {
+    metadata: { labels: { app } },
+    spec: {
+      terminationGracePeriodSeconds: 5,
+      containers: [
+        {
+          name: "main",
+          image: "registry.k8s.io/pause:3.10",
+          resources: { limits: { "nvidia.com/gpu": String(gpus) } },
+        },
+      ],
+      ...spec,
+    },
+  };
+}
+
+interface PodView {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec: { nodeName?: string; containers: { resources?: { limits?: Record<string, string> } }[] };
+  status: { phase?: string };
+}
+
+async function pods(ns: string, selector?: string): Promise<PodView[]> {
+  const out = await kubectl(["get", "pods", "-n", ns, "-o", "json", ...(selector ? ["-l", selector] : [])]);
+  return (JSON.parse(out.stdout) as { items: PodView[] }).items;
+}
+
+async function events(ns: string, object: string): Promise<{ reason: string; message: string }[]> {
+  const out = await kubectl([
+    "get",
+    "events",
+    "-n",
+    ns,
+    "--field-selector",
+    `involvedObject.name=${object}`,
+    "-o",
+    "json",
+  ]);
+  return (JSON.parse(out.stdout) as { items: { reason: string; message: string }[] }).items;
+}
+
+beforeAll(async () => {
+  if (!reuse) {
+    await scaffoldProject(project);
+    await buildProject(project);
+  }
+  cp = await startControlPlane(project, {
+    cluster: {
+      nodes: NODES.map((name) => ({ name, capacity: { "nvidia.com/gpu": "8" } })),
+      nodeMonitorGracePeriodSeconds: 8,
+    },
+  });
+  op = await startOperator(project, cp, { name: "cluster", logDir: join(work, "logs") });
+});
+
+afterAll(async () => {
+  await op?.kill().catch(() => undefined);
+  await cp?.stop();
+  if (process.env.KEEP_E2E !== "true") rmSync(work, { recursive: true, force: true });
+});
+
+describe("GPUBudget on a cluster that schedules", () => {
+  it("follows a Deployment of 3 × 2 GPUs as it scales to 5 and back to 1", async () => {
+    const ns = await namespace("deploy");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "b", 16));
+    await apply({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "train", namespace: ns },
+      spec: { replicas: 3, selector: { matchLabels: { app: "train" } }, template: gpuTemplate("train", 2) },
+    });
+    await eventually(async () => {
+      const running = (await pods(ns, "app=train")).filter((p) => p.status.phase === "Running");
+      expect(running).toHaveLength(3);
+    }, 60_000);
+    await expectStatus(ns, "b", { allocated: 6, podCount: 3, ready: "True" });
+
+    await kubectl(["scale", "deployment", "train", "-n", ns, "--replicas=5"]);
+    await expectStatus(ns, "b", { allocated: 10, podCount: 5 }, 60_000);
+    await kubectl(["scale", "deployment", "train", "-n", ns, "--replicas=1"]);
+    await expectStatus(ns, "b", { allocated: 2, podCount: 1, ready: "True" }, 60_000);
+  });
+
+  it("a ReplicaSet scaled into a Deny budget leaves the extra pods uncreated, and its events say why", async () => {
+    const ns = await namespace("rs");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 4, { enforcement: "Deny" }));
+    await apply({
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: { name: "infer", namespace: ns },
+      spec: { replicas: 2, selector: { matchLabels: { app: "infer" } }, template: gpuTemplate("infer", 2) },
+    });
+    // The budget is full before the scale-up, so every extra pod is over the cap whatever the cache has seen
+    // (a scale-up that only partly fits is the burst race the Job test below is about).
+    await expectStatus(ns, "cap", { allocated: 4, podCount: 2 });
+    await kubectl(["scale", "replicaset", "infer", "-n", ns, "--replicas=4"]);
+    await eventually(async () => {
+      const refusals = (await events(ns, "infer")).filter((e) => e.reason === "FailedCreate");
+      expect(refusals.map((e) => e.message).join("\n")).toMatch(
+        /admission webhook "[^"]+" denied the request: .*GPUBudget rs\/cap allows 4 nvidia\.com\/gpu/,
+      );
+    }, 60_000);
+    expect(await pods(ns, "app=infer")).toHaveLength(2);
+    const rs = JSON.parse((await kubectl(["get", "replicaset", "infer", "-n", ns, "-o", "json"])).stdout) as {
+      status: { replicas: number; conditions?: { type: string; status: string }[] };
+    };
+    expect(rs.status.replicas).toBe(2);
+    expect(rs.status.conditions?.find((c) => c.type === "ReplicaFailure")?.status).toBe("True");
+    await expectStatus(ns, "cap", { allocated: 4, podCount: 2 });
+  });
+
+  it("counts pods the scheduler cannot place, Pending, as ResourceQuota counts them", async () => {
+    const ns = await namespace("pending");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "b", 32));
+    await apply({
+      apiVersion: "v1",
+      kind: "ResourceQuota",
+      metadata: { name: "gpus", namespace: ns },
+      spec: { hard: { "requests.nvidia.com/gpu": "100" } },
+    });
+    // No node has 9 GPUs: the scheduler leaves it Pending and says why.
+    await apply(gpuPod(ns, "huge", 9));
+    await apply(gpuPod(ns, "small", 1));
+    await eventually(async () => {
+      const failed = (await events(ns, "huge")).find((e) => e.reason === "FailedScheduling");
+      expect(failed?.message).toContain("Insufficient nvidia.com/gpu");
+    });
+    expect((await pods(ns)).find((p) => p.metadata.name === "huge")?.status.phase).toBe("Pending");
+    await expectStatus(ns, "b", { allocated: 10, podCount: 2 });
+    const quota = JSON.parse(
+      (await kubectl(["get", "resourcequota", "gpus", "-n", ns, "-o", "json"])).stdout,
+    ) as {
+      status: { used: Record<string, string> };
+    };
+    expect(quota.status.used["requests.nvidia.com/gpu"]).toBe("10");
+  });
+
+  // The enforcement race (issue 12, "Bursts"): pods the Job controller creates in one batch must see each
+  // other's GPUs, which a cache-only admission does not; the budget's reservations close it.
+  it("a Job with parallelism 20 against a Deny budget of 8 never has more than 8 GPUs admitted", async () => {
+    const ns = await namespace("burst");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 8, { enforcement: "Deny" }));
+    await expectStatus(ns, "cap", { allocated: 0 });
+    await apply({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name: "sweep", namespace: ns },
+      spec: {
+        parallelism: 20,
+        completions: 20,
+        backoffLimit: 100,
+        // Pending until the test is done, so every admitted pod stays counted: a node selector none matches.
+        template: gpuTemplate("sweep", 1, { restartPolicy: "Never", nodeSelector: { pool: "none" } }),
+      },
+    });
+    // Give the Job controller time to create (and retry) its batches.
+    await eventually(async () => {
+      const refusals = (await events(ns, "sweep")).filter((e) => e.reason === "FailedCreate");
+      expect(refusals.length).toBeGreaterThan(0);
+    }, 60_000);
+    const admitted = (await pods(ns, "app=sweep")).length;
+    expect(admitted).toBeLessThanOrEqual(8);
+    await expectStatus(ns, "cap", { allocated: admitted });
+  });
+
+  it("a stopped node goes NotReady and its pods are evicted (left Terminating: no kubelet confirms)", async () => {
+    const ns = await namespace("outage");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "b", 32));
+    const tolerations = ["unreachable", "not-ready"].map((t) => ({
+      key: `node.kubernetes.io/${t}`,
+      operator: "Exists",
+      effect: "NoExecute",
+      tolerationSeconds: 2,
+    }));
+    for (const [name, node] of [
+      ["lost-a", "gpu-3"],
+      ["lost-b", "gpu-3"],
+      ["kept", "gpu-0"],
+    ]) {
+      await apply(
+        gpuPod(ns, name ?? "", 2, { nodeName: node, tolerations, terminationGracePeriodSeconds: 3 }),
+      );
+    }
+    await eventually(async () =>
+      expect((await pods(ns)).map((p) => p.status.phase)).toEqual(["Running", "Running", "Running"]),
+    );
+    await expectStatus(ns, "b", { allocated: 6, podCount: 3 });
+
+    await cp.env.cluster?.stopNode("gpu-3");
+    await eventually(async () => {
+      const ready = await kubectl([
+        "get",
+        "node",
+        "gpu-3",
+        "-o",
+        'jsonpath={.status.conditions[?(@.type=="Ready")].status}',
+      ]);
+      expect(ready.stdout).toBe("Unknown");
+    }, 60_000);
+    await eventually(async () => {
+      const lost = (await pods(ns)).filter((p) => p.metadata.name.startsWith("lost-"));
+      expect(lost).toHaveLength(2);
+      for (const p of lost) expect(p.metadata.deletionTimestamp).toBeDefined();
+    }, 60_000);
+    const kept = (await pods(ns)).find((p) => p.metadata.name === "kept");
+    expect(kept?.metadata.deletionTimestamp).toBeUndefined();
+  });
+
+  // Ghost pods (issue 12): a pod stuck Terminating on a lost node stops counting once its deletion time
+  // plus grace period has passed, as ResourceQuota does.
+  it("the budget stops counting each evicted pod once its deletion time plus grace period has passed", async () => {
+    try {
+      await expectStatus("outage", "b", { allocated: 2, podCount: 1 }, 30_000);
+    } finally {
+      await cp.env.cluster?.startNode("gpu-3");
+    }
+  });
+
+  it("deleting the namespace that holds a budget completes, and the budget's metrics are gone", async () => {
+    const ns = await namespace("doomed");
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "b", 8));
+    await apply({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "d", namespace: ns },
+      spec: { replicas: 2, selector: { matchLabels: { app: "d" } }, template: gpuTemplate("d", 1) },
+    });
+    await expectStatus(ns, "b", { allocated: 2 }, 60_000);
+    await eventually(async () => {
+      expect(metricValue(await op.metrics(), "gpubudget_allocated_gpus", { namespace: ns, name: "b" })).toBe(
+        2,
+      );
+    });
+    await kubectl(["delete", "namespace", ns, "--timeout=90s"]);
+    expect((await kubectl(["get", "namespaces", "-o", "name"])).stdout).not.toContain(`namespace/${ns}`);
+    await eventually(async () => {
+      const text = await op.metrics();
+      expect(metricValue(text, "gpubudget_allocated_gpus", { namespace: ns, name: "b" })).toBeUndefined();
+      expect(metricValue(text, "gpubudget_max_gpus", { namespace: ns, name: "b" })).toBeUndefined();
+    });
+    expect(await status("deploy", "b")).toMatchObject({ allocated: 2 }); // others untouched
+  });
+});
