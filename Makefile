@@ -36,8 +36,10 @@ typecheck: install ## Type-check sources, tests and benchmarks.
 	npx tsc -p tsconfig.test.json
 
 .PHONY: lint
-lint: install ## Lint and check formatting (biome).
+lint: install ## Lint and check formatting (biome), and find floating promises (kbts lint, typed).
 	npx biome check .
+	node bin/kbts.js lint
+	cd runtime && node ../bin/kbts.js lint
 
 .PHONY: fmt
 fmt: install ## Format and fix lint findings in place.

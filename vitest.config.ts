@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "runtime/src/**/*.test.ts", "testdata/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**", "testdata/project-*/**"],
+          exclude: ["**/*.int.test.ts", "**/node_modules/**", "testdata/project-*/**", "testdata/tutorial-*/**"],
         },
       },
       {
@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["src/**/*.int.test.ts", "runtime/src/**/*.int.test.ts", "testdata/**/*.int.test.ts"],
-          exclude: ["**/node_modules/**", "testdata/project-*/**"],
+          exclude: ["**/node_modules/**", "testdata/project-*/**", "testdata/tutorial-*/**"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: 2,

@@ -5,6 +5,7 @@ import { defineCreate } from "./commands/create.js";
 import { defineEnvtest } from "./commands/envtest.js";
 import { defineGenerate } from "./commands/generate.js";
 import { defineInit } from "./commands/init.js";
+import { defineLint } from "./commands/lint.js";
 import { defineManifests } from "./commands/manifests.js";
 import { defineSetupEnvtest } from "./commands/setup-envtest.js";
 import { defineVersion } from "./commands/version.js";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   defineCreate(program);
   defineManifests(program);
   defineGenerate(program);
+  defineLint(program);
   defineSetupEnvtest(program);
   defineEnvtest(program);
   defineVersion(program);

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
@@ -10,7 +10,10 @@ import { main } from "../cli/main.js";
  * Commands run in-process against the sources, with a fixed year (SOURCE_DATE_EPOCH) and registry
  * dependency ranges, so the output is the same on every machine.
  */
-export const GOLDEN_PROJECTS: Record<string, string[][]> = {
+/** A kbts command line, or the hand-written files of a tutorial copied over the scaffold (a testdata/ directory). */
+export type GoldenStep = string[] | { overlay: string };
+
+export const GOLDEN_PROJECTS: Record<string, GoldenStep[]> = {
   "project-v1": [
     [
       "init",
@@ -66,6 +69,23 @@ export const GOLDEN_PROJECTS: Record<string, string[][]> = {
   ],
 };
 
+// The CronTab tutorial (../shared/mission/building-an-operator.txt) in TypeScript: the scaffold, the
+// tutorial's own code from testdata/tutorial-crontab/, then what make manifests and make generate write.
+GOLDEN_PROJECTS["project-crontab"] = [
+  [
+    "init",
+    "--domain=example.com",
+    "--repo=example.com/crontab",
+    "--project-name=crontab",
+    "--runtime=registry",
+    "--skip-install",
+  ],
+  ["create", "api", "--group=stable", "--version=v1", "--kind=CronTab"],
+  { overlay: "tutorial-crontab" },
+  ["manifests"],
+  ["generate"],
+];
+
 /** 2026-01-01T00:00:00Z: the year in generated license headers. */
 export const GOLDEN_EPOCH = "1767225600";
 
@@ -86,6 +106,10 @@ export async function generateGolden(name: string, dir: string): Promise<void> {
   process.stdout.write = (() => true) as typeof process.stdout.write;
   try {
     for (const args of steps) {
+      if (!Array.isArray(args)) {
+        cpSync(join(TESTDATA, args.overlay), dir, { recursive: true });
+        continue;
+      }
       const code = await main(["node", "kbts", ...args]);
       if (code !== 0) throw new Error(`kbts ${args.join(" ")} exited ${code} in ${dir}`);
     }
