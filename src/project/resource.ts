@@ -51,6 +51,25 @@ export function isCoreResource(config: ProjectConfig, flags: ResourceFlags): boo
   );
 }
 
+/**
+ * Names a scaffolded object variable may not take: JavaScript's reserved words, and the locals the
+ * controller template declares beside it (a kind Status or Class must still compile).
+ */
+const NOT_A_VARIABLE = new Set([
+  ...["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do"],
+  ...["else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in"],
+  ...["instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try"],
+  ...["typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface"],
+  ...["package", "private", "protected", "public", "await", "arguments", "eval"],
+  ...["status", "conditions", "changed", "request", "log", "err"],
+]);
+
+/** The variable a scaffold names an object of the kind: `memcached`, `gpuBudget`; `statusObject` for Status. */
+function kindVariable(kind: string): string {
+  const name = kind.charAt(0).toLowerCase() + kind.slice(1);
+  return NOT_A_VARIABLE.has(name) ? `${name}Object` : name;
+}
+
 export function resourceModel(config: ProjectConfig, flags: ResourceFlags, core = false): ResourceModel {
   const domain = core ? coreDomain(flags.group) : (config.domain ?? "");
   const kindLower = flags.kind.toLowerCase();
@@ -65,7 +84,7 @@ export function resourceModel(config: ProjectConfig, flags: ResourceFlags, core 
     version: flags.version,
     kind: flags.kind,
     kindLower,
-    kindVar: flags.kind.charAt(0).toLowerCase() + flags.kind.slice(1),
+    kindVar: kindVariable(flags.kind),
     plural,
     domain,
     qualifiedGroup: qg,

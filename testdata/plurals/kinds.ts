@@ -11,7 +11,7 @@ export const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   Echo: "echoes",
   Policy: "policies",
   Day: "days",
-  Proxy: "proxies",
+  Query: "queries",
   Status: "statuses",
   Bus: "buses",
   Class: "classes",
