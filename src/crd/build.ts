@@ -78,7 +78,7 @@ export function buildCrds(
       for (const m of collector.forNode(rk.decl).markers.all) {
         if (!m.def.crd) continue;
         try {
-          m.def.crd(crd, pkg.version, m.value as never);
+          m.def.crd(crd, pkg.version, m.value);
         } catch (err) {
           errors.push(
             new KbtsError(`+${m.def.name}: ${(err as Error).message}`, { where: formatLocation(m.loc) }),

@@ -35,7 +35,7 @@ export async function generateKinds(opts: KindsOptions): Promise<Map<string, str
       const file = k.decl.getSourceFile().fileName;
       const spec = `./${basename(file).replace(/\.ts$/, ".js")}`;
       imports.set(spec, [...(imports.get(spec) ?? []), k.name]);
-      const res = collector.forNode(k.decl).markers.get<Record<string, unknown>>(resource)?.value ?? {};
+      const res = collector.forNode(k.decl).markers.get(resource)?.value ?? {};
       const plural = typeof res.path === "string" && res.path ? res.path : pluralize(k.name);
       const namespaced = res.scope !== "Cluster";
       consts.push(

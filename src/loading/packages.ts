@@ -1,7 +1,7 @@
 import { basename, dirname, relative, sep } from "node:path";
 import { ts } from "ts-morph";
 import type { MarkerCollector } from "../markers/collect.js";
-import type { MarkerInstance } from "../markers/registry.js";
+import { instancesOf, type MarkerInstance } from "../markers/registry.js";
 import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
 import { resolveTypeName } from "./type-names.js";
 
@@ -38,17 +38,16 @@ export function findApiPackages(
   const out: ApiPackage[] = [];
   for (const [dir, pkgFiles] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const markers: MarkerInstance[] = pkgFiles.flatMap((sf) => collector.packageMarkers(sf));
-    const group = markers.find((m) => m.def === groupName);
+    const group = instancesOf(markers, groupName)[0];
     if (!group) {
       warnIfKindsWithoutGroup(root, dir, pkgFiles, collector);
       continue;
     }
     if (markers.some((m) => m.def === skipType)) continue;
-    const version =
-      (markers.find((m) => m.def === versionName)?.value as string | undefined) ?? basename(dir);
+    const version = instancesOf(markers, versionName)[0]?.value ?? basename(dir);
     const pkg: ApiPackage = {
       dir,
-      group: group.value as string,
+      group: group.value,
       version,
       files: pkgFiles,
       optionalByDefault: markers.some((m) => m.def === packageOptional),
@@ -58,7 +57,7 @@ export function findApiPackages(
       for (const stmt of sf.statements) {
         if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
         const docs = collector.forNode(stmt);
-        const root = docs.markers.get<boolean>(objectRoot);
+        const root = docs.markers.get(objectRoot);
         if (!root?.value || docs.markers.has(skipType)) continue;
         if (hasObjectMeta(stmt, checker)) pkg.kinds.push({ name: stmt.name.text, decl: stmt });
       }
@@ -90,7 +89,7 @@ function warnIfKindsWithoutGroup(
   for (const sf of files) {
     for (const stmt of sf.statements) {
       if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
-      const rootMarker = collector.forNode(stmt).markers.get<boolean>(objectRoot);
+      const rootMarker = collector.forNode(stmt).markers.get(objectRoot);
       if (!rootMarker?.value || stmt.name.text.endsWith("List")) continue;
       collector.warnings.push({
         where: `${rootMarker.loc.file}:${rootMarker.loc.line}:${rootMarker.loc.col}`,

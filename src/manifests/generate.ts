@@ -6,20 +6,20 @@ import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
-import { formatLocation, type MarkerInstance } from "../markers/registry.js";
+import {
+  formatLocation,
+  instancesOf,
+  type MarkerInstance,
+  type MarkerLocation,
+} from "../markers/registry.js";
 import { generateRoles } from "../rbac/generate.js";
-import { type RbacRule, rbacMarker } from "../rbac/markers.js";
+import { rbacMarker } from "../rbac/markers.js";
 import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
 import { kbtsVersion } from "../version.js";
 import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
-import {
-  type WebhookConfigMarker,
-  type WebhookMarker,
-  webhookConfigurationMarker,
-  webhookMarker,
-} from "../webhook/markers.js";
+import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js";
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
 import { checkCrds } from "./checks.js";
 
@@ -101,31 +101,27 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
     files.set(`${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`, render([crd]));
   }
 
-  const rules = pkgMarkers.filter((m) => m.def === rbacMarker).map((m) => m.value as RbacRule);
+  const rules = instancesOf(pkgMarkers, rbacMarker).map((m) => m.value);
   const roles = generateRoles(rules, opts.roleName ?? "manager-role");
   if (roles.length > 0) files.set("config/rbac/role.yaml", render(roles));
 
-  const hooks = pkgMarkers.filter((m) => m.def === webhookMarker);
+  const hooks = instancesOf(pkgMarkers, webhookMarker);
+  const webhookConfigs = instancesOf(pkgMarkers, webhookConfigurationMarker);
+  const where = new Map<object, MarkerLocation>([...hooks, ...webhookConfigs].map((m) => [m.value, m.loc]));
   try {
     const configs = generateWebhookConfigurations(
-      hooks.map((m) => m.value as WebhookMarker),
-      pkgMarkers
-        .filter((m) => m.def === webhookConfigurationMarker)
-        .map((m) => m.value as WebhookConfigMarker),
+      hooks.map((m) => m.value),
+      webhookConfigs.map((m) => m.value),
+      (marker) => where.get(marker),
     );
     if (configs.length > 0) files.set("config/webhook/manifests.yaml", render(configs));
   } catch (err) {
     if (!(err instanceof WebhookError)) throw err;
-    const at = hooks.find((h) => {
-      try {
-        generateWebhookConfigurations([h.value as WebhookMarker], []);
-        return false;
-      } catch {
-        return true;
-      }
-    });
     errors.push(
-      new KbtsError(`+kubebuilder:webhook: ${err.message}`, at ? { where: formatLocation(at.loc) } : {}),
+      new KbtsError(
+        `+kubebuilder:webhook: ${err.message}`,
+        err.loc ? { where: formatLocation(err.loc) } : {},
+      ),
     );
   }
 

@@ -1,6 +1,7 @@
-import type { JSONSchemaProps } from "@kbts/runtime";
+import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import type { ArgsShape, ArgValue } from "./args.js";
+import { closest } from "./spelling.js";
 
 /** What a marker may describe: a package (any free comment), a type, or a property. */
 export type Target = "package" | "type" | "field";
@@ -36,7 +37,7 @@ export interface MarkerDefinition<V = unknown> {
   args: ArgsShape;
   help: string;
   /** Turns the parsed arguments into the marker's value (and validates them). */
-  convert?: (args: ArgValue | Record<string, ArgValue> | undefined, text: string) => V;
+  convert?(args: ArgValue | Record<string, ArgValue> | undefined, text: string): V;
   schema?: SchemaEffect<V>;
   requiredness?: Requiredness;
   /** The field's schema starts empty: no type introspection (Schemaless). */
@@ -44,16 +45,41 @@ export interface MarkerDefinition<V = unknown> {
   /** Package-level: every field in the package defaults to this mode. */
   packageDefault?: "optional";
   /** Field names the value refers to (ExactlyOneOf...): they may not be required. */
-  oneOfFields?: (value: V) => string[];
-  /** Field-level immutability: parent gets a rule when the field is optional (k8s:immutable). */
-  immutable?: boolean;
+  oneOfFields?(value: V): string[];
+  /** A field of type any/unknown/object is accepted with this marker (its unknown fields are kept). */
+  keepsUnknownFields?: boolean;
+  /** The rule the parent object gets for a field carrying this marker when the field is optional (k8s:immutable). */
+  parentRule?(field: string): ValidationRule;
   /** Type-level CRD effect on the root kind's CRD, for the version the type belongs to. */
-  crd?: (crd: CustomResourceDefinition, version: string, value: V) => void;
+  crd?(crd: CustomResourceDefinition, version: string, value: V): void;
+  /**
+   * Checks beyond controller-gen, against the finished schema of the node the marker is on (for a
+   * root kind's type markers, the version's whole schema): what is wrong, reported at the marker.
+   */
+  check?(value: V, node: CheckedNode): MarkerProblem[];
 }
 
-/** Declares a marker; its value type is checked here and erased for the registry. */
-export function defineMarker<V>(def: MarkerDefinition<V>): MarkerDefinition {
-  return def as unknown as MarkerDefinition;
+/** The schema node a marker's check meets, and where it sits. */
+export interface CheckedNode {
+  schema: JSONSchemaProps;
+  /** The type or field path the marker is on, e.g. "GPUBudget.spec". */
+  owner: string;
+  /** The node is the version's whole schema (CEL `self` is the object). */
+  isRoot: boolean;
+}
+
+/** Something a marker's check found wrong; the caller adds the marker's location. */
+export interface MarkerProblem {
+  message: string;
+  fix?: string;
+}
+
+/**
+ * Declares a marker. Members that take the value are methods, so a definition of any value type is
+ * a MarkerDefinition, and lookups by definition give the value type back (MarkerSet.get).
+ */
+export function defineMarker<V>(def: MarkerDefinition<V>): MarkerDefinition<V> {
+  return def;
 }
 
 /** One marker as written on a node. */
@@ -72,14 +98,22 @@ export class MarkerSet {
     return this.all.some((m) => m.def === def);
   }
 
-  /** The first instance of a marker; `V` is the value type its definition declared. */
-  get<V = unknown>(def: MarkerDefinition): MarkerInstance<V> | undefined {
-    return this.all.find((m) => m.def === def) as MarkerInstance<V> | undefined;
+  /** The first instance of a marker, with the value type its definition declared. */
+  get<V>(def: MarkerDefinition<V>): MarkerInstance<V> | undefined {
+    return instancesOf(this.all, def)[0];
   }
 
-  list<V = unknown>(def: MarkerDefinition): MarkerInstance<V>[] {
-    return this.all.filter((m) => m.def === def) as MarkerInstance<V>[];
+  list<V>(def: MarkerDefinition<V>): MarkerInstance<V>[] {
+    return instancesOf(this.all, def);
   }
+}
+
+/** The instances of one definition, typed by it (an instance's value is what its definition made). */
+export function instancesOf<V>(
+  markers: readonly MarkerInstance[],
+  def: MarkerDefinition<V>,
+): MarkerInstance<V>[] {
+  return markers.filter((m): m is MarkerInstance<V> => m.def === def);
 }
 
 /** All definitions, indexed by target and name. */
@@ -141,16 +175,10 @@ export class Registry {
 
   /** The known name closest to `name` (Levenshtein), for "did you mean" warnings. */
   closest(name: string): string | undefined {
-    let best: string | undefined;
-    let bestD = Number.POSITIVE_INFINITY;
-    for (const n of this.names) {
-      const d = editDistance(name.toLowerCase(), n.toLowerCase());
-      if (d < bestD) {
-        bestD = d;
-        best = n;
-      }
-    }
-    return best !== undefined && bestD <= Math.max(3, Math.floor(name.length / 3)) ? best : undefined;
+    return closest(name, this.names, {
+      within: (n) => Math.max(3, Math.floor(n.length / 3)),
+      ignoreCase: true,
+    });
   }
 
   definitions(): MarkerDefinition[] {
@@ -158,20 +186,4 @@ export class Registry {
     for (const m of this.byTarget.values()) for (const d of m.values()) seen.add(d);
     return [...seen];
   }
-}
-
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(
-        (prev[j] as number) + 1,
-        (cur[j - 1] as number) + 1,
-        (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = cur;
-  }
-  return prev[b.length] as number;
 }

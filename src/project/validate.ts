@@ -1,7 +1,7 @@
 import { ts } from "ts-morph";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
-import { editDistance } from "../markers/registry.js";
+import { closest } from "../markers/spelling.js";
 import { validateRepo } from "../scaffold/encode.js";
 import type { StagedFS } from "../scaffold/fs.js";
 import {
@@ -199,19 +199,15 @@ export function checkBuiltinWebhookKind(group: string, version: string, kind: st
   if (BUILTIN_KINDS.some((k) => k.group === group && k.version === version && k.kind === kind)) return;
   const inGroup = BUILTIN_KINDS.filter((k) => k.group === group);
   const candidates = inGroup.length > 0 ? inGroup : BUILTIN_KINDS;
-  let best = candidates[0];
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const k of candidates) {
-    const d = editDistance(kind.toLowerCase(), k.kind.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = k;
-    }
-  }
-  const suggestion =
-    best && bestD <= Math.max(2, Math.floor(kind.length / 3))
-      ? `did you mean --group ${best.group} --version ${best.version} --kind ${best.kind}? `
-      : "";
+  const name = closest(
+    kind,
+    candidates.map((k) => k.kind),
+    { within: (n) => Math.max(2, Math.floor(n.length / 3)), ignoreCase: true },
+  );
+  const best = candidates.find((k) => k.kind === name);
+  const suggestion = best
+    ? `did you mean --group ${best.group} --version ${best.version} --kind ${best.kind}? `
+    : "";
   throw new KbtsError(`${group}/${version} ${kind} is not a built-in kind kbts can write a webhook for`, {
     where: "--kind",
     fix: `${suggestion}built-in kinds: ${BUILTIN_KINDS.map((k) => `${k.group}/${k.version} ${k.kind}`).join(", ")}`,

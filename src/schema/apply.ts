@@ -20,7 +20,7 @@ export function applySchemaMarkers(schema: JSONSchemaProps, markers: MarkerSet, 
   items.sort((a, b) => prio(a) - prio(b));
   const run = (m: MarkerInstance, target: JSONSchemaProps) => {
     try {
-      m.def.schema?.apply(target, m.value as never);
+      m.def.schema?.apply(target, m.value);
     } catch (err) {
       errors.push(
         new KbtsError(`+${m.def.name}: ${(err as Error).message}`, {

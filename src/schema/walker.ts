@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import type { JSONSchemaProps } from "@kbts/runtime";
+import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
 import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
@@ -216,9 +216,7 @@ export class SchemaWalker {
       case ts.SyntaxKind.UnknownKeyword:
       case ts.SyntaxKind.ObjectKeyword: {
         const what = node.getText();
-        const preserve = markers.all.some(
-          (m) => m.def.name.endsWith("PreserveUnknownFields") || m.def.schemaless,
-        );
+        const preserve = markers.all.some((m) => m.def.keepsUnknownFields || m.def.schemaless);
         if (preserve) return {};
         return this.fail(
           at,
@@ -508,9 +506,8 @@ export class SchemaWalker {
     const schema: JSONSchemaProps = { type: "object", properties: {} };
     const required: string[] = [];
     const oneOf = new Set<string>();
-    for (const m of typeMarkers.all)
-      for (const f of m.def.oneOfFields?.(m.value as never) ?? []) oneOf.add(f);
-    const immutable: string[] = [];
+    for (const m of typeMarkers.all) for (const f of m.def.oneOfFields?.(m.value) ?? []) oneOf.add(f);
+    const parentRules: { field: string; rule: ValidationRule }[] = [];
     const sfOptional = this.opts.packageOptional(at.getSourceFile());
 
     for (const prop of props) {
@@ -564,19 +561,17 @@ export class SchemaWalker {
       if (docs.doc) withDoc.description = docs.doc;
       else delete withDoc.description;
       applySchemaMarkers(withDoc, markers, this.errors);
-      if (markers.all.some((m) => m.def.immutable)) immutable.push(name);
+      for (const m of markers.all) {
+        const rule = m.def.parentRule?.(name);
+        if (rule && !parentRules.some((p) => p.field === name && p.rule.rule === rule.rule))
+          parentRules.push({ field: name, rule });
+      }
       (schema.properties as Record<string, JSONSchemaProps>)[name] = withDoc;
     }
     if (required.length > 0) schema.required = required.sort();
-    for (const name of immutable) {
-      if (required.includes(name)) continue;
-      schema["x-kubernetes-validations"] = [
-        ...(schema["x-kubernetes-validations"] ?? []),
-        {
-          rule: `!has(oldSelf.${name}) || has(self.${name})`,
-          message: `field ${name} is immutable once set`,
-        },
-      ];
+    for (const { field, rule } of parentRules) {
+      if (required.includes(field)) continue;
+      schema["x-kubernetes-validations"] = [...(schema["x-kubernetes-validations"] ?? []), rule];
     }
     return schema;
   }

@@ -1,9 +1,24 @@
+import type { MarkerLocation } from "../markers/registry.js";
 import { compareStrings } from "../rbac/generate.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { WebhookConfigMarker, WebhookMarker } from "./markers.js";
 
-/** A webhook marker that cannot become an API object; the caller adds the marker's location. */
-export class WebhookError extends Error {}
+/** A webhook marker that cannot become an API object, with that marker's location when known. */
+export class WebhookError extends Error {
+  loc?: MarkerLocation;
+}
+
+/** Where a marker value was written (the orchestrator knows; unit callers may not). */
+export type Locate = (marker: WebhookMarker | WebhookConfigMarker) => MarkerLocation | undefined;
+
+function located<T>(marker: WebhookMarker | WebhookConfigMarker, locate: Locate | undefined, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof WebhookError) err.loc ??= locate?.(marker);
+    throw err;
+  }
+}
 
 const lowerMatch = (value: string | undefined, allowed: string[]): string | undefined =>
   allowed.find((a) => a.toLowerCase() === (value ?? "").toLowerCase());
@@ -95,17 +110,23 @@ export function toWebhook(m: WebhookMarker): { [k: string]: JsonValue } {
 export function generateWebhookConfigurations(
   markers: WebhookMarker[],
   configs: WebhookConfigMarker[],
+  locate?: Locate,
 ): JsonValue[] {
   const sorted = [...markers].sort((a, b) => compareStrings(a.name, b.name));
   const out: JsonValue[] = [];
   for (const mutating of [true, false]) {
-    const hooks = sorted.filter((m) => m.mutating === mutating).map(toWebhook);
+    const hooks = sorted
+      .filter((m) => m.mutating === mutating)
+      .map((m) => located(m, locate, () => toWebhook(m)));
     if (hooks.length === 0) continue;
     const named = configs.filter((c) => c.mutating === mutating);
-    if (named.length > 1) {
-      throw new WebhookError(
-        `duplicate ${mutating ? "mutating" : "validating"} kubebuilder:webhookconfiguration`,
-      );
+    const second = named[1];
+    if (second) {
+      located(second, locate, () => {
+        throw new WebhookError(
+          `duplicate ${mutating ? "mutating" : "validating"} kubebuilder:webhookconfiguration`,
+        );
+      });
     }
     const kind = mutating ? "MutatingWebhookConfiguration" : "ValidatingWebhookConfiguration";
     const name =

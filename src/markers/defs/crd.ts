@@ -1,6 +1,7 @@
 import type { CrdVersion, CustomResourceDefinition } from "../../crd/types.js";
 import { type ArgValue, t } from "../args.js";
-import { defineMarker, type MarkerDefinition } from "../registry.js";
+import { defineMarker, type MarkerDefinition, type MarkerProblem } from "../registry.js";
+import { checkJsonPath, closestField } from "./schema-checks.js";
 
 /** Type-level CRD markers (controller-tools pkg/crd/markers/crd.go), applied to the root kind's CRD. */
 
@@ -63,6 +64,12 @@ export const printColumn = defineMarker<Record<string, ArgValue>>({
     },
   },
   help: "adds a column to `kubectl get` (name, type, JSONPath, description, format, priority)",
+  check: (a, { schema }) => {
+    const problems = checkColumn(a);
+    return problems.pathUsable
+      ? [...problems.found, ...checkJsonPath(String(a.JSONPath ?? ""), schema)]
+      : problems.found;
+  },
   crd: (crd, version, a) => {
     const v = versionOf(crd, version, "printer columns");
     v.subresources ??= {};
@@ -177,6 +184,7 @@ export const selectableField = defineMarker<Record<string, ArgValue>>({
   targets: ["type"],
   args: { kind: "fields", fields: { JSONPath: { type: t.string } } },
   help: "a field usable in field selectors (JSONPath)",
+  check: (a, { schema }) => checkJsonPath(String(a.JSONPath ?? ""), schema),
   crd: (crd, version, a) => {
     const v = versionOf(crd, version, "selectable field");
     v.selectableFields = [...(v.selectableFields ?? []), { jsonPath: a.JSONPath as string }];
@@ -195,3 +203,39 @@ export const crdMarkers: MarkerDefinition[] = [
   crdMetadata,
   selectableField,
 ];
+
+// What apiextensions' ValidateCustomResourceColumnDefinition accepts.
+const COLUMN_TYPES = ["boolean", "date", "integer", "number", "string"];
+const COLUMN_FORMATS = ["byte", "date", "date-time", "double", "float", "int32", "int64", "password"];
+
+/** A printer column's type, format and path as the API server validates them; the path is unusable when not simple. */
+function checkColumn(v: Record<string, ArgValue>): { found: MarkerProblem[]; pathUsable: boolean } {
+  const found: MarkerProblem[] = [];
+  const name = `+kubebuilder:printcolumn:name=${JSON.stringify(String(v.name ?? ""))}`;
+  const type = String(v.type ?? "");
+  if (!COLUMN_TYPES.includes(type)) {
+    const guess = closestField(type, COLUMN_TYPES);
+    found.push({
+      message: `${name}: type=${type} is not a printer column type; the API server would refuse the CRD`,
+      fix: `use type=${guess ?? "string"} (one of ${COLUMN_TYPES.join(", ")})`,
+    });
+  }
+  const format = v.format === undefined ? "" : String(v.format);
+  if (format !== "" && !COLUMN_FORMATS.includes(format)) {
+    const guess = closestField(format, COLUMN_FORMATS);
+    found.push({
+      message: `${name}: format=${format} is not a printer column format; the API server would refuse the CRD`,
+      fix: `${guess ? `use format=${guess}, or ` : ""}drop format (one of ${COLUMN_FORMATS.join(", ")})`,
+    });
+  }
+  const path = String(v.JSONPath ?? "");
+  if (path === "" || !path.startsWith(".")) {
+    const simple = path.replace(/^\{(.*)\}$/, "$1").replace(/^\$/, "");
+    found.push({
+      message: `${name}: JSONPath=${JSON.stringify(path)} must be a simple path starting with "." (no {} or $); the API server would refuse the CRD`,
+      fix: `write JSONPath=${JSON.stringify(simple.startsWith(".") ? simple : `.${simple}`)}`,
+    });
+    return { found, pathUsable: false };
+  }
+  return { found, pathUsable: true };
+}

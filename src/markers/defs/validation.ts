@@ -1,7 +1,17 @@
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
+import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/fake";
+import { Environment } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
 import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
-import { defineMarker, type MarkerDefinition, type SchemaEffect, type Target } from "../registry.js";
+import {
+  type CheckedNode,
+  defineMarker,
+  type MarkerDefinition,
+  type MarkerProblem,
+  type SchemaEffect,
+  type Target,
+} from "../registry.js";
+import { closestField, isOpen, mismatch } from "./schema-checks.js";
 
 /**
  * Schema markers (controller-tools pkg/crd/markers/validation.go, topology.go): each is one definition
@@ -24,6 +34,9 @@ interface ValidationSpec<V> {
   args: ArgsShape;
   help: string;
   priority?: number;
+  keepsUnknownFields?: boolean;
+  /** Checks the marker's value (not its items: variant's) against the finished schema. */
+  check?(value: V, node: CheckedNode): MarkerProblem[];
   apply(schema: JSONSchemaProps, value: V): void;
 }
 
@@ -247,6 +260,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     name: "XPreserveUnknownFields",
     args: none,
     help: "unknown fields are kept (x-kubernetes-preserve-unknown-fields)",
+    keepsUnknownFields: true,
     apply: (s: JSONSchemaProps) => {
       s["x-kubernetes-preserve-unknown-fields"] = true;
     },
@@ -282,6 +296,7 @@ const validationSpecs: ValidationSpec<never>[] = [
       },
     },
     help: "a CEL validation rule (x-kubernetes-validations)",
+    check: checkRule,
     apply: (s: JSONSchemaProps, v: Record<string, ArgValue>) => applyRule(s, v),
   },
 ] as unknown as ValidationSpec<never>[];
@@ -317,27 +332,33 @@ function schemaDef<V>(
   args: ArgsShape,
   help: string,
   schema: SchemaEffect<V>,
-): MarkerDefinition {
-  return defineMarker<V>({ name, targets, args, help, schema });
+  extra: Pick<MarkerDefinition<V>, "keepsUnknownFields" | "check"> = {},
+): MarkerDefinition<V> {
+  return defineMarker<V>({ name, targets, args, help, schema, ...extra });
 }
 
 /** `kubebuilder:validation:X` and `kubebuilder:validation:items:X` for every validation marker. */
 export const validationMarkers: MarkerDefinition[] = validationSpecs.flatMap((spec) => [
-  schemaDef(`${PREFIX}${spec.name}`, FIELD_AND_TYPE, spec.args, spec.help, {
-    priority: spec.priority,
-    apply: spec.apply,
-  }),
-  schemaDef(`${PREFIX}items:${spec.name}`, FIELD_AND_TYPE, spec.args, `for array items: ${spec.help}`, {
-    priority: spec.priority,
-    items: true,
-    apply: spec.apply,
-  }),
+  schemaDef(
+    `${PREFIX}${spec.name}`,
+    FIELD_AND_TYPE,
+    spec.args,
+    spec.help,
+    { priority: spec.priority, apply: spec.apply },
+    {
+      ...(spec.keepsUnknownFields ? { keepsUnknownFields: true } : {}),
+      ...(spec.check ? { check: spec.check } : {}),
+    },
+  ),
+  schemaDef(
+    `${PREFIX}items:${spec.name}`,
+    FIELD_AND_TYPE,
+    spec.args,
+    `for array items: ${spec.help}`,
+    { priority: spec.priority, items: true, apply: spec.apply },
+    spec.keepsUnknownFields ? { keepsUnknownFields: true } : {},
+  ),
 ]);
-
-/** The `spec.name` definition, for code that needs one marker (XValidation for k8s:immutable...). */
-export const ruleMarker = validationMarkers.find(
-  (d) => d.name === `${PREFIX}XValidation`,
-) as MarkerDefinition;
 
 const presence = (
   name: string,
@@ -397,6 +418,7 @@ export const fieldOnlyMarkers: MarkerDefinition[] = [
     args: value(t.any),
     help: "the default value, in marker syntax ({a,b}, {k: v}, 42, text)",
     schema: { priority: 10, apply: toDefault },
+    check: defaultFits("kubebuilder:default"),
   }),
   defineMarker<unknown>({
     name: "default",
@@ -411,6 +433,7 @@ export const fieldOnlyMarkers: MarkerDefinition[] = [
         throw new Error(`expected a JSON value, got ${JSON.stringify(text)}`);
       }
     },
+    check: defaultFits("default"),
     schema: {
       priority: 9,
       apply: (s, v) => {
@@ -448,7 +471,11 @@ export const fieldOnlyMarkers: MarkerDefinition[] = [
     targets: ["field"],
     args: none,
     help: "the field may not change once set",
-    immutable: true,
+    // An optional field must also not be removed once set: a rule on the parent says so.
+    parentRule: (field) => ({
+      rule: `!has(oldSelf.${field}) || has(self.${field})`,
+      message: `field ${field} is immutable once set`,
+    }),
     schema: {
       apply: (s) => {
         s["x-kubernetes-validations"] = [
@@ -574,6 +601,30 @@ function listMapKey(name: string) {
         if (!keys.includes(v)) s["x-kubernetes-list-map-keys"] = [...keys, v];
       },
     },
+    check: (key, { schema }) => {
+      const item = schema.items;
+      if (!item?.properties || isOpen(item)) return [];
+      if (!(key in item.properties)) {
+        const guess = closestField(key, Object.keys(item.properties));
+        return [
+          {
+            message: `+listMapKey=${key}: the list's items have no field "${key}"${guess ? ` (did you mean ${guess}?)` : ""}`,
+            fix: `use a field of the item type (${Object.keys(item.properties).sort().join(", ")})`,
+          },
+        ];
+      }
+      // The API server rejects the CRD otherwise (kubernetes#91395).
+      const prop = item.properties[key];
+      if (!(item.required ?? []).includes(key) && prop?.default === undefined) {
+        return [
+          {
+            message: `+listMapKey=${key}: "${key}" must be required or have a default, or the API server rejects the CRD`,
+            fix: `make ${key} required (no ?) or give it a +kubebuilder:default`,
+          },
+        ];
+      }
+      return [];
+    },
   });
 }
 
@@ -616,6 +667,7 @@ export const topologyMarkers: MarkerDefinition[] = [
     targets: FIELD_AND_TYPE,
     args: none,
     help: "unknown fields are kept (x-kubernetes-preserve-unknown-fields)",
+    keepsUnknownFields: true,
     schema: setTrue("x-kubernetes-preserve-unknown-fields"),
   }),
   defineMarker<unknown>({
@@ -651,3 +703,81 @@ export const topologyMarkers: MarkerDefinition[] = [
     },
   }),
 ];
+
+/** A default must fit the field's schema (type, enum, nested fields). */
+function defaultFits(name: string) {
+  return (value: unknown, { schema }: CheckedNode): MarkerProblem[] => {
+    if (value === undefined || schema.default === undefined) return [];
+    const problem = mismatch(schema.default, schema, "");
+    return problem
+      ? [
+          {
+            message: `+${name}=${JSON.stringify(schema.default)}: ${problem}`,
+            fix: "give a default of the field's type",
+          },
+        ]
+      : [];
+  };
+}
+
+// The syntax Kubernetes accepts includes optional field selection (`self.?x.orValue(...)`).
+const celSyntax = new Environment({ enableOptionalTypes: true });
+const parseCel = (expression: string) => celSyntax.parse(expression);
+
+/**
+ * A CEL rule must parse, as must its messageExpression, and both must type-check against the
+ * schema as the API server compiles them (only certain problems are reported).
+ */
+function checkRule(v: Record<string, ArgValue>, { schema, owner, isRoot }: CheckedNode): MarkerProblem[] {
+  const rule = String(v.rule);
+  try {
+    parseCel(rule);
+  } catch (err) {
+    return [
+      {
+        message: `CEL rule ${JSON.stringify(rule)} does not parse: ${(err as Error).message.split("\n")[0]}`,
+        fix: "fix the rule's syntax (see https://kubernetes.io/docs/reference/using-api/cel/)",
+      },
+    ];
+  }
+  const problems: MarkerProblem[] = [];
+  const messageExpression = v.messageExpression;
+  if (typeof messageExpression === "string" && messageExpression !== "") {
+    try {
+      parseCel(messageExpression);
+    } catch (err) {
+      problems.push({
+        message: `CEL messageExpression ${JSON.stringify(messageExpression)} does not parse: ${(err as Error).message.split("\n")[0]}`,
+        fix: "fix the expression's syntax",
+      });
+    }
+  }
+  const typeProblems = ruleTypeProblems(
+    {
+      rule,
+      ...(typeof messageExpression === "string" && messageExpression !== "" ? { messageExpression } : {}),
+      ...(v.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+    },
+    schema,
+    isRoot,
+  );
+  const typeName = owner.split(".").pop() ?? owner;
+  for (const p of typeProblems) {
+    const field = /field "([^"]+)"/.exec(p.message)?.[1];
+    const guess = field
+      ? closestField(
+          field,
+          Object.keys(schema.properties ?? {}).map((k) => celPropertyName(k) ?? k),
+        )
+      : undefined;
+    const text = p.expression === "rule" ? rule : String(messageExpression);
+    problems.push({
+      message: `CEL ${p.expression} ${JSON.stringify(text)} on ${typeName}: ${p.message}${guess ? ` (did you mean self.${guess}?)` : ""}; the API server would refuse the CRD`,
+      fix:
+        p.expression === "rule"
+          ? "fix the rule of +kubebuilder:validation:XValidation (it must be a bool over self/oldSelf; see https://kubernetes.io/docs/reference/using-api/cel/)"
+          : "make messageExpression of +kubebuilder:validation:XValidation a string expression",
+    });
+  }
+  return problems;
+}
