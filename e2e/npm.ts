@@ -32,6 +32,8 @@ export interface NpmInstallOptions {
   cache?: string;
   /** `ci` installs exactly the committed lockfile; `install` (default) resolves and writes it. */
   command?: "install" | "ci";
+  /** More arguments, e.g. `--global --prefix DIR ./kbts-0.1.0.tgz`. */
+  args?: string[];
   /** Extra environment (merged over the caller's). */
   env?: Record<string, string>;
 }
@@ -46,13 +48,17 @@ export async function npmInstall(
 ): Promise<{ exitCode: number | undefined; all: string }> {
   const cache = options.cache ?? emptyNpmCache();
   try {
-    const { exitCode, all } = await execa("npm", [options.command ?? "install", "--no-audit", "--no-fund"], {
-      cwd,
-      env: { ...npmEnv(cache), ...options.env },
-      all: true,
-      reject: false,
-      stdin: "ignore",
-    });
+    const { exitCode, all } = await execa(
+      "npm",
+      [options.command ?? "install", "--no-audit", "--no-fund", ...(options.args ?? [])],
+      {
+        cwd,
+        env: { ...npmEnv(cache), ...options.env },
+        all: true,
+        reject: false,
+        stdin: "ignore",
+      },
+    );
     return { exitCode, all };
   } finally {
     if (options.cache === undefined) rmSync(cache, { recursive: true, force: true });

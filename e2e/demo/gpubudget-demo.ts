@@ -67,6 +67,7 @@ async function waitFor(allocated: string, ready: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  process.stdout.write(`kbts demo on node ${process.version}\n`);
   if (!values.project) {
     heading(`Scaffold the GPUBudget operator with kbts (in ${project})`);
     await scaffoldProject(project, { show: true });

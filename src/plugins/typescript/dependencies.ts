@@ -90,13 +90,25 @@ export function resolveDependencySpecs(spec: string | undefined): DependencySpec
 /** The Node.js LTS major a scaffolded Dockerfile builds on by default (its NODE_VERSION build argument). */
 export const NODE_LTS_MAJOR = "24";
 
-/** Versions of the dev tools a project uses: the ones kbts itself is built and tested with. */
-export function devToolVersions(): { biome: string; typesNode: string; typescript: string; vitest: string } {
-  const dev = readPackageJson(KBTS_ROOT).devDependencies ?? {};
+/**
+ * Versions of the dev tools a project uses: the ones kbts itself is built and tested with. vite is
+ * pinned as kbts pins it: vite 8.4 (through vitest) names an optional dependency the registry lacks,
+ * so a lockfile npm writes without it makes `npm ci` (the Dockerfile's) refuse to install.
+ */
+export function devToolVersions(): {
+  biome: string;
+  typesNode: string;
+  typescript: string;
+  vite: string;
+  vitest: string;
+} {
+  const pkg = readPackageJson(KBTS_ROOT);
+  const dev = { ...pkg.dependencies, ...pkg.devDependencies };
   return {
     biome: dev["@biomejs/biome"] ?? "^2.6.8",
     typesNode: dev["@types/node"] ?? "^20.19.0",
     typescript: dev.typescript ?? "~5.9.3",
+    vite: dev.vite ?? "8.3.8",
     vitest: dev.vitest ?? "~4.1.12",
   };
 }

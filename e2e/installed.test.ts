@@ -1,0 +1,155 @@
+/**
+ * kbts where its users are: packed (`make dist`), installed with `npm install -g` into a prefix of its
+ * own, and used in a directory outside this checkout with an empty npm cache. The GPUBudget project it
+ * scaffolds depends on kbts and @kbts/runtime by version through the tarballs vendored in vendor/kbts/
+ * (no `file:/` anywhere), installs, generates and passes its tests. Its Dockerfile's build context is
+ * proven without a container engine (e2e/dockerfile.ts): only what the COPY lines bring in, the RUN
+ * steps, then the built manager starts and stops on the missing cluster, saying so.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDockerfile, contextFiles, DockerBuildError } from "./dockerfile.js";
+import { type InstalledKbts, installKbts } from "./kbts-install.js";
+import { emptyNpmCache, npmInstall } from "./npm.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
+const work = mkdtempSync(join(tmpdir(), "kbts-e2e-installed-"));
+const npmCache = emptyNpmCache();
+const project = join(work, "gpubudget");
+let kbts: InstalledKbts;
+
+const inProject = (file: string, args: string[], env: Record<string, string> = {}) =>
+  execa(file, args, {
+    cwd: project,
+    env: { ...kbts.env, ...env },
+    all: true,
+    reject: false,
+    stdin: "ignore",
+  });
+
+beforeAll(async () => {
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  kbts = await installKbts(work, npmCache);
+  mkdirSync(project);
+}, 600_000);
+
+afterAll(() => {
+  if (process.env.KEEP_E2E !== "true") {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(npmCache, { recursive: true, force: true });
+  }
+});
+
+describe.sequential("an installed kbts, outside the checkout", () => {
+  it("is on PATH and says it runs from an installed package", async () => {
+    expect(project.startsWith(REPO)).toBe(false);
+    const version = await inProject("kbts", ["version"]);
+    expect(version.exitCode, version.all).toBe(0);
+    expect(version.stdout).toContain(`from installed package ${join(kbts.prefix, "lib/node_modules/kbts")}`);
+  });
+
+  it("kbts init and create api --plugins gpu-budget/v1-alpha vendor the tarballs and install the project", async () => {
+    const init = await inProject("kbts", [
+      "init",
+      "--domain",
+      "lab.example.com",
+      "--repo",
+      "lab.example.com/gpubudget",
+    ]);
+    expect(init.exitCode, init.all).toBe(0);
+    const api = await inProject("kbts", [
+      ...["create", "api", "--group", "capacity", "--version", "v1alpha1", "--kind", "GPUBudget"],
+      ...["--plugins", "gpu-budget/v1-alpha"],
+    ]);
+    expect(api.exitCode, api.all).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.dependencies["@kbts/runtime"]).toBe("file:vendor/kbts/kbts-runtime-0.1.0.tgz");
+    expect(pkg.devDependencies.kbts).toBe("file:vendor/kbts/kbts-0.1.0.tgz");
+    // The vendored tarballs are the packages themselves, byte for byte what `make dist` packs.
+    expect(readFileSync(join(project, "vendor/kbts/kbts-runtime-0.1.0.tgz"))).toEqual(
+      readFileSync(kbts.tarballs.runtime),
+    );
+  });
+
+  it("npm install works with an empty cache, and nothing points outside the project", async () => {
+    const install = await npmInstall(project, { env: { PATH: kbts.env.PATH ?? "" } });
+    expect(install.exitCode, install.all).toBe(0);
+    const grep = await inProject("grep", ["-r", "file:/", "package.json", "package-lock.json"]);
+    expect(grep.exitCode, `grep found file:/ links:\n${grep.all}`).toBe(1);
+    expect(readFileSync(join(project, "package-lock.json"), "utf8")).toContain(
+      '"resolved": "file:vendor/kbts/kbts-0.1.0.tgz"',
+    );
+    const ignored = readFileSync(join(project, ".gitignore"), "utf8");
+    expect(ignored).not.toMatch(/^(vendor|package-lock\.json)/m);
+  });
+
+  it("make manifests and make test pass", async () => {
+    const manifests = await inProject("make", ["manifests"]);
+    expect(manifests.exitCode, manifests.all).toBe(0);
+    const test = await inProject("make", ["test"], { KUBEBUILDER_ASSETS: ASSETS });
+    expect(test.exitCode, test.all).toBe(0);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
+    expect(test.all.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+\d+ passed/);
+  });
+});
+
+describe.sequential("the scaffolded Dockerfile's build context", () => {
+  it("builds on a Node LTS image chosen by a build argument", () => {
+    const dockerfile = readFileSync(join(project, "Dockerfile"), "utf8");
+    expect(dockerfile).toMatch(/^ARG NODE_VERSION=(22|24)$/m);
+    expect(dockerfile.match(/^FROM node:\$\{NODE_VERSION\}-/gm)).toHaveLength(2);
+  });
+
+  it("holds the lockfile and the vendored tarballs, and no tests", async () => {
+    const files = await contextFiles(project);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "package-lock.json",
+        "vendor/kbts/kbts-0.1.0.tgz",
+        "vendor/kbts/kbts-runtime-0.1.0.tgz",
+        "cmd/main.ts",
+      ]),
+    );
+    expect(files.filter((f) => f.endsWith(".test.ts") || f.startsWith("node_modules/"))).toEqual([]);
+  });
+
+  it("runs its RUN steps with only what COPY brings in, and the manager starts", async () => {
+    const image = await buildDockerfile(project, { root: join(work, "docker") });
+    const [command = "", ...args] = image.entrypoint;
+    expect(command).toBe("node");
+    // The manager starts, finds no cluster (no kubeconfig, no service account) and says so.
+    const run = await execa(process.execPath, args, {
+      cwd: image.dir,
+      env: { ...image.env, HOME: join(work, "docker") },
+      extendEnv: false,
+      all: true,
+      reject: false,
+      timeout: 60_000,
+    });
+    expect(run.exitCode, run.all).toBe(1);
+    expect(run.all).toContain("no Kubernetes configuration found");
+    expect(run.all).not.toMatch(/Cannot find (module|package)|ERR_MODULE_NOT_FOUND/);
+  });
+
+  for (const missing of ["package-lock.json", "vendor/kbts"]) {
+    it(`fails naming ${missing} when it is not in the context`, async () => {
+      const build = buildDockerfile(project, {
+        root: join(work, `docker-no-${missing.replace("/", "-")}`),
+        withhold: [missing],
+      });
+      await expect(build).rejects.toThrow(DockerBuildError);
+      await expect(build).rejects.toThrow(
+        new RegExp(`COPY .*: ${missing.replace(".", "\\.")}/? not found in the build context`),
+      );
+    });
+  }
+});
