@@ -19,7 +19,12 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "runtime/src/**/*.test.ts", "testdata/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**", "testdata/project-*/**", "testdata/tutorial-*/**"],
+          exclude: [
+            "**/*.int.test.ts",
+            "**/node_modules/**",
+            "testdata/project-*/**",
+            "testdata/tutorial-*/**",
+          ],
         },
       },
       {
