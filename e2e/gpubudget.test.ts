@@ -5,11 +5,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import type { Pod as PodObject } from "../runtime/src/api/core.js";
 import { Pod } from "../runtime/src/api/kinds.js";
 import { createClient } from "../runtime/src/client/index.js";
@@ -38,7 +40,7 @@ const operators: Operator[] = [];
 
 async function operator(
   name: string,
-  options: { leaderElect?: boolean; serveWebhook?: boolean } = {},
+  options: { leaderElect?: boolean; serveWebhook?: boolean; extraArgs?: string[] } = {},
 ): Promise<Operator> {
   const op = await startOperator(project, cp, { name, logDir, ...options });
   operators.push(op);
@@ -108,7 +110,7 @@ describe("the scaffolded GPUBudget project", () => {
 describe("one operator", () => {
   let op: Operator;
   beforeAll(async () => {
-    op = await operator("single");
+    op = await operator("single", { leaderElect: true });
   });
   afterAll(async () => {
     await op.stop();
@@ -225,74 +227,135 @@ describe("one operator", () => {
     });
   });
 
-  it("fires GPUBudgetExceeded in a real Prometheus scraping the operator", async () => {
-    // Debian's prometheus package, installed by `make tools` before any test runs.
-    const port = await freePort();
-    const dir = join(work, "prometheus");
-    mkdirSync(dir, { recursive: true });
-    // The shipped rules, with the alert's `for: 5m` shortened to 2s so the test need not wait 5 minutes.
-    const rules = readFileSync(join(project, "config/prometheus/gpubudget_rules.yaml"), "utf8");
-    const spec = rules
-      .slice(rules.indexOf("\nspec:\n") + "\nspec:\n".length)
-      .split("\n")
-      .map((l) => l.replace(/^ {2}/, ""))
-      .join("\n")
-      .replace(/for: 5m/g, "for: 2s");
-    writeFileSync(join(dir, "rules.yaml"), spec);
-    writeFileSync(
-      join(dir, "prometheus.yml"),
-      [
-        "global: { scrape_interval: 1s, evaluation_interval: 1s }",
-        "rule_files: [rules.yaml]",
-        "scrape_configs:",
-        "- job_name: gpubudget",
-        `  static_configs: [{ targets: ["127.0.0.1:${op.metricsPort}"] }]`,
-        "",
-      ].join("\n"),
-    );
-    const prom: ChildProcess = spawn(
-      "prometheus",
-      [
-        `--config.file=${join(dir, "prometheus.yml")}`,
-        `--storage.tsdb.path=${join(dir, "data")}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-      ],
-      { stdio: "ignore" },
-    );
-    let spawnError: Error | undefined;
-    prom.once("error", (err) => {
-      spawnError = err; // e.g. ENOENT: prometheus is installed by `make tools`, not by the tests
-    });
+  it("fires GPUBudgetExceeded in a real Prometheus, and every dashboard query returns data", async () => {
+    const prom = await startPrometheus("prometheus-one", [op.metricsPort]);
     try {
       // team-a is within budget now; "busy" (5/2) has been exceeded since the previous test.
       await eventually(
         async () => {
-          if (spawnError)
-            throw new Error(
-              `prometheus could not start (run make tools to install it): ${spawnError.message}`,
-            );
-          const res = await fetch(`http://127.0.0.1:${port}/api/v1/alerts`);
-          const body = (await res.json()) as {
-            data: { alerts: { labels: Record<string, string>; state: string }[] };
-          };
-          const firing = body.data.alerts.filter(
-            (a) => a.labels.alertname === "GPUBudgetExceeded" && a.state === "firing",
-          );
-          expect(firing.map((a) => `${a.labels.namespace}/${a.labels.name}`)).toContain("busy/b");
-          expect(firing.map((a) => `${a.labels.namespace}/${a.labels.name}`)).not.toContain("quiet/b");
+          const firing = await prom.firing("GPUBudgetExceeded");
+          expect(firing.map((l) => `${l.namespace}/${l.name}`)).toContain("busy/b");
+          expect(firing.map((l) => `${l.namespace}/${l.name}`)).not.toContain("quiet/b");
         },
         60_000,
         500,
       );
+      const dashboard = JSON.parse(
+        readFileSync(join(project, "config/grafana/gpubudget-dashboard.json"), "utf8"),
+      ) as {
+        panels: { title: string; targets?: { expr: string }[] }[];
+      };
+      const queries = dashboard.panels.flatMap((p) =>
+        (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })),
+      );
+      expect(queries.length).toBeGreaterThan(20);
+      // An operator at work: each round creates a pod (an admission) in a namespace with a budget (a reconcile).
+      await namespace("traffic");
+      await apply(budgetManifest("traffic", "b", 1));
+      let round = 0;
+      await eventually(
+        async () => {
+          await apply(gpuPodManifest("traffic", `p-${++round}`, 0));
+          const empty: string[] = [];
+          for (const q of queries) {
+            const expr = q.expr.replaceAll("$__rate_interval", "1m").replaceAll("$namespace", ".*");
+            if ((await prom.query(expr)).length === 0) empty.push(`${q.panel}: ${expr}`);
+          }
+          expect(empty).toEqual([]);
+        },
+        60_000,
+        1_000,
+      );
     } finally {
-      prom.kill("SIGTERM");
-      if (!spawnError)
-        await new Promise((resolve) =>
-          prom.exitCode !== null ? resolve(undefined) : prom.once("exit", resolve),
-        );
+      await prom.stop();
     }
   });
 });
+
+/**
+ * A real Prometheus (Debian's package, installed by `make tools`) scraping the given operator metrics
+ * ports as job "gpubudget" and the control plane's API server as job "apiserver" (with the admin client
+ * certificate), evaluating the project's shipped rules with every `for:` shortened to 2s.
+ */
+async function startPrometheus(name: string, operatorPorts: number[], extraScrapeConfigs: string[] = []) {
+  const port = await freePort();
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const rules = readFileSync(join(project, "config/prometheus/gpubudget_rules.yaml"), "utf8");
+  const spec = rules
+    .slice(rules.indexOf("\nspec:\n") + "\nspec:\n".length)
+    .split("\n")
+    .map((l) => l.replace(/^ {2}/, ""))
+    .join("\n")
+    .replace(/for: \d+m/g, "for: 2s");
+  writeFileSync(join(dir, "rules.yaml"), spec);
+  const kubeconfig = parseYaml(readFileSync(cp.env.kubeconfigPath, "utf8")) as {
+    clusters: { cluster: { server: string; "certificate-authority-data": string } }[];
+    users: { user: { "client-certificate-data": string; "client-key-data": string } }[];
+  };
+  const cluster = kubeconfig.clusters[0]?.cluster;
+  const user = kubeconfig.users[0]?.user;
+  const pem = (file: string, b64: string | undefined) => {
+    writeFileSync(join(dir, file), Buffer.from(b64 ?? "", "base64"));
+    return join(dir, file);
+  };
+  const apiserver = new URL(cluster?.server ?? "");
+  writeFileSync(
+    join(dir, "prometheus.yml"),
+    [
+      "global: { scrape_interval: 1s, evaluation_interval: 1s }",
+      "rule_files: [rules.yaml]",
+      "scrape_configs:",
+      "- job_name: gpubudget",
+      `  static_configs: [{ targets: [${operatorPorts.map((p) => `"127.0.0.1:${p}"`).join(", ")}] }]`,
+      "- job_name: apiserver",
+      "  scheme: https",
+      `  tls_config: { ca_file: "${pem("ca.crt", cluster?.["certificate-authority-data"])}", cert_file: "${pem("client.crt", user?.["client-certificate-data"])}", key_file: "${pem("client.key", user?.["client-key-data"])}" }`,
+      `  static_configs: [{ targets: ["${apiserver.host}"] }]`,
+      ...extraScrapeConfigs,
+      "",
+    ].join("\n"),
+  );
+  const child: ChildProcess = spawn(
+    "prometheus",
+    [
+      `--config.file=${join(dir, "prometheus.yml")}`,
+      `--storage.tsdb.path=${join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
+    { stdio: "ignore" },
+  );
+  let spawnError: Error | undefined;
+  child.once("error", (err) => {
+    spawnError = err; // e.g. ENOENT: `make tools` installs Debian's prometheus package
+  });
+  const api = async <T>(path: string): Promise<T> => {
+    if (spawnError) throw new Error(`prometheus could not start: ${spawnError.message}`);
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    return ((await res.json()) as { data: T }).data;
+  };
+  return {
+    port,
+    async query(expr: string): Promise<unknown[]> {
+      return (await api<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`)).result;
+    },
+    async firing(alertname: string): Promise<Record<string, string>[]> {
+      const data = await api<{ alerts: { labels: Record<string, string>; state: string }[] }>(
+        "/api/v1/alerts",
+      );
+      return data.alerts
+        .filter((a) => a.labels.alertname === alertname && a.state === "firing")
+        .map((a) => a.labels);
+    },
+    async stop(): Promise<void> {
+      child.kill("SIGTERM");
+      if (!spawnError)
+        await new Promise((resolve) =>
+          child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve),
+        );
+    },
+  };
+}
 
 describe("two replicas with leader election", () => {
   it("elect one leader, and the other takes over when the leader is killed", async () => {
@@ -318,6 +381,101 @@ describe("two replicas with leader election", () => {
     await eventually(async () => expect(await leaderStatus(follower)).toBe(1), 60_000);
     await expectStatus("ha", "b", { allocated: 3 }, 60_000);
     await follower.stop();
+  });
+});
+
+/** DCGM exporter's shape: its metric names and labels, one whole GPU and one MIG instance (which reads 0 on GPU_UTIL). */
+function dcgmExposition(): string {
+  const gpu = (id: string, uuid: string, pod: string, mig?: string) =>
+    [
+      `gpu="${id}"`,
+      `UUID="${uuid}"`,
+      `device="nvidia${id}"`,
+      `modelName="NVIDIA A100-SXM4-40GB"`,
+      ...(mig ? [`GPU_I_PROFILE="1g.10gb"`, `GPU_I_ID="${mig}"`] : []),
+      `Hostname="node-1"`,
+      `container="main"`,
+      `namespace="util"`,
+      `pod="${pod}"`,
+    ].join(",");
+  return [
+    "# HELP DCGM_FI_DEV_GPU_UTIL GPU utilization (in %).",
+    "# TYPE DCGM_FI_DEV_GPU_UTIL gauge",
+    `DCGM_FI_DEV_GPU_UTIL{${gpu("0", "GPU-0b5ff0d8-0000-0000-0000-000000000000", "whole")}} 80`,
+    `DCGM_FI_DEV_GPU_UTIL{${gpu("1", "GPU-1c6aa1e9-0000-0000-0000-000000000000", "sliced", "7")}} 0`,
+    `DCGM_FI_DEV_GPU_UTIL{${gpu("2", "GPU-2d7bb2fa-0000-0000-0000-000000000000", "other")}} 3`.replace(
+      'namespace="util"',
+      'namespace="elsewhere"',
+    ),
+    "# HELP DCGM_FI_PROF_GR_ENGINE_ACTIVE Ratio of time the graphics engine is active.",
+    "# TYPE DCGM_FI_PROF_GR_ENGINE_ACTIVE gauge",
+    `DCGM_FI_PROF_GR_ENGINE_ACTIVE{${gpu("1", "GPU-1c6aa1e9-0000-0000-0000-000000000000", "sliced", "7")}} 0.4`,
+    "",
+  ].join("\n");
+}
+
+describe("utilization end to end: DCGM exporter -> Prometheus -> operator", () => {
+  it("reports a whole GPU by DCGM_FI_DEV_GPU_UTIL and a MIG instance by its profile metric", async () => {
+    const exporter = createHttpServer((_req, res) => {
+      res.setHeader("content-type", "text/plain; version=0.0.4");
+      res.end(dcgmExposition());
+    });
+    await new Promise<void>((resolve) => exporter.listen(0, "127.0.0.1", resolve));
+    const exporterPort = (exporter.address() as AddressInfo).port;
+    // As the shipped ServiceMonitor's honorLabels does: the exporter's namespace/pod labels (the GPU's
+    // workload) win over the target's own (where the exporter runs), instead of becoming exported_*.
+    const prom = await startPrometheus(
+      "prometheus-dcgm",
+      [],
+      [
+        "- job_name: dcgm-exporter",
+        "  honor_labels: true",
+        `  static_configs: [{ targets: ["127.0.0.1:${exporterPort}"], labels: { namespace: gpu-operator, pod: nvidia-dcgm-exporter-x7k2p } }]`,
+      ],
+    );
+    let op: Operator | undefined;
+    try {
+      await namespace("util");
+      await apply(
+        budgetManifest("util", "b", 4, {
+          resources: [{ name: "nvidia.com/gpu" }, { name: "nvidia.com/mig-1g.10gb", weight: "0.125" }],
+        }),
+      );
+      await apply(gpuPodManifest("util", "whole", 1));
+      await apply(
+        JSON.stringify({
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "sliced", namespace: "util" },
+          spec: {
+            containers: [
+              { name: "main", image: "busybox", resources: { limits: { "nvidia.com/mig-1g.10gb": "1" } } },
+            ],
+          },
+        }),
+      );
+      await eventually(async () =>
+        expect(await prom.query('DCGM_FI_DEV_GPU_UTIL{namespace="util"}')).toHaveLength(2),
+      );
+      op = await operator("utilization", {
+        serveWebhook: false,
+        extraArgs: [
+          `--prometheus-url=http://127.0.0.1:${prom.port}`,
+          "--utilization-interval=2s",
+          "--utilization-window=1m",
+        ],
+      });
+      await eventually(async () => {
+        const out = await kubectl(["get", "gb", "b", "-n", "util", "-o", "json"]);
+        const st = (JSON.parse(out.stdout) as { status?: Record<string, unknown> }).status;
+        // (80 + 0.4 * 100) / 2: the MIG instance is not read as idle.
+        expect(st).toMatchObject({ averageUtilization: 60, idleGPUs: 0, allocatedGPUs: 2, podCount: 2 });
+      }, 60_000);
+    } finally {
+      await op?.stop();
+      await prom.stop();
+      await new Promise((resolve) => exporter.close(resolve));
+    }
   });
 });
 
@@ -488,7 +646,7 @@ describe("atomic admission: two webhook replicas under a burst", () => {
 });
 
 describe("with the operator stopped", () => {
-  it("pods are still admitted (failurePolicy: Ignore), even past a Deny budget", async () => {
+  it("pods are still admitted (failurePolicy: Ignore), even past a Deny budget, and WebhookUnreachable fires", async () => {
     for (const op of operators) await op.stop();
     await namespace("down");
     await apply(budgetManifest("down", "cap", 1, { enforcement: "Deny" }));
@@ -498,5 +656,22 @@ describe("with the operator stopped", () => {
     });
     expect(res.exitCode, res.all).toBe(0);
     await kubectl(["get", "pod", "big", "-n", "down"]);
+    // The API server counts each admission it let through unchecked; Prometheus scrapes that count.
+    const prom = await startPrometheus("prometheus-down", []);
+    try {
+      let n = 0;
+      await eventually(
+        async () => {
+          await apply(gpuPodManifest("down", `unchecked-${++n}`, 8));
+          const firing = await prom.firing("GPUBudgetWebhookUnreachable");
+          expect(firing.map((l) => l.name)).toEqual(["vpod-v1.kb.io"]);
+        },
+        90_000,
+        1_000,
+      );
+      expect((await prom.firing("GPUBudgetOperatorDown")).length).toBe(1);
+    } finally {
+      await prom.stop();
+    }
   });
 });

@@ -36,12 +36,60 @@ const FLAGS = `    // The most {{kind}}s reconciled at once (replicas are for fa
     "utilization-window": { type: "string", default: "5m" },
     // A GPU averaging below this utilization (percent) over the window is reported idle.
     "idle-threshold": { type: "string", default: "5" },
+    // Utilization metric of whole GPUs (percent), as DCGM exporter names it.
+    "utilization-metric": { type: "string", default: "DCGM_FI_DEV_GPU_UTIL" },
+    // Utilization metric of MIG instances (a 0-1 ratio; DCGM_FI_DEV_GPU_UTIL reads 0 on MIG).
+    "mig-utilization-metric": { type: "string", default: "DCGM_FI_PROF_GR_ENGINE_ACTIVE" },
     // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
     "reservation-ttl": { type: "string", default: "30s" },`;
 
 function fill(text: string, r: ResourceModel): string {
   return text.replaceAll("{{kind}}", r.kind).replaceAll("{{kindLower}}", r.kindLower);
 }
+
+/** The SLI windows the burn-rate alerts read (short and long window of the fast and slow burn). */
+const SLO_WINDOWS = ["5m", "30m", "1h", "6h"];
+
+/** The SLOs of config/prometheus/<kind>_rules.yaml: each gets a fast- and a slow-burn alert. */
+const SLO_ALERTS = [
+  {
+    name: "GPUBudgetWebhookErrors",
+    record: "webhook_error_ratio",
+    slo: "webhook-availability",
+    budget: "0.001",
+    objective: "99.9% answered without error",
+    summary: "The GPU budget webhook fails admissions",
+    description: "Pod admissions answered with an error are admitted unchecked (failurePolicy Ignore).",
+  },
+  {
+    name: "GPUBudgetWebhookLatency",
+    record: "webhook_slow_ratio",
+    slo: "webhook-latency",
+    budget: "0.01",
+    objective: "99% within 1s",
+    summary: "The GPU budget webhook answers slowly",
+    description:
+      "Slow admissions delay every pod create, and past 5s the API server admits the pod unchecked.",
+  },
+  {
+    name: "GPUBudgetReconcileErrors",
+    record: "reconcile_error_ratio",
+    slo: "reconcile-success",
+    budget: "0.01",
+    objective: "99% succeed",
+    summary: "The GPUBudget controller fails reconciles",
+    description: "Failed reconciles leave budget status stale.",
+  },
+  {
+    name: "GPUBudgetReconcileLatency",
+    record: "reconcile_slow_ratio",
+    slo: "reconcile-latency",
+    budget: "0.01",
+    objective: "99% within 1s",
+    summary: "The GPUBudget controller reconciles slowly",
+    description: "Slow reconciles delay every budget behind them in the queue.",
+  },
+];
 
 /** Template data: the resource plus the relative paths the base plugin's templates use. */
 export function templateData(ctx: PluginContext, r: ResourceModel): Record<string, unknown> {
@@ -51,6 +99,8 @@ export function templateData(ctx: PluginContext, r: ResourceModel): Record<strin
     projectName: ctx.config.projectName ?? "",
     apiImportFromController: `${up}/api/${r.groupDir}${r.version}`,
     configFromController: `${up}/config`,
+    sloWindows: SLO_WINDOWS,
+    sloAlerts: SLO_ALERTS,
   };
 }
 
@@ -134,6 +184,12 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   );
   scaffold.edit("config/prometheus/kustomization.yaml", (text) =>
     addYamlListEntry(text, "resources", `- ${r.kindLower}_rules.yaml`),
+  );
+
+  // The operator's series carry the budget's namespace; without honorLabels Prometheus would rename it
+  // exported_namespace (the target's own namespace label wins) and every alert by namespace would break.
+  scaffold.edit("config/prometheus/monitor.yaml", (text) =>
+    insertAfterLine(text, /^\s*- path: \/metrics$/, "      honorLabels: true"),
   );
 
   scaffold.edit("Makefile", (text) =>

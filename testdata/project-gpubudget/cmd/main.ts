@@ -52,6 +52,10 @@ const { values: flags } = parseArgs({
     "utilization-window": { type: "string", default: "5m" },
     // A GPU averaging below this utilization (percent) over the window is reported idle.
     "idle-threshold": { type: "string", default: "5" },
+    // Utilization metric of whole GPUs (percent), as DCGM exporter names it.
+    "utilization-metric": { type: "string", default: "DCGM_FI_DEV_GPU_UTIL" },
+    // Utilization metric of MIG instances (a 0-1 ratio; DCGM_FI_DEV_GPU_UTIL reads 0 on MIG).
+    "mig-utilization-metric": { type: "string", default: "DCGM_FI_PROF_GR_ENGINE_ACTIVE" },
     // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
     "reservation-ttl": { type: "string", default: "30s" },
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.

@@ -59,6 +59,14 @@ export const usageDrift = new Counter({
   registers: [metricsRegistry],
 });
 
+/** Pod admissions that asked a budget for GPUs, by what the webhook answered. */
+export const admissions = new Counter({
+  name: "gpubudget_admissions_total",
+  help: "Pod admissions (create, relabel, resize) that asked a GPUBudget for GPUs, by result: allowed, denied, or warned (a Report budget exceeded).",
+  labelNames: ["namespace", "name", "result"] as const,
+  registers: [metricsRegistry],
+});
+
 export const budgetMetrics: BudgetMetrics = {
   set(namespace, name, values) {
     const labels = { namespace, name };
@@ -76,5 +84,6 @@ export const budgetMetrics: BudgetMetrics = {
     maxGPUs.remove(labels);
     exceeded.remove(labels);
     usageDrift.remove(labels);
+    for (const result of ["allowed", "denied", "warned"]) admissions.remove({ ...labels, result });
   },
 };

@@ -37,10 +37,15 @@ describe("manager flags for the gpubudget controller", () => {
       utilizationFromFlags({ "prometheus-url": "http://127.0.0.1:9090", "utilization-interval": "30s" }),
     ).toEqual({
       url: "http://127.0.0.1:9090",
+      metric: "DCGM_FI_DEV_GPU_UTIL",
+      migMetric: "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
       window: "5m",
       idleThresholdPercent: 5,
       intervalMs: 30_000,
     });
     expect(() => utilizationFromFlags({ "prometheus-url": "prometheus:9090" })).toThrow(/--prometheus-url/);
+    expect(() =>
+      utilizationFromFlags({ "prometheus-url": "http://p:9090", "mig-utilization-metric": "a-b" }),
+    ).toThrow(/--mig-utilization-metric/);
   });
 });

@@ -14,7 +14,11 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import type { UtilizationOptions } from "./prometheus.js";
+import {
+  DEFAULT_MIG_UTILIZATION_METRIC,
+  DEFAULT_UTILIZATION_METRIC,
+  type UtilizationOptions,
+} from "./prometheus.js";
 
 /** A bad flag value: main() prints the message (naming the flag) and exits 1. */
 export class FlagError extends Error {
@@ -46,6 +50,8 @@ export function utilizationFromFlags(flags: {
   "utilization-interval"?: string;
   "utilization-window"?: string;
   "idle-threshold"?: string;
+  "utilization-metric"?: string;
+  "mig-utilization-metric"?: string;
 }): (UtilizationOptions & { intervalMs: number }) | undefined {
   const url = flags["prometheus-url"];
   if (!url) return undefined;
@@ -62,8 +68,19 @@ export function utilizationFromFlags(flags: {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
     throw new FlagError("--idle-threshold", flags["idle-threshold"] ?? "", "a percentage between 0 and 100");
   }
+  const metric = flags["utilization-metric"] || DEFAULT_UTILIZATION_METRIC;
+  const migMetric = flags["mig-utilization-metric"] || DEFAULT_MIG_UTILIZATION_METRIC;
+  for (const [flag, name] of [
+    ["--utilization-metric", metric],
+    ["--mig-utilization-metric", migMetric],
+  ] as const) {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name))
+      throw new FlagError(flag, name, "a Prometheus metric name such as DCGM_FI_DEV_GPU_UTIL");
+  }
   return {
     url,
+    metric,
+    migMetric,
     window,
     idleThresholdPercent: threshold,
     intervalMs: parseDuration(flags["utilization-interval"] ?? "60s", "--utilization-interval"),

@@ -20,10 +20,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUtilizationQuery, parseUtilization, queryUtilization } from "./prometheus.js";
 
 describe("buildUtilizationQuery", () => {
-  it("selects the budget's pods in its namespace and averages per GPU over the window", () => {
+  it("selects the budget's pods in its namespace and averages per device over the window, MIG instances by their profile metric", () => {
+    const pick = 'namespace="team-a",pod=~"^(?:train-2|train\\\\.1)$"';
     expect(buildUtilizationQuery("team-a", ["train-2", "train.1"], { window: "10m" })).toBe(
-      'avg by (namespace, pod, UUID) (avg_over_time(DCGM_FI_DEV_GPU_UTIL{namespace="team-a",pod=~"^(?:train-2|train\\\\.1)$"}[10m]))',
+      `avg by (namespace, pod, UUID, GPU_I_ID) (avg_over_time(DCGM_FI_DEV_GPU_UTIL{${pick},GPU_I_ID=""}[10m])) or ` +
+        `avg by (namespace, pod, UUID, GPU_I_ID) (avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE{${pick},GPU_I_ID!=""}[10m])) * 100`,
     );
+  });
+  it("reads the metric names it is given", () => {
+    expect(buildUtilizationQuery("ns", ["p"], { metric: "gpu_util", migMetric: "mig_active" })).toMatch(
+      /gpu_util\{.*mig_active\{/,
+    );
+    expect(() => buildUtilizationQuery("ns", ["p"], { metric: "not a name" })).toThrow(/invalid metric name/);
   });
   it("needs no query without pods", () => {
     expect(buildUtilizationQuery("team-a", [])).toBeUndefined();

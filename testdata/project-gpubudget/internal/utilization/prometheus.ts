@@ -16,15 +16,24 @@ limitations under the License.
 
 /**
  * Reads GPU utilization from Prometheus, where NVIDIA's DCGM exporter publishes DCGM_FI_DEV_GPU_UTIL
- * (0-100 per GPU) labelled with the namespace and pod the GPU is assigned to.
+ * (0-100 per GPU) labelled with the namespace and pod the GPU is assigned to. A MIG instance (a series
+ * with a GPU_I_ID label) does not support that field and reads 0 (NVIDIA/dcgm-exporter #216, #430), so
+ * for MIG devices the profiling metric DCGM_FI_PROF_GR_ENGINE_ACTIVE (a 0-1 ratio) is read instead.
  * Only the HTTP API is used (POST /api/v1/query, form encoded, so long pod lists fit).
  */
+
+/** DCGM exporter's per-GPU utilization (percent). */
+export const DEFAULT_UTILIZATION_METRIC = "DCGM_FI_DEV_GPU_UTIL";
+/** DCGM exporter's graphics engine activity (ratio), which MIG instances report. */
+export const DEFAULT_MIG_UTILIZATION_METRIC = "DCGM_FI_PROF_GR_ENGINE_ACTIVE";
 
 export interface UtilizationOptions {
   /** Base URL of the Prometheus server, e.g. http://prometheus.monitoring:9090. */
   url: string;
-  /** Metric to read; DCGM exporter's default. */
+  /** Metric to read for whole GPUs (0-100); DCGM_FI_DEV_GPU_UTIL by default. */
   metric?: string;
+  /** Metric to read for MIG instances (0-1 ratio); DCGM_FI_PROF_GR_ENGINE_ACTIVE by default. */
+  migMetric?: string;
   /** Averaging window, a PromQL duration. */
   window?: string;
   /** A GPU whose average utilization is below this percentage is idle. */
@@ -61,18 +70,23 @@ function reEscape(value: string): string {
 export function buildUtilizationQuery(
   namespace: string,
   pods: readonly string[],
-  options: Pick<UtilizationOptions, "metric" | "window"> = {},
+  options: Pick<UtilizationOptions, "metric" | "migMetric" | "window"> = {},
 ): string | undefined {
   if (pods.length === 0) return undefined;
-  const metric = options.metric ?? "DCGM_FI_DEV_GPU_UTIL";
+  const metric = options.metric ?? DEFAULT_UTILIZATION_METRIC;
+  const migMetric = options.migMetric ?? DEFAULT_MIG_UTILIZATION_METRIC;
   const window = options.window ?? "5m";
-  if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(metric))
-    throw new Error(`invalid metric name ${JSON.stringify(metric)}`);
+  for (const m of [metric, migMetric]) {
+    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(m)) throw new Error(`invalid metric name ${JSON.stringify(m)}`);
+  }
   if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(window))
     throw new Error(`invalid PromQL duration ${JSON.stringify(window)}`);
   const podRe = `^(?:${[...pods].sort().map(reEscape).join("|")})$`;
-  const selector = `${metric}{namespace=${promString(namespace)},pod=~${promString(podRe)}}`;
-  return `avg by (namespace, pod, UUID) (avg_over_time(${selector}[${window}]))`;
+  const pick = `namespace=${promString(namespace)},pod=~${promString(podRe)}`;
+  // One series per device: a whole GPU (no GPU_I_ID) by its utilization, a MIG instance by its
+  // graphics engine activity as a percentage.
+  const by = "avg by (namespace, pod, UUID, GPU_I_ID)";
+  return `${by} (avg_over_time(${metric}{${pick},GPU_I_ID=""}[${window}])) or ${by} (avg_over_time(${migMetric}{${pick},GPU_I_ID!=""}[${window}])) * 100`;
 }
 
 interface PromVectorResponse {

@@ -15,6 +15,7 @@ limitations under the License.
 */
 
 import {
+  AdmissionDenied,
   type AdmissionRequest,
   type Client,
   type CustomValidator,
@@ -33,6 +34,7 @@ import {
   selectorMatches,
 } from "../../gpu/podgpus.js";
 import type { UsageTracker } from "../../gpu/usage.js";
+import { admissions } from "../../metrics/metrics.js";
 import { BudgetReservations } from "./reservations.js";
 
 // Pods are checked on create and on update: a relabel can move a running pod under a budget's
@@ -92,19 +94,30 @@ export class PodCustomValidator implements CustomValidator<Pod> {
           : 0;
       const asked = holds(pod) - holds(oldPod);
       if (asked <= 0) continue;
+      const labels = { namespace, name: key.name };
       if ((budget.spec.enforcement ?? "Report") === "Deny") {
-        await this.options.reservations.reserve(key, {
-          pod: pod.metadata?.name ?? "",
-          podUID: pod.metadata?.uid ?? "",
-          podResourceVersion: oldPod?.metadata?.resourceVersion,
-          milliGPUs: asked,
-          dryRun,
-        });
+        try {
+          await this.options.reservations.reserve(key, {
+            pod: pod.metadata?.name ?? "",
+            podUID: pod.metadata?.uid ?? "",
+            podResourceVersion: oldPod?.metadata?.resourceVersion,
+            milliGPUs: asked,
+            dryRun,
+          });
+        } catch (err) {
+          if (err instanceof AdmissionDenied) admissions.inc({ ...labels, result: "denied" });
+          throw err;
+        }
+        admissions.inc({ ...labels, result: "allowed" });
         continue;
       }
       const counted = this.options.tracker.usage(namespace, key.name)?.allocatedMilli ?? 0;
       const max = budget.spec.maxGPUs;
-      if (counted + asked <= max * 1000) continue;
+      if (counted + asked <= max * 1000) {
+        admissions.inc({ ...labels, result: "allowed" });
+        continue;
+      }
+      admissions.inc({ ...labels, result: "warned" });
       warnings.push(
         `GPUBudget ${namespace}/${key.name} allows ${max} ${describeResources(resources)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); enforcement is Report, so the pod is admitted`,
       );
