@@ -1,6 +1,9 @@
 /**
  * bench/gpubudget: the scaffolded GPUBudget operator (a real process, as deployed) on a local control
  * plane with 10,000 pods over 100 namespaces, one budget each. Prints:
+ *   - admission under a burst: 200 concurrent 1-GPU pod creates against a Deny budget of 10, the count
+ *     admitted and the create latency p50/p99 (the webhook's reservation write included),
+ *   - the 10,000-pod create rate with the Pod webhook off (its configuration removed) and on, in one run,
  *   - time from the last pod create until every budget's status is correct,
  *   - the operator's peak RSS (VmHWM),
  *   - p50/p99 latency from a pod change (status phase -> Succeeded) to its budget's status update,
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     namespaces: { type: "string", default: "100" },
     samples: { type: "string", default: "200" },
     concurrency: { type: "string", default: "32" },
+    burst: { type: "string", default: "200" },
     project: { type: "string" },
   },
 });
@@ -44,6 +48,8 @@ const NAMESPACES = Number(values.namespaces);
 const SAMPLES = Number(values.samples);
 const CONCURRENCY = Number(values.concurrency);
 const PER_NS = Math.ceil(PODS / NAMESPACES);
+const BURST = Number(values.burst);
+const BURST_CAP = 10;
 
 interface Budget extends KubernetesObject {
   spec: { maxGPUs: number };
@@ -57,7 +63,7 @@ const GPUBudget = defineKind<Budget>({
   namespaced: true,
 });
 
-const ns = (i: number) => `bench-${String(i).padStart(3, "0")}`;
+const ns = (i: number, set = "on") => `bench-${set}-${String(i).padStart(3, "0")}`;
 
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -75,6 +81,12 @@ function peakRSSMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
   return kb / 1024;
+}
+
+/** utime + stime of a process, in seconds (clock ticks are 100/s on Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -95,46 +107,132 @@ try {
   cp = await startControlPlane(project);
   const client = createClient(cp.env.kubeConfig);
 
-  for (let i = 0; i < NAMESPACES; i++) {
-    await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i) } });
-    await client.create(GPUBudget, {
-      apiVersion: "capacity.lab.example.com/v1alpha1",
-      kind: "GPUBudget",
-      metadata: { name: "budget", namespace: ns(i) },
-      spec: { maxGPUs: PER_NS },
-    });
-  }
+  const createBudgets = async (set: string) => {
+    for (let i = 0; i < NAMESPACES; i++) {
+      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i, set) } });
+      await client.create(GPUBudget, {
+        apiVersion: "capacity.lab.example.com/v1alpha1",
+        kind: "GPUBudget",
+        metadata: { name: "budget", namespace: ns(i, set) },
+        spec: { maxGPUs: PER_NS },
+      });
+    }
+  };
+  const podsOf = (set: string): PodObject[] =>
+    Array.from({ length: PODS }, (_, i) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: `p-${i}`, namespace: ns(i % NAMESPACES, set) },
+      spec: {
+        containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
+      },
+    }));
+  await createBudgets("off");
+  await createBudgets("on");
   operator = await startOperator(project, cp, {
     name: "bench",
     logDir: join(work, "logs"),
     extraArgs: ["--max-concurrent-reconciles=4", "--zap-log-level=error"],
   });
-  console.log(
-    `operator pid ${operator.process.pid}; creating ${PODS} pods in ${NAMESPACES} namespaces (${CONCURRENCY} at a time)`,
-  );
+  const c = cp;
 
-  const pods: PodObject[] = [];
-  for (let i = 0; i < PODS; i++) {
-    pods.push({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: `p-${i}`, namespace: ns(i % NAMESPACES) },
-      spec: {
-        containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
-      },
-    });
-  }
-  const createStart = Date.now();
-  await pool(pods, CONCURRENCY, async (p) => {
-    await client.create(Pod, p);
+  // Admission under a burst: BURST concurrent creates against a Deny budget of BURST_CAP.
+  await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "burst" } });
+  await client.create(GPUBudget, {
+    apiVersion: "capacity.lab.example.com/v1alpha1",
+    kind: "GPUBudget",
+    metadata: { name: "cap", namespace: "burst" },
+    spec: { maxGPUs: BURST_CAP, enforcement: "Deny" } as Budget["spec"],
   });
+  await eventually(async () => {
+    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
+      reject: false,
+      input: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "probe", namespace: "burst" },
+        spec: {
+          containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "11" } } }],
+        },
+      }),
+    });
+    if (res.exitCode === 0) throw new Error("the webhook does not see the Deny budget yet");
+  });
+  const burstClients = Array.from({ length: 4 }, () => createClient(c.env.kubeConfig));
+  const burstLatencies: number[] = [];
+  const burstResults = await Promise.allSettled(
+    Array.from({ length: BURST }, async (_, i) => {
+      const t0 = performance.now();
+      try {
+        await (burstClients[i % burstClients.length] as typeof client).create(Pod, {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: `b-${i}`, namespace: "burst" },
+          spec: {
+            containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
+          },
+        });
+      } finally {
+        burstLatencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  burstLatencies.sort((x, y) => x - y);
+  const burstAdmitted = burstResults.filter((r) => r.status === "fulfilled").length;
+
+  // The create rate with the webhook off (its configuration removed), then on, in this one run.
+  const hooks = await c.kubectl(["get", "validatingwebhookconfigurations", "-o", "json"]);
+  await c.kubectl(["delete", "validatingwebhookconfigurations", "--all"]);
+  const rate = async (set: string) => {
+    const t0 = Date.now();
+    await pool(podsOf(set), CONCURRENCY, async (p) => {
+      await client.create(Pod, p);
+    });
+    return PODS / ((Date.now() - t0) / 1000);
+  };
+  console.log(
+    `creating ${PODS} pods with the webhook off, then ${PODS} with it on (${CONCURRENCY} at a time)`,
+  );
+  const cpu0 = cpuSeconds(operator.process.pid ?? 0);
+  const rateOff = await rate("off");
+  const cpuOff = cpuSeconds(operator.process.pid ?? 0) - cpu0;
+  const restored = JSON.parse(hooks.stdout) as {
+    items: Record<string, { resourceVersion?: string; uid?: string }>[];
+  };
+  for (const item of restored.items) {
+    delete item.metadata?.resourceVersion;
+    delete item.metadata?.uid;
+  }
+  await c.kubectl(["apply", "-f", "-"], {
+    input: JSON.stringify({ apiVersion: "v1", kind: "List", items: restored.items }),
+  });
+  await eventually(async () => {
+    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
+      reject: false,
+      input: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "probe", namespace: "burst" },
+        spec: {
+          containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
+        },
+      }),
+    });
+    if (res.exitCode === 0) throw new Error("the webhook is not called yet");
+  });
+  const cpu1 = cpuSeconds(operator.process.pid ?? 0);
+  const rateOn = await rate("on");
+  const cpuOn = cpuSeconds(operator.process.pid ?? 0) - cpu1;
+  const pods = podsOf("on");
   const lastCreate = Date.now();
   const expected = new Map<string, number>();
   for (const p of pods)
     expected.set(p.metadata?.namespace ?? "", (expected.get(p.metadata?.namespace ?? "") ?? 0) + 1);
+  for (const p of podsOf("off"))
+    expected.set(p.metadata?.namespace ?? "", (expected.get(p.metadata?.namespace ?? "") ?? 0) + 1);
   await eventually(
     async () => {
-      const budgets = await client.list(GPUBudget, {});
+      const budgets = (await client.list(GPUBudget, {})).filter((b) => b.metadata?.namespace !== "burst");
       const wrong = budgets.filter(
         (b) => b.status?.allocatedGPUs !== expected.get(b.metadata?.namespace ?? ""),
       );
@@ -186,7 +284,13 @@ try {
 
   const rss = peakRSSMiB(operator.process.pid ?? 0);
   console.log(`pods: ${PODS} in ${NAMESPACES} namespaces (one GPUBudget each)`);
-  console.log(`create rate: ${(PODS / ((lastCreate - createStart) / 1000)).toFixed(0)} pods/s`);
+  console.log(
+    `admission burst: ${BURST} concurrent 1-GPU creates against a Deny budget of ${BURST_CAP}: ${burstAdmitted} admitted; create latency p50 ${percentile(burstLatencies, 50).toFixed(0)} ms, p99 ${percentile(burstLatencies, 99).toFixed(0)} ms`,
+  );
+  console.log(
+    `create rate: ${rateOff.toFixed(0)} pods/s with the webhook off, ${rateOn.toFixed(0)} pods/s on (${(rateOn / rateOff).toFixed(2)}x; goal >= 0.9x)`,
+  );
+  console.log(`operator CPU while creating: ${cpuOff.toFixed(1)} s webhook off, ${cpuOn.toFixed(1)} s on`);
   console.log(
     `all budgets correct: ${((converged - lastCreate) / 1000).toFixed(2)} s after the last pod create`,
   );
