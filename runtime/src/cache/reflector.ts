@@ -325,7 +325,8 @@ export class Reflector {
           : `silent for ${this.tuning.livenessCheckMs} ms and a verification watch got no answer within ${this.tuning.livenessProbeTimeoutMs} ms`;
       this.stats.stalled = { since: Date.now(), reason: deadReason };
       this.log.warn({ reason: deadReason }, "watch stalled; reconnecting on a fresh connection");
-      rest.dropIdleConnections();
+      // Requests unanswered for 5 s while a watch is verified stalled are on the same dead path.
+      rest.reportStalledPath(5_000);
       watchAbort.abort();
     };
     this.stats.watches++;

@@ -63,6 +63,8 @@ export class RestClient {
   private readonly options: Required<Omit<RestClientOptions, "onWarning">> &
     Pick<RestClientOptions, "onWarning">;
   private agents = new Map<string, http.Agent>();
+  /** Requests sent and not yet answered (headers), with when they were sent. */
+  private readonly awaiting = new Map<http.ClientRequest, number>();
 
   constructor(kubeConfig: KubeConfig, options: RestClientOptions = {}) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -73,6 +75,7 @@ export class RestClient {
     }
     this.kc = kubeConfig;
     this.server = new URL(cluster.server);
+    liveClients.add(new WeakRef(this));
     this.options = {
       userAgent: options.userAgent ?? `kbts-runtime/0.1.0 (node ${process.version})`,
       timeoutMs: options.timeoutMs ?? 60_000,
@@ -197,6 +200,35 @@ export class RestClient {
     }
   }
 
+  /**
+   * A watch to this server was found stalled while a fresh request worked: the path that connections
+   * opened earlier took is dead. Every client of this process to the same server drops its idle
+   * connections and fails the requests that have waited longer than `silentForMs` for an answer, so
+   * a reconcile blocked on a frozen connection retries at once on a fresh one instead of waiting out
+   * its 60 s timeout (and the next one behind it another 60 s).
+   */
+  reportStalledPath(silentForMs: number): void {
+    for (const ref of liveClients) {
+      const client = ref.deref();
+      if (!client) {
+        liveClients.delete(ref);
+        continue;
+      }
+      if (client.server.host !== this.server.host) continue;
+      client.dropIdleConnections();
+      const cutoff = Date.now() - silentForMs;
+      for (const [request, sentAt] of client.awaiting) {
+        if (sentAt <= cutoff) {
+          request.destroy(
+            new Error(
+              `no answer for ${Date.now() - sentAt} ms on a connection presumed dead (a watch to ${this.server.host} stalled)`,
+            ),
+          );
+        }
+      }
+    }
+  }
+
   /** Drops pooled connections (for shutdown and tests). */
   close(): void {
     for (const agent of this.agents.values()) agent.destroy();
@@ -251,12 +283,15 @@ export class RestClient {
       }, timeoutMs);
       const onAbort = () => request.destroy(new RequestAbortedError("request aborted"));
       req.signal?.addEventListener("abort", onAbort, { once: true });
+      if (!streaming) this.awaiting.set(request, Date.now());
       const cleanup = () => {
+        this.awaiting.delete(request);
         if (timer) clearTimeout(timer);
         req.signal?.removeEventListener("abort", onAbort);
       };
       request.on("response", (res) => {
         settled = true;
+        this.awaiting.delete(request);
         restClientRequestsTotal.inc({ code: String(res.statusCode ?? 0), method, host: url.host });
         if (this.options.onWarning) for (const w of warningsOf(res)) this.options.onWarning(w);
         if (streaming) {
@@ -326,6 +361,9 @@ export class RestClient {
 }
 
 const KEEPALIVE_IDLE_MS = 5_000;
+
+/** Every RestClient of the process, for reportStalledPath. */
+const liveClients = new Set<WeakRef<RestClient>>();
 
 /** Errors from a kept-alive socket the server had closed: the request never reached it. */
 const staleSocketErrors = new WeakSet<object>();
