@@ -1,0 +1,514 @@
+/**
+ * The fault harness of issue 19: the GPUBudget operator (the golden scaffold, testdata/project-gpubudget,
+ * exactly what `kbts create api --plugins gpu-budget/v1-alpha` writes) runs as two leader-elected
+ * replicas behind a fault-injecting TCP proxy, under pod churn, against a real etcd + kube-apiserver.
+ * Faults come one after another; after each, churn stops and the harness measures how long until
+ * every budget's status equals the truth counted from the API server. It also checks that each
+ * replica is alive (or was restarted by design, after stepping down), that RSS stays bounded, and that
+ * no replica wrote a status while another held the lease.
+ *
+ * Used by e2e/chaos.test.ts (asserts) and bench/chaos/main.ts (prints the table).
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  cpSync,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
+import type { KubernetesObject } from "../../runtime/src/api/meta.js";
+import { createClient } from "../../runtime/src/client/client.js";
+import type { Client } from "../../runtime/src/client/types.js";
+import { type APIServerProcess, killAPIServer } from "../../runtime/src/envtest/apiserver-restart.js";
+import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/fault-proxy.js";
+import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
+import { freePort } from "../../runtime/src/envtest/ports.js";
+import { defineKind } from "../../runtime/src/kinds.js";
+
+const REPO = new URL("../../", import.meta.url).pathname;
+
+interface GPUBudget extends KubernetesObject {
+  spec: { maxGPUs: number };
+  status?: { allocatedGPUs?: number };
+}
+const GPUBudget = defineKind<GPUBudget>({
+  group: "capacity.lab.example.com",
+  version: "v1alpha1",
+  kind: "GPUBudget",
+  plural: "gpubudgets",
+  namespaced: true,
+});
+
+export interface FaultResult {
+  fault: string;
+  /** From the end of the fault until every budget was correct (ms). */
+  correctAfterMs: number;
+  deadlineMs: number;
+  /** Peak RSS of the replicas over the fault (MiB). */
+  peakRssMiB: number;
+  /** Replicas restarted by design during the fault (a paused leader steps down and exits 1). */
+  restarts: number;
+  ok: boolean;
+  problem?: string;
+}
+
+export interface ChaosReport {
+  results: FaultResult[];
+  /** Status writes logged by a replica after another replica had acquired the lease. */
+  nonLeaderWrites: string[];
+}
+
+interface Replica {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  probePort: number;
+  exited: boolean;
+  exitCode: number | null;
+  /** A new replica was started in its place. */
+  replaced?: boolean;
+  /** When it was resumed after a SIGSTOP (ms since the epoch). */
+  resumedAt: number[];
+}
+
+/** Exit 1 after losing the lease: what a leader must do, and what a Deployment restarts. */
+function leftByDesign(r: Replica): boolean {
+  return r.exitCode === 1 && safeRead(r.logFile).includes("leader election lost");
+}
+
+const NAMESPACES = ["chaos-a", "chaos-b", "chaos-c", "chaos-d"];
+const RSS_LIMIT_MIB = 512;
+
+export async function runChaos(options: { log?: (line: string) => void } = {}): Promise<ChaosReport> {
+  const say = options.log ?? (() => {});
+  const work = mkdtempSync(join(tmpdir(), "kbts-chaos-"));
+  const project = join(work, "gpubudget");
+  cpSync(join(REPO, "testdata/project-gpubudget"), project, { recursive: true });
+  symlinkSync(join(REPO, "node_modules"), join(project, "node_modules"));
+  execFileSync(process.execPath, [join(REPO, "bin/kbts.js"), "manifests"], { cwd: project, stdio: "ignore" });
+
+  const env: Environment = await startEnvironment({ crdDirectoryPaths: [join(project, "config/crd/bases")] });
+  let apiserver: Environment | APIServerProcess = env;
+  let restarted: APIServerProcess | undefined;
+  const proxy: FaultProxy = await startFaultProxy(env.config!.host);
+  const kubeconfig = join(work, "proxy.kubeconfig");
+  writeFileSync(kubeconfig, proxy.kubeConfigFor(env.kubeConfig).exportConfig());
+  const direct: Client = createClient(env.kubeConfig, { rest: { timeoutMs: 5_000 } });
+  const replicas: Replica[] = [];
+  const results: FaultResult[] = [];
+  let peakRss = 0;
+
+  const startReplica = async (name: string): Promise<Replica> => {
+    const probePort = await freePort("127.0.0.1");
+    const logFile = join(work, `${name}.log`);
+    const log = createWriteStream(logFile, { flags: "a" });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "cmd/main.ts",
+        "--leader-elect",
+        "--metrics-bind-address=0",
+        `--health-probe-bind-address=127.0.0.1:${probePort}`,
+        "--zap-devel=false",
+      ],
+      {
+        cwd: project,
+        env: { ...process.env, KUBECONFIG: kubeconfig, ENABLE_WEBHOOKS: "false" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    const replica: Replica = {
+      name,
+      child,
+      logFile,
+      probePort,
+      exited: false,
+      exitCode: null,
+      resumedAt: [],
+    };
+    child.once("exit", (code) => {
+      replica.exited = true;
+      replica.exitCode = code;
+    });
+    replicas.push(replica);
+    await until(`${name} to be ready`, 90_000, async () => {
+      if (replica.exited) throw new Error(`${name} exited with ${replica.exitCode}: ${tail(logFile)}`);
+      return fetch(`http://127.0.0.1:${probePort}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+    });
+    return replica;
+  };
+
+  const live = () => replicas.filter((r) => !r.exited);
+  const resume = (r: Replica) => {
+    r.child.kill("SIGCONT");
+    r.resumedAt.push(Date.now());
+  };
+  const sampleRss = () => {
+    for (const r of live()) {
+      const m = /VmRSS:\s+(\d+) kB/.exec(safeRead(`/proc/${r.child.pid}/status`));
+      if (m) peakRss = Math.max(peakRss, Number(m[1]) / 1024);
+    }
+  };
+
+  // Churn: creates, completions and deletes of 1-GPU pods in every namespace, through the API server.
+  let churning = false;
+  let churnLoop: Promise<void> = Promise.resolve();
+  let seq = 0;
+  const churnOnce = async () => {
+    const ns = NAMESPACES[seq % NAMESPACES.length]!;
+    seq++;
+    const pods = await direct.list(Pod, { namespace: ns });
+    const running = pods.filter((p) => p.status?.phase !== "Succeeded");
+    const r = Math.random();
+    if (running.length < 8 || (r < 0.45 && running.length < 20)) {
+      await direct.create(Pod, gpuPod(ns, `p-${seq}`));
+    } else if (r < 0.75) {
+      const victim = running[Math.floor(Math.random() * running.length)]!;
+      await direct.status().update(Pod, { ...victim, status: { ...victim.status, phase: "Succeeded" } });
+    } else {
+      const victim = pods[Math.floor(Math.random() * pods.length)]!;
+      await direct.delete(Pod, victim, { gracePeriodSeconds: 0 });
+    }
+  };
+  const startChurn = () => {
+    churning = true;
+    churnLoop = (async () => {
+      while (churning) {
+        await churnOnce().catch(() => {}); // the API server may be down: that is the point
+        sampleRss();
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    })();
+  };
+  const stopChurn = async () => {
+    churning = false;
+    await churnLoop;
+  };
+
+  const wrongBudgets = async (): Promise<string[]> => {
+    const wrong: string[] = [];
+    for (const ns of NAMESPACES) {
+      const pods = await direct.list(Pod, { namespace: ns });
+      const truth = pods.filter(
+        (p) => p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed",
+      ).length;
+      const budget = await direct.get(GPUBudget, { namespace: ns, name: "gpus" });
+      if (budget.status?.allocatedGPUs !== truth)
+        wrong.push(`${ns}: ${budget.status?.allocatedGPUs} ≠ ${truth}`);
+    }
+    return wrong;
+  };
+
+  const leaderReplica = async (): Promise<Replica | undefined> => {
+    const lease = await direct.get(Lease, { namespace: "default", name: "a4aa2a1b.lab.example.com" });
+    const holder = lease.spec?.holderIdentity ?? "";
+    return live().find((r) => safeRead(r.logFile).includes(holder) && holder !== "");
+  };
+
+  interface Fault {
+    name: string;
+    deadlineMs: number;
+    /** Injects the fault, lets churn run through it, and heals it. */
+    run(): Promise<void>;
+  }
+  const hold = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const faults: Fault[] = [
+    {
+      name: "kube-apiserver killed and restarted",
+      deadlineMs: 30_000,
+      async run() {
+        const killed = await killAPIServer(apiserver, env);
+        await hold(3_000);
+        restarted = await killed.start();
+        apiserver = restarted;
+      },
+    },
+    {
+      name: "kube-apiserver stopped (SIGSTOP) 8 s",
+      deadlineMs: 30_000,
+      async run() {
+        if (!restarted) throw new Error("needs the restarted kube-apiserver of the previous fault");
+        const pid = restarted.pid;
+        process.kill(-pid, "SIGSTOP");
+        await hold(8_000);
+        process.kill(-pid, "SIGCONT");
+      },
+    },
+    {
+      name: "operators paused 8 s while etcd is compacted",
+      deadlineMs: 30_000,
+      async run() {
+        for (const r of live()) r.child.kill("SIGSTOP");
+        await hold(4_000);
+        await compactEtcd(env.etcdURL!);
+        await hold(4_000);
+        for (const r of live()) resume(r);
+      },
+    },
+    {
+      name: "leader paused 20 s (two replicas)",
+      deadlineMs: 30_000,
+      async run() {
+        const leader = await leaderReplica();
+        if (!leader) throw new Error("no replica holds the lease");
+        leader.child.kill("SIGSTOP");
+        await hold(20_000);
+        resume(leader);
+        // It finds another holder, steps down at once and exits 1 (restarted below, by design).
+        await until(`${leader.name} to step down and exit`, 20_000, async () => leader.exited);
+        if (!safeRead(leader.logFile).includes("stepping down at once")) {
+          throw new Error(`${leader.name} exited ${leader.exitCode} without stepping down`);
+        }
+      },
+    },
+    {
+      name: "proxy: 200 ms latency for 6 s",
+      deadlineMs: 15_000,
+      async run() {
+        proxy.setLatency(200);
+        await hold(6_000);
+        proxy.setLatency(0);
+      },
+    },
+    {
+      name: "proxy: connections reset every 3 s for 9 s",
+      deadlineMs: 10_000,
+      async run() {
+        proxy.resetEvery(3_000);
+        await hold(9_000);
+        proxy.stopResets();
+        proxy.resetAll();
+      },
+    },
+    {
+      name: "proxy: traffic black-holed 15 s",
+      deadlineMs: 45_000,
+      async run() {
+        proxy.freezeOpen();
+        proxy.blackhole(true);
+        await hold(15_000);
+        proxy.blackhole(false);
+      },
+    },
+    {
+      name: "proxy: open connections frozen forever",
+      deadlineMs: 45_000,
+      async run() {
+        proxy.freezeOpen();
+      },
+    },
+  ];
+
+  try {
+    for (const ns of NAMESPACES) {
+      await direct.create(Namespace, { metadata: { name: ns } });
+      await direct.create(GPUBudget, {
+        metadata: { name: "gpus", namespace: ns },
+        spec: { maxGPUs: 1000 },
+      } as GPUBudget);
+      for (let i = 0; i < 10; i++) await direct.create(Pod, gpuPod(ns, `seed-${i}`));
+    }
+    await startReplica("replica-1");
+    await startReplica("replica-2");
+    await until("the first budgets", 60_000, async () => (await wrongBudgets()).length === 0);
+    say("two replicas ready, budgets correct; faults start");
+
+    for (const fault of faults) {
+      peakRss = 0;
+      const before = replicas.length;
+      startChurn();
+      await hold(2_000);
+      let problem: string | undefined;
+      try {
+        await fault.run();
+      } catch (err) {
+        problem = `fault failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      await hold(1_000);
+      await stopChurn();
+      const healed = Date.now();
+      // A leader that could not renew (or saw another holder) exits 1 by design; the Deployment would
+      // start it again, and so does the harness. Its recovery counts in the time to correct status.
+      const restarting = Promise.all(
+        replicas
+          .filter((x) => x.exited && !x.replaced && leftByDesign(x))
+          .map((r) => {
+            r.replaced = true;
+            return startReplica(`${r.name}'`).catch((err) => {
+              problem ??= `restart of ${r.name} failed: ${err instanceof Error ? err.message : String(err)}`;
+            });
+          }),
+      );
+      let correctAfterMs = Number.NaN;
+      let lastWrong: string[] = [];
+      while (Date.now() - healed < fault.deadlineMs + 5_000) {
+        sampleRss();
+        lastWrong = await wrongBudgets().catch((err) => [String(err)]);
+        if (lastWrong.length === 0) {
+          correctAfterMs = Date.now() - healed;
+          break;
+        }
+        await hold(100);
+      }
+      await restarting;
+      const restarts = replicas.length - before;
+      sampleRss();
+      const dead = replicas
+        .filter((r) => r.exited && !leftByDesign(r))
+        .map((r) => `${r.name} exited ${r.exitCode}: ${tail(r.logFile).slice(-600)}`);
+      if (!problem && Number.isNaN(correctAfterMs)) problem = `budgets still wrong: ${lastWrong.join(", ")}`;
+      if (!problem && correctAfterMs > fault.deadlineMs) problem = `correct only after ${correctAfterMs} ms`;
+      if (!problem && dead.length > 0) problem = `replica died: ${dead.join(", ")}`;
+      if (!problem && live().length !== 2) problem = `${live().length} replicas alive, want 2`;
+      if (!problem && peakRss > RSS_LIMIT_MIB)
+        problem = `RSS ${Math.round(peakRss)} MiB > ${RSS_LIMIT_MIB} MiB`;
+      const result: FaultResult = {
+        fault: fault.name,
+        correctAfterMs,
+        deadlineMs: fault.deadlineMs,
+        peakRssMiB: Math.round(peakRss),
+        restarts,
+        ok: problem === undefined,
+        problem,
+      };
+      results.push(result);
+      say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
+    }
+    return { results, nonLeaderWrites: nonLeaderWrites(replicas) };
+  } finally {
+    await stopChurn();
+    for (const r of replicas) {
+      r.child.kill("SIGCONT");
+      r.child.kill("SIGKILL");
+    }
+    await proxy.close();
+    await restarted?.stop();
+    await env.stop();
+    if (!process.env.KBTS_KEEP_CHAOS) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A Markdown table of the figures, as the closing note and the benchmark print it. */
+export function chaosTable(report: ChaosReport): string {
+  const rows = report.results.map(
+    (r) =>
+      `| ${r.fault} | ${Number.isNaN(r.correctAfterMs) ? "never" : (r.correctAfterMs / 1000).toFixed(1)} s | ${r.deadlineMs / 1000} s | ${r.peakRssMiB} MiB | ${r.restarts} | ${r.ok ? "ok" : r.problem} |`,
+  );
+  return [
+    "| fault | budgets correct after | deadline | peak RSS | restarts | result |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    `status writes by a non-leader: ${report.nonLeaderWrites.length}`,
+  ].join("\n");
+}
+
+/**
+ * "status updated" lines a replica logged after another replica had acquired the lease (later than
+ * its own acquisition): writes while the Lease named someone else.
+ */
+function nonLeaderWrites(replicas: Replica[]): string[] {
+  const acquired = replicas.map((r) => ({ r, at: logTimes(r.logFile, "successfully acquired lease") }));
+  const out: string[] = [];
+  for (const { r, at } of acquired) {
+    const mine = at[0];
+    if (mine === undefined) continue;
+    const others = acquired
+      .filter((o) => o.r !== r)
+      .flatMap((o) => o.at)
+      .filter((t) => t > mine);
+    const takeover = Math.min(...others);
+    // A write sent before a SIGSTOP is answered, and logged, after the SIGCONT: one such write
+    // (one worker) per resume, logged within 1 s of it, was made while the replica still led.
+    const excused = new Set<number>();
+    for (const t of logTimes(r.logFile, "status updated")) {
+      if (t <= takeover) continue;
+      const resume = r.resumedAt.find((at) => t >= at && t - at < 1_000 && !excused.has(at));
+      if (resume !== undefined) {
+        excused.add(resume);
+        continue;
+      }
+      out.push(`${r.name} at ${new Date(t).toISOString()}`);
+    }
+  }
+  return out;
+}
+
+function logTimes(file: string, msg: string): number[] {
+  const out: number[] = [];
+  for (const line of safeRead(file).split("\n")) {
+    if (!line.includes(msg)) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; time?: number | string };
+      if (entry.msg === msg && entry.time !== undefined)
+        out.push(typeof entry.time === "number" ? entry.time : Date.parse(entry.time));
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return out;
+}
+
+function gpuPod(namespace: string, name: string): Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace },
+    spec: {
+      containers: [
+        {
+          name: "main",
+          image: "registry.k8s.io/pause:3.10",
+          resources: { requests: { "nvidia.com/gpu": "1" }, limits: { "nvidia.com/gpu": "1" } },
+        },
+      ],
+    },
+  };
+}
+
+/** Compacts etcd's history up to its current revision, through etcd's JSON gateway. */
+async function compactEtcd(etcdURL: string): Promise<void> {
+  const range = await fetch(`${etcdURL}/v3/kv/range`, {
+    method: "POST",
+    body: JSON.stringify({ key: Buffer.from("/").toString("base64") }),
+  });
+  const revision = ((await range.json()) as { header: { revision: string } }).header.revision;
+  const res = await fetch(`${etcdURL}/v3/kv/compaction`, {
+    method: "POST",
+    body: JSON.stringify({ revision, physical: true }),
+  });
+  if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
+}
+
+async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function tail(path: string): string {
+  return safeRead(path).slice(-3000);
+}
