@@ -1,0 +1,15 @@
+import type { ObjectMeta } from "@kbts/runtime";
+
+export interface ProbeSpec {
+  // +kubebuilder:validation:XValidation:rule="self.foo == 'a'"
+  // +optional
+  f?: string;
+}
+
+// +kubebuilder:object:root=true
+export interface Probe {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: ProbeSpec;
+}

@@ -1,0 +1,16 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+export interface ProbeSpec {
+  // +kubebuilder:validation:Minimum=10
+  // +kubebuilder:validation:Maximum=5
+  // +optional
+  f?: int32;
+}
+
+// +kubebuilder:object:root=true
+export interface Probe {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: ProbeSpec;
+}

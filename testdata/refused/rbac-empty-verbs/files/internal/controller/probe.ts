@@ -1,0 +1,2 @@
+// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=""
+export const probe = true;

@@ -1,0 +1,2 @@
+// +kubebuilder:rbac:groups="",resources=pods,urls=/metrics,verbs=get
+export const probe = true;

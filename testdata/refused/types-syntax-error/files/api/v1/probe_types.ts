@@ -1,0 +1,15 @@
+import type { ObjectMeta } from "@kbts/runtime";
+
+export interface ProbeSpec {
+
+  // +optional
+  f?: string;
+
+
+// +kubebuilder:object:root=true
+export interface Probe {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: ProbeSpec;
+}
