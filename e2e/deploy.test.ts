@@ -53,6 +53,10 @@ async function kubectlOK(args: string[], input?: string): Promise<string> {
   return r.stdout;
 }
 
+/** The team-a budget's status as JSON text. */
+const budgetStatus = () =>
+  kubectlOK(["get", "gb", "team-a-budget", "-n", "team-a", "-o", "jsonpath={.status}"]);
+
 interface Identity {
   dir: string;
   env: Record<string, string>;
@@ -263,29 +267,13 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
     await kubectlOK(["apply", "-f", "-"], budgetManifest("team-a", "team-a-budget", 4));
     await kubectlOK(["apply", "-f", "-"], gpuPodManifest("team-a", "g1", 6));
     await eventually(async () => {
-      const status = await kubectlOK([
-        "get",
-        "gb",
-        "team-a-budget",
-        "-n",
-        "team-a",
-        "-o",
-        "jsonpath={.status}",
-      ]);
+      const status = await budgetStatus();
       expect(status, op.output()).toContain('"allocatedGPUs":6');
       expect(status).toContain('"reason":"BudgetExceeded"');
     }, 60_000);
     await kubectlOK(["delete", "pod", "g1", "-n", "team-a", "--grace-period=0", "--force"]);
     await eventually(async () => {
-      const status = await kubectlOK([
-        "get",
-        "gb",
-        "team-a-budget",
-        "-n",
-        "team-a",
-        "-o",
-        "jsonpath={.status}",
-      ]);
+      const status = await budgetStatus();
       expect(status).toContain('"allocatedGPUs":0');
       expect(status).toContain('"status":"True"');
     }, 60_000);
