@@ -83,6 +83,26 @@ function peakRSSMiB(pid: number): number {
   return kb / 1024;
 }
 
+/** Polls until a dry-run pod asking for `gpus` in namespace "burst" is refused. */
+async function webhookRefuses(c: ControlPlane, gpus: number): Promise<void> {
+  await eventually(async () => {
+    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
+      reject: false,
+      input: JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "probe", namespace: "burst" },
+        spec: {
+          containers: [
+            { name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": String(gpus) } } },
+          ],
+        },
+      }),
+    });
+    if (res.exitCode === 0) throw new Error(`a dry-run pod asking for ${gpus} GPUs in "burst" was admitted`);
+  });
+}
+
 /** utime + stime of a process, in seconds (clock ticks are 100/s on Linux). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -144,20 +164,8 @@ try {
     metadata: { name: "cap", namespace: "burst" },
     spec: { maxGPUs: BURST_CAP, enforcement: "Deny" } as Budget["spec"],
   });
-  await eventually(async () => {
-    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
-      reject: false,
-      input: JSON.stringify({
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { name: "probe", namespace: "burst" },
-        spec: {
-          containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "11" } } }],
-        },
-      }),
-    });
-    if (res.exitCode === 0) throw new Error("the webhook does not see the Deny budget yet");
-  });
+  // Until the webhook refuses a dry-run pod past the Deny budget, it does not see the budget yet.
+  await webhookRefuses(c, 11);
   const burstClients = Array.from({ length: 4 }, () => createClient(c.env.kubeConfig));
   const burstLatencies: number[] = [];
   const burstResults = await Promise.allSettled(
@@ -206,20 +214,8 @@ try {
   await c.kubectl(["apply", "-f", "-"], {
     input: JSON.stringify({ apiVersion: "v1", kind: "List", items: restored.items }),
   });
-  await eventually(async () => {
-    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
-      reject: false,
-      input: JSON.stringify({
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { name: "probe", namespace: "burst" },
-        spec: {
-          containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
-        },
-      }),
-    });
-    if (res.exitCode === 0) throw new Error("the webhook is not called yet");
-  });
+  // The budget is full from the burst: a refusal says the webhook is called again.
+  await webhookRefuses(c, 1);
   const cpu1 = cpuSeconds(operator.process.pid ?? 0);
   const rateOn = await rate("on");
   const cpuOn = cpuSeconds(operator.process.pid ?? 0) - cpu1;
