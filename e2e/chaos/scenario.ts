@@ -26,6 +26,7 @@ import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import { createClient } from "../../runtime/src/client/client.js";
 import type { Client } from "../../runtime/src/client/types.js";
 import { type APIServerProcess, killAPIServer } from "../../runtime/src/envtest/apiserver-restart.js";
+import { compactEtcd } from "../../runtime/src/envtest/etcd-compaction.js";
 import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
@@ -477,20 +478,6 @@ function gpuPod(namespace: string, name: string): Pod {
       ],
     },
   };
-}
-
-/** Compacts etcd's history up to its current revision, through etcd's JSON gateway. */
-async function compactEtcd(etcdURL: string): Promise<void> {
-  const range = await fetch(`${etcdURL}/v3/kv/range`, {
-    method: "POST",
-    body: JSON.stringify({ key: Buffer.from("/").toString("base64") }),
-  });
-  const revision = ((await range.json()) as { header: { revision: string } }).header.revision;
-  const res = await fetch(`${etcdURL}/v3/kv/compaction`, {
-    method: "POST",
-    body: JSON.stringify({ revision, physical: true }),
-  });
-  if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
 }
 
 async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {

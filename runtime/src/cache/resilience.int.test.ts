@@ -3,6 +3,7 @@ import { ConfigMap, Namespace } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type APIServerProcess, killAPIServer, startSecondAPIServer } from "../envtest/apiserver-restart.js";
+import { compactEtcd } from "../envtest/etcd-compaction.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import type { Logger } from "../log/types.js";
@@ -205,20 +206,6 @@ describe("relist after 410 Gone", () => {
   afterAll(async () => {
     await plain?.stop();
   });
-
-  /** Compacts etcd's history up to its current revision, through etcd's JSON gateway. */
-  async function compactEtcd(etcdURL: string): Promise<void> {
-    const range = await fetch(`${etcdURL}/v3/kv/range`, {
-      method: "POST",
-      body: JSON.stringify({ key: Buffer.from("/").toString("base64") }),
-    });
-    const revision = ((await range.json()) as { header: { revision: string } }).header.revision;
-    const res = await fetch(`${etcdURL}/v3/kv/compaction`, {
-      method: "POST",
-      body: JSON.stringify({ revision, physical: true }),
-    });
-    if (!res.ok) throw new Error(`etcd compaction failed: ${res.status} ${await res.text()}`);
-  }
 
   it("relists when its resourceVersion was compacted away, then keeps watching", async () => {
     // Without the watch cache, watches are served by etcd, which answers 410 for a compacted revision.

@@ -1,5 +1,5 @@
 // Acceptance of issue 4 for the controller runtime, against a real etcd + kube-apiserver.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,6 +113,27 @@ function run(mgr: Manager): { stop: AbortController; done: Promise<void> } {
   const done = mgr.start(stop.signal);
   done.catch(() => {});
   return { stop, done };
+}
+
+/** Runs a child TypeScript script with the runtime's sources; its stdout and stderr are collected. */
+function spawnScript(script: string): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: join(import.meta.dirname, "..", "..", ".."),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => out, exited };
 }
 
 async function scrape(mgr: Manager): Promise<string> {
@@ -511,21 +532,10 @@ await mgr.start();
 console.log(JSON.stringify({ msg: "start returned" }));
 `,
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
-      cwd: join(import.meta.dirname, "..", "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const { child, output, exited } = spawnScript(script);
     try {
-      await until("the child to lead", () => out.includes("LEADING"), 30_000).catch((err) => {
-        throw new Error(`${err.message}; child output:\n${out}`);
+      await until("the child to lead", () => output().includes("LEADING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${output()}`);
       });
       // Another holder takes the lease over: the child's renewals now fail until renewDeadline passes.
       const lease = await client.get(Lease, { namespace: "lost", name: "lost-lock" });
@@ -539,8 +549,8 @@ console.log(JSON.stringify({ msg: "start returned" }));
         new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000)),
       ]);
       expect(code).toBe(1);
-      expect(out).toContain("leader election lost");
-      expect(out).not.toContain("start returned");
+      expect(output()).toContain("leader election lost");
+      expect(output()).not.toContain("start returned");
     } finally {
       child.kill("SIGKILL");
     }
@@ -573,22 +583,11 @@ await mgr.start(setupSignalHandler());
 console.log(JSON.stringify({ msg: "start returned" }));
 `,
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
-      cwd: join(import.meta.dirname, "..", "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const { child, output, exited } = spawnScript(script);
     const silent: TLSSocket[] = [];
     try {
-      await until("the child to serve", () => out.includes("SERVING"), 30_000).catch((err) => {
-        throw new Error(`${err.message}; child output:\n${out}`);
+      await until("the child to serve", () => output().includes("SERVING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${output()}`);
       });
       // One handshaken connection per port that never sends a request.
       for (const port of [webhookPort, metricsPort]) {
@@ -605,8 +604,8 @@ console.log(JSON.stringify({ msg: "start returned" }));
         exited,
         new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 5_000)),
       ]);
-      expect(code, `exit after ${Date.now() - sent} ms; child output:\n${out}`).toBe(0);
-      expect(out).toContain("start returned");
+      expect(code, `exit after ${Date.now() - sent} ms; child output:\n${output()}`).toBe(0);
+      expect(output()).toContain("start returned");
     } finally {
       for (const s of silent) s.destroy();
       child.kill("SIGKILL");
@@ -660,18 +659,7 @@ mgr.elected().then(() => console.log(JSON.stringify({ msg: "LEADING" })));
 await mgr.start();
 `,
     );
-    const child = spawn(process.execPath, ["--import", "tsx", script], {
-      cwd: join(import.meta.dirname, "..", "..", ".."),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-    });
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const { child, output, exited } = spawnScript(script);
     let churning = true;
     let v = 0;
     const churn = (async () => {
@@ -683,8 +671,8 @@ await mgr.start();
       }
     })();
     try {
-      await until("the child to lead", () => out.includes("LEADING"), 30_000).catch((err) => {
-        throw new Error(`${err.message}; child output:\n${out}`);
+      await until("the child to lead", () => output().includes("LEADING"), 30_000).catch((err) => {
+        throw new Error(`${err.message}; child output:\n${output()}`);
       });
       await until(
         "the leader to mirror",
@@ -716,7 +704,7 @@ await mgr.start();
         exited,
         new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000)),
       ]);
-      expect(code, out).toBe(1);
+      expect(code, output()).toBe(1);
       const late = (await client.list(ConfigMap, { namespace: ns })).filter(
         (c) =>
           c.metadata?.name?.startsWith("out-") &&
@@ -726,7 +714,7 @@ await mgr.start();
         late.map((c) => c.metadata?.name),
         "writes after the Lease named another holder",
       ).toEqual([]);
-      expect(out).toContain("stepping down at once");
+      expect(output()).toContain("stepping down at once");
     } finally {
       churning = false;
       await churn.catch(() => {});
