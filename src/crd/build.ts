@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { ts } from "ts-morph";
+import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import type { ApiPackage, RootKind } from "../loading/packages.js";
 import type { MarkerCollector } from "../markers/collect.js";
@@ -14,8 +14,6 @@ export interface BuiltCrd {
   /** Each served version's root declaration, for checks against the resolved types. */
   versions: Map<string, RootKind>;
 }
-
-export const compareBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * One CRD per group/kind over every API package of that group (controller-gen's NeedCRDFor):
@@ -46,7 +44,7 @@ export function buildCrds(
     }
   }
   const out: BuiltCrd[] = [];
-  for (const id of [...kinds.keys()].sort(compareBytes)) {
+  for (const id of [...kinds.keys()].sort(compareStrings)) {
     const { group, kind, entries } = kinds.get(id) as {
       group: string;
       kind: string;
@@ -88,7 +86,7 @@ export function buildCrds(
     }
     crd.metadata.name = `${crd.spec.names.plural}.${group}`;
     if (crd.spec.versions.length === 0) continue;
-    crd.spec.versions.sort((a, b) => compareBytes(a.name, b.name));
+    crd.spec.versions.sort((a, b) => compareStrings(a.name, b.name));
     if (crd.spec.versions.length === 1)
       (crd.spec.versions[0] as (typeof crd.spec.versions)[number]).storage = true;
     checkVersions(root, crd, entries, collector, errors);
@@ -131,5 +129,4 @@ function checkVersions(
   if (!crd.spec.versions.some((v) => v.served)) {
     errors.push(new KbtsError(`CRD for ${gk} with version(s) ${all} does not serve any version`));
   }
-  void ts;
 }

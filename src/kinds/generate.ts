@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
+import { compareStrings } from "../compare.js";
 import { pluralize } from "../crd/plural.js";
 import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
@@ -28,7 +29,7 @@ export async function generateKinds(opts: KindsOptions): Promise<Map<string, str
   const out = new Map<string, string>();
   for (const pkg of findApiPackages(opts.root, loaded.files, collector, loaded.checker)) {
     if (pkg.kinds.length === 0) continue;
-    const kinds = [...pkg.kinds].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const kinds = [...pkg.kinds].sort((a, b) => compareStrings(a.name, b.name));
     const imports = new Map<string, string[]>();
     const consts: string[] = [];
     for (const k of kinds) {
@@ -49,7 +50,7 @@ export async function generateKinds(opts: KindsOptions): Promise<Map<string, str
       );
     }
     const importLines = [...imports]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareStrings(a, b))
       .map(([spec, names]) => `import type { ${names.join(", ")} } from ${JSON.stringify(spec)};`);
     const content = `${HEADER}import { defineKind } from "@kbts/runtime";\n${importLines.join("\n")}\n\n${consts.join("\n")}`;
     out.set(relative(opts.root, join(pkg.dir, KINDS_FILE)), content);

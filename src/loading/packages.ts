@@ -1,5 +1,6 @@
 import { basename, dirname, relative, sep } from "node:path";
 import { ts } from "ts-morph";
+import { compareStrings } from "../compare.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { instancesOf, type MarkerInstance } from "../markers/registry.js";
 import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
@@ -36,7 +37,7 @@ export function findApiPackages(
     byDir.set(dir, [...(byDir.get(dir) ?? []), sf]);
   }
   const out: ApiPackage[] = [];
-  for (const [dir, pkgFiles] of [...byDir].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [dir, pkgFiles] of [...byDir].sort(([a], [b]) => compareStrings(a, b))) {
     const markers: MarkerInstance[] = pkgFiles.flatMap((sf) => collector.packageMarkers(sf));
     const group = instancesOf(markers, groupName)[0];
     if (!group) {

@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from "node:path";
 import { ts } from "ts-morph";
+import { compareStrings } from "../compare.js";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { findApiPackages } from "../loading/packages.js";
@@ -139,7 +140,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   }
   if (errors.length > 0) throw new ManifestErrors(dedupe(errors));
   return {
-    files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    files: new Map([...files].sort(([a], [b]) => compareStrings(a, b))),
     warnings: collector.warnings,
   };
 }

@@ -1,3 +1,4 @@
+import { compareStrings } from "../compare.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { RbacRule } from "./markers.js";
 
@@ -15,7 +16,6 @@ interface Rule {
 }
 
 const uniqSorted = (xs: string[]): string[] => [...new Set(xs)].sort(compareStrings);
-export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function normalize(r: Rule): Rule {
   return {

@@ -11,6 +11,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 
 /** What a file-system error code means, for messages that name the real cause. */
@@ -212,7 +213,7 @@ export class StagedFS {
   /** Staged files whose content differs from the disk, sorted by path. */
   changes(): Array<{ path: string; content: string | Uint8Array; created: boolean }> {
     const out: Array<{ path: string; content: string | Uint8Array; created: boolean }> = [];
-    for (const [path, content] of [...this.staged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [path, content] of [...this.staged].sort(([a], [b]) => compareStrings(a, b))) {
       const onDisk = this.onDisk(path);
       if (!onDisk?.equals(typeof content === "string" ? Buffer.from(content) : content))
         out.push({ path, content, created: onDisk === undefined });

@@ -4,6 +4,7 @@
  * each fragment goes immediately before its marker line, verbatim (fragments carry their indentation),
  * and a fragment whose lines already appear in the file, in order, is skipped, so re-runs change nothing.
  */
+import { compareStrings } from "../compare.js";
 
 export function commentPrefix(path: string): string {
   return /\.(ts|js|mts|cts|tsx)$/.test(path) ? "//" : "#";
@@ -131,7 +132,7 @@ function compareImports(a: string, b: string): number {
   const sb = sourceOf(b);
   const r = rank(sa) - rank(sb);
   if (r !== 0) return r;
-  if (sa !== sb) return sa < sb ? -1 : 1;
+  if (sa !== sb) return compareStrings(sa, sb);
   // `import type` before a value import of the same module, as biome orders them.
   return a.startsWith("import type") === b.startsWith("import type")
     ? 0

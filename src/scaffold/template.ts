@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
+import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 
 /**
@@ -37,7 +38,7 @@ export function templateSet(set: string, ifExists: IfExists = "skip", root = TEM
     }
   };
   walk(join(root, set));
-  return files.sort((a, b) => (a.template < b.template ? -1 : 1));
+  return files.sort((a, b) => compareStrings(a.template, b.template));
 }
 
 /** Renders templates with strict variables (a missing value is an error, not an empty string). */

@@ -5,7 +5,7 @@ import { KbtsError } from "../errors.js";
 import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
 import { resolveTypeName } from "../loading/type-names.js";
 import type { MarkerCollector } from "../markers/collect.js";
-import { formatLocation, type MarkerSet } from "../markers/registry.js";
+import type { MarkerSet } from "../markers/registry.js";
 import { applySchemaMarkers } from "./apply.js";
 import { FlattenError, flattenNamed } from "./flatten.js";
 import { BASIC_TYPES, FLOAT_TYPES, knownTypeSchema, TYPE_META } from "./known.js";
@@ -583,5 +583,3 @@ const EMPTY_MARKERS: MarkerSet = {
   get: () => undefined,
   list: () => [],
 } as unknown as MarkerSet;
-
-export { formatLocation };

@@ -1,5 +1,5 @@
+import { compareStrings } from "../compare.js";
 import type { MarkerLocation } from "../markers/registry.js";
-import { compareStrings } from "../rbac/generate.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { WebhookConfigMarker, WebhookMarker } from "./markers.js";
 

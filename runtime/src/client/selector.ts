@@ -4,6 +4,7 @@
  * informer cache (which matches in memory) agree on what a selector means.
  */
 import type { LabelSelector } from "../api/meta.js";
+import { compareStrings } from "../internal/compare.js";
 
 export type SelectorOperator = "=" | "!=" | "in" | "notin" | "exists" | "!" | "gt" | "lt";
 
@@ -29,7 +30,7 @@ export function parseSelector(input: LabelSelectorInput | undefined): Selector {
   if (isLabelSelector(input)) return fromLabelSelector(input);
   return {
     requirements: Object.entries(input)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareStrings(a, b))
       .map(([key, value]) => {
         validateKey(key, JSON.stringify(input));
         return { key, operator: "=" as const, values: [value] };
@@ -81,7 +82,7 @@ function fromLabelSelector(sel: LabelSelector): Selector {
         );
     }
   }
-  reqs.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  reqs.sort((a, b) => compareStrings(a.key, b.key));
   return { requirements: reqs };
 }
 

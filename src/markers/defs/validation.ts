@@ -2,6 +2,7 @@ import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/fake";
 import { Environment } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
+import { compareStrings } from "../../compare.js";
 import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
 import {
   type CheckedNode,
@@ -542,11 +543,7 @@ const k8sEnum = defineMarker<undefined>({
         s.type === "string" && (s.enum?.length ?? 0) > 0,
         "k8s:enum needs a string-literal union or a string enum",
       );
-      s.enum = [...(s.enum ?? [])].sort((a, b) => {
-        const x = JSON.stringify(a);
-        const y = JSON.stringify(b);
-        return x < y ? -1 : x > y ? 1 : 0;
-      });
+      s.enum = [...(s.enum ?? [])].sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b)));
     },
   },
 });

@@ -1,3 +1,4 @@
+import { compareStrings } from "../../compare.js";
 import { pluralize } from "../../crd/plural.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
@@ -161,7 +162,7 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
       namespaced: x.api?.namespaced === true,
     }));
   const by = (key: "kind" | "kindLower") => (a: (typeof kinds)[0], b: (typeof kinds)[0]) =>
-    a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0;
+    compareStrings(a[key], b[key]);
   ctx.scaffold.template(
     {
       ...file("typescript/api", "api/{{groupDir}}{{version}}/zz_generated.kinds.ts", "overwrite"),
