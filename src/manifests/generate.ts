@@ -98,7 +98,26 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   const files = new Map<string, string>();
   const out = opts.crdOutput ?? "config/crd/bases";
   const crdDir = (isAbsolute(out) ? relative(root, out) : out).replace(/\/$/, "") || ".";
-  for (const { crd } of crds) {
+  const crdKinds = new Map<string, string>();
+  for (const { crd, versions } of crds) {
+    // Two kinds with one group and plural are one CRD name: the API server would keep only one.
+    const name = `${crd.spec.names.plural}.${crd.spec.group}`;
+    const other = crdKinds.get(name);
+    if (other !== undefined && other !== crd.spec.names.kind) {
+      const decl = [...versions.values()][0]?.decl;
+      const sf = decl?.getSourceFile();
+      const pos = decl && sf ? sf.getLineAndCharacterOfPosition(decl.getStart(sf)) : undefined;
+      errors.push(
+        new KbtsError(`kinds ${other} and ${crd.spec.names.kind} both make the CRD ${name}`, {
+          ...(sf && pos
+            ? { where: `${relative(root, sf.fileName)}:${pos.line + 1}:${pos.character + 1}` }
+            : {}),
+          fix: "give one of them another plural: // +kubebuilder:resource:path=<plural>",
+        }),
+      );
+      continue;
+    }
+    crdKinds.set(name, crd.spec.names.kind);
     files.set(`${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`, render([crd]));
   }
 

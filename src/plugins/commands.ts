@@ -51,6 +51,8 @@ import { boilerplate } from "./typescript/plugin.js";
 export interface ScaffoldResult {
   /** Paths written (created or changed), relative to the project. */
   written: string[];
+  /** Existing files the command left as they were instead of scaffolding them (init says so). */
+  kept?: string[];
   next: string;
 }
 
@@ -146,7 +148,11 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
   for (const plugin of plugins) await plugin.init?.(ctx, options);
   for (const file of specs.vendored) fs.write(file.path, file.content);
   fs.write(PROJECT_FILE, formatProject(config));
-  return { written: flush(fs), next: "Next: define a resource with:\n$ kbts create api" };
+  return {
+    written: flush(fs),
+    kept: ctx.scaffold.kept,
+    next: "Next: define a resource with:\n$ kbts create api",
+  };
 }
 
 function loadProject(fs: StagedFS): ProjectConfig {

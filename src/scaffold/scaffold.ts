@@ -9,6 +9,8 @@ import type { Renderer, TemplateFile } from "./template.js";
  * command before the first write.
  */
 export class Scaffold {
+  /** Files a template would have made that already existed and were left as they are. */
+  readonly kept: string[] = [];
   constructor(
     readonly fs: StagedFS,
     private readonly renderer: Renderer,
@@ -21,7 +23,10 @@ export class Scaffold {
     const path = this.renderer.outputPath(file, data);
     const policy = options.force && file.ifExists === "error" ? "overwrite" : (file.ifExists ?? "skip");
     if (this.fs.exists(path)) {
-      if (policy === "skip") return path;
+      if (policy === "skip") {
+        this.kept.push(path);
+        return path;
+      }
       if (policy === "error") {
         throw new KbtsError(`${path} already exists`, {
           where: path,

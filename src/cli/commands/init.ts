@@ -46,7 +46,7 @@ export function defineInit(program: Command): void {
         });
         return;
       }
-      printResult({ written: result.written, next: `Installing dependencies: ${INSTALL_COMMAND}` });
+      printResult({ ...result, next: `Installing dependencies: ${INSTALL_COMMAND}` });
       await installDependencies(process.cwd());
       process.stdout.write(`${result.next}\n`);
     });
