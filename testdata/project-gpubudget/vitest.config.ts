@@ -16,12 +16,16 @@ limitations under the License.
 
 import { defineConfig } from "vitest/config";
 
+// test/e2e deploys to whatever cluster the current kubeconfig points at: it runs only when asked
+// for by path (`make test-e2e`, `npx vitest run test/e2e`), never with a plain `npx vitest run`.
+const e2eAsked = process.argv.some((arg) => arg.includes("test/e2e"));
+
 // Tests that need a cluster start their own local control plane (etcd + kube-apiserver) through
 // @kbts/runtime/envtest, so files run one at a time to keep the machine responsive.
 export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["**/node_modules/**", "**/dist/**"],
+    exclude: ["**/node_modules/**", "**/dist/**", ...(e2eAsked ? [] : ["test/e2e/**"])],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,

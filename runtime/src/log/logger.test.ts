@@ -26,6 +26,17 @@ describe("createLogger", () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('a field equal to a bound one is written once (Go\'s log.Info(..., "name", ct.Name) in a reconcile)', () => {
+    const raw: string[] = [];
+    const log = createLogger({ name: "setup", destination: { write: (s: string) => void raw.push(s) } });
+    const reconcileLog = log.child({ namespace: "default", name: "my-crontab" });
+    reconcileLog.info({ name: "my-crontab", spec: "*/5 * * * *" }, "reconciling");
+    reconcileLog.info({ name: "other" }, "a different value is kept");
+    expect(raw[0]?.match(/"name":/g)).toHaveLength(1);
+    expect(JSON.parse(raw[0] ?? "{}")).toMatchObject({ name: "my-crontab", spec: "*/5 * * * *" });
+    expect(raw[1]).toContain('"name":"other"');
+  });
+
   it("rejects unknown levels", () => {
     expect(() => createLogger({ level: "verbose" })).toThrow(/unknown level "verbose"/);
   });

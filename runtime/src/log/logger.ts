@@ -26,6 +26,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: options.name ? { logger: options.name } : null,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    hooks: { logMethod: dropBoundDuplicates as NonNullable<PinoOptions["hooks"]>["logMethod"] },
   };
   if (options.destination) return pino(pinoOptions, options.destination);
   if (options.development && prettyAvailable()) {
@@ -35,6 +36,30 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     });
   }
   return pino(pinoOptions);
+}
+
+/**
+ * `log.info({ name: ct.metadata.name }, ...)` in a reconcile whose logger already carries `name`
+ * would print the key twice on one JSON line: a field equal to a bound one is dropped.
+ */
+function dropBoundDuplicates(
+  this: { bindings(): object },
+  args: unknown[],
+  method: (...a: unknown[]) => void,
+): void {
+  const first = args[0] as unknown;
+  if (first && typeof first === "object" && !(first instanceof Error) && !Array.isArray(first)) {
+    const bound = this.bindings() as Record<string, unknown>;
+    let fields: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(first)) {
+      if (k in bound && bound[k] === v) {
+        fields ??= { ...(first as Record<string, unknown>) };
+        delete fields[k];
+      }
+    }
+    if (fields) (args as unknown[])[0] = fields;
+  }
+  method.apply(this, args as unknown[]);
 }
 
 const NOP: Logger = {

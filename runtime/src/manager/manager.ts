@@ -10,6 +10,7 @@ import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
 import { HealthChecks, ping } from "../healthz/healthz.js";
+import { formatAddress } from "../internal/address.js";
 import { trackConnections } from "../internal/server-shutdown.js";
 import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
 import { fenceWrites } from "../leaderelection/fence.js";
@@ -349,7 +350,7 @@ class ControllerManager implements Manager {
       this.servers.set("metrics", server); // before listen: a failed listen still closes it (and its cert watch)
       trackConnections(server);
       await listen(server, metricsAddr, "metricsBindAddress");
-      this.log.info({ address: server.address(), secure }, "serving metrics server");
+      this.log.info({ address: formatAddress(server.address()), secure }, "serving metrics server");
     }
     const probeAddr = this.options.healthProbeBindAddress ?? ":8081";
     if (probeAddr !== "0") {
@@ -360,7 +361,7 @@ class ControllerManager implements Manager {
       trackConnections(server);
       await listen(server, probeAddr, "healthProbeBindAddress");
       this.servers.set("healthProbe", server);
-      this.log.info({ address: server.address() }, "starting health probe server");
+      this.log.info({ address: formatAddress(server.address()) }, "starting health probe server");
     }
   }
 

@@ -1,1 +1,2 @@
+export * from "./context.js";
 export * from "./types.js";

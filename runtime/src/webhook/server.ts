@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
+import { formatAddress } from "../internal/address.js";
 import { type ServerShutdown, trackConnections } from "../internal/server-shutdown.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
@@ -173,7 +174,7 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
         markFailed(err);
         throw err;
       }
-      log.info({ address: srv.address() }, "serving webhook server");
+      log.info({ address: formatAddress(srv.address()) }, "serving webhook server");
       markStarted();
 
       if (!signal.aborted)

@@ -15,7 +15,7 @@ limitations under the License.
 */
 
 // Against a local control plane (etcd + kube-apiserver): the same flow on the real API server.
-import { createLogger, type ReconcileContext } from "@kbts/runtime";
+import { newReconcileContext } from "@kbts/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CronTab } from "../../api/v1/crontab_types.js";
 import { CronTabKind } from "../../api/v1/zz_generated.kinds.js";
@@ -26,20 +26,17 @@ describe("CronTab Controller", () => {
   const env = useTestEnvironment();
   const key = { name: "test-resource", namespace: "default" };
 
-  const context = (): ReconcileContext => ({
-    log: createLogger({ level: "warn" }),
-    signal: new AbortController().signal,
-    reconcileID: "test",
-    controllerName: "crontab",
-  });
+  const context = () => newReconcileContext({ controllerName: "crontab" });
 
   afterEach(async () => {
     // Clear the finalizer first, or the object would stay "being deleted" for the next test.
     const client = env.client();
     const ct = await client.get(CronTabKind, key).catch(() => undefined);
     if (!ct) return;
-    if (ct.metadata?.finalizers?.length)
-      await client.update(CronTabKind, { ...ct, metadata: { ...ct.metadata, finalizers: [] } });
+    if (ct.metadata?.finalizers?.length) {
+      ct.metadata.finalizers = [];
+      await client.update(CronTabKind, ct);
+    }
     await client.delete(CronTabKind, key).catch(() => undefined);
   });
 

@@ -17,7 +17,7 @@ limitations under the License.
 // Unit tests with the fake client: no cluster. The fake reads the real CRD (config/crd/bases), so
 // the status subresource, defaulting, validation and CEL rules behave as on the API server.
 import { fileURLToPath } from "node:url";
-import { createLogger, type ReconcileContext } from "@kbts/runtime";
+import { newReconcileContext } from "@kbts/runtime";
 import { createFakeClient } from "@kbts/runtime/fake";
 import { describe, expect, it } from "vitest";
 import type { CronTab } from "../../api/v1/crontab_types.js";
@@ -26,12 +26,7 @@ import { CronTabReconciler, FINALIZER } from "./crontab_controller.js";
 
 const crds = fileURLToPath(new URL("../../config/crd/bases", import.meta.url));
 const key = { namespace: "default", name: "my-crontab" };
-const context = (): ReconcileContext => ({
-  log: createLogger({ level: "warn" }),
-  signal: new AbortController().signal,
-  reconcileID: "test",
-  controllerName: "crontab",
-});
+const context = () => newReconcileContext({ controllerName: "crontab" });
 const cronTab = (cronSpec = "*/5 * * * *"): CronTab => ({
   apiVersion: "stable.example.com/v1",
   kind: "CronTab",

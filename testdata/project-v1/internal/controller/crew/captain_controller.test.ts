@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { createLogger, findStatusCondition, type ReconcileContext } from "@kbts/runtime";
+import { findStatusCondition, newReconcileContext } from "@kbts/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Captain } from "../../../api/crew/v1/captain_types.js";
 import { CaptainKind } from "../../../api/crew/v1/zz_generated.kinds.js";
@@ -25,19 +25,19 @@ describe("Captain Controller", () => {
   const env = useTestEnvironment();
   const key = { name: "test-resource", namespace: "default" };
 
-  const context = (): ReconcileContext => ({
-    log: createLogger({ level: "warn" }),
-    signal: new AbortController().signal,
-    reconcileID: "test",
-    controllerName: "crew-captain",
-  });
+  const context = () => newReconcileContext({ controllerName: "crew-captain" });
 
   afterEach(async () => {
-    // Cleanup the specific resource instance Captain
-    await env
-      .client()
-      .delete(CaptainKind, key)
-      .catch(() => undefined);
+    // Cleanup the specific resource instance Captain: clear its finalizers first, or once the
+    // reconciler adds one the object stays "being deleted" and the next test cannot create it.
+    const client = env.client();
+    const existing = await client.get(CaptainKind, key).catch(() => undefined);
+    if (!existing) return;
+    if (existing.metadata?.finalizers?.length) {
+      existing.metadata.finalizers = [];
+      await client.update(CaptainKind, existing);
+    }
+    await client.delete(CaptainKind, key).catch(() => undefined);
   });
 
   it("should successfully reconcile the resource", async () => {

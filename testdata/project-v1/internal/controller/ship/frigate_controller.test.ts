@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { createLogger, findStatusCondition, type ReconcileContext } from "@kbts/runtime";
+import { findStatusCondition, newReconcileContext } from "@kbts/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Frigate } from "../../../api/ship/v1beta1/frigate_types.js";
 import { FrigateKind } from "../../../api/ship/v1beta1/zz_generated.kinds.js";
@@ -25,19 +25,19 @@ describe("Frigate Controller", () => {
   const env = useTestEnvironment();
   const key = { name: "test-resource", namespace: "default" };
 
-  const context = (): ReconcileContext => ({
-    log: createLogger({ level: "warn" }),
-    signal: new AbortController().signal,
-    reconcileID: "test",
-    controllerName: "ship-frigate",
-  });
+  const context = () => newReconcileContext({ controllerName: "ship-frigate" });
 
   afterEach(async () => {
-    // Cleanup the specific resource instance Frigate
-    await env
-      .client()
-      .delete(FrigateKind, key)
-      .catch(() => undefined);
+    // Cleanup the specific resource instance Frigate: clear its finalizers first, or once the
+    // reconciler adds one the object stays "being deleted" and the next test cannot create it.
+    const client = env.client();
+    const existing = await client.get(FrigateKind, key).catch(() => undefined);
+    if (!existing) return;
+    if (existing.metadata?.finalizers?.length) {
+      existing.metadata.finalizers = [];
+      await client.update(FrigateKind, existing);
+    }
+    await client.delete(FrigateKind, key).catch(() => undefined);
   });
 
   it("should successfully reconcile the resource", async () => {
