@@ -143,6 +143,37 @@ describe("PodCustomValidator", () => {
     await expect(r.validator.validateCreate(gpuPod("fourth", 1))).resolves.toEqual([]);
   });
 
+  it("refuses rather than fail open when it cannot decide in time", async () => {
+    const tracker = new UsageTracker();
+    const reservations = new BudgetReservations({
+      client,
+      apiReader: client,
+      tracker,
+      ttlMs: 30_000,
+      deadlineMs: -1,
+    });
+    const late = new PodCustomValidator({ client, tracker, reservations });
+    await addBudget([{ tracker, validator: late }], budget("cap", 4, { enforcement: "Deny" }));
+    await expect(late.validateCreate(gpuPod("p", 1))).rejects.toThrow(
+      "pod denied: GPUBudget team-a/cap is busy with other admissions; could not reserve 1 GPUs in time, try again",
+    );
+  });
+
+  it("refuses rather than fail open when a Deny budget cannot be checked", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 4, { enforcement: "Deny" }));
+    const broken = new PodCustomValidator({
+      client,
+      tracker: r.tracker,
+      reservations: {
+        reserve: async () => Promise.reject(new Error("connection refused")),
+      } as unknown as BudgetReservations,
+    });
+    await expect(broken.validateCreate(gpuPod("p", 1))).rejects.toThrow(
+      "pod denied: GPUBudget team-a/cap could not be checked (connection refused); try again",
+    );
+  });
+
   it("reserves nothing for a dry run", async () => {
     const r = replica();
     await addBudget([r], budget("cap", 1, { enforcement: "Deny" }));

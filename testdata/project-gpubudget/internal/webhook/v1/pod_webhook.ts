@@ -19,10 +19,12 @@ import {
   type AdmissionRequest,
   type Client,
   type CustomValidator,
+  isNotFound,
   type Manager,
   Pod,
   webhookManagedBy,
 } from "@kbts/runtime";
+import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { budgetsInNamespace, usageTrackerFor } from "../../controller/gpubudget_controller.js";
 import {
@@ -86,7 +88,13 @@ export class PodCustomValidator implements CustomValidator<Pod> {
     const keys = await budgetsInNamespace(this.options.client, namespace);
     const warnings: string[] = [];
     for (const key of keys) {
-      const budget = await this.options.client.get(GPUBudgetKind, key);
+      let budget: GPUBudget;
+      try {
+        budget = await this.options.client.get(GPUBudgetKind, key);
+      } catch (err) {
+        if (isNotFound(err)) continue; // deleted since the index was read
+        throw err;
+      }
       const resources = budgetResources(budget.spec);
       const holds = (p: Pod | undefined) =>
         p && isCounted(p) && selectorMatches(budget.spec.selector, p.metadata?.labels)
@@ -105,8 +113,13 @@ export class PodCustomValidator implements CustomValidator<Pod> {
             dryRun,
           });
         } catch (err) {
-          if (err instanceof AdmissionDenied) admissions.inc({ ...labels, result: "denied" });
-          throw err;
+          admissions.inc({ ...labels, result: "denied" });
+          if (err instanceof AdmissionDenied) throw err;
+          // An error would fail open (failurePolicy Ignore) and admit the pod unchecked; a Deny budget
+          // that cannot be checked (API errors, a replica shutting down) refuses instead.
+          throw new AdmissionDenied(
+            `pod denied: GPUBudget ${namespace}/${key.name} could not be checked (${err instanceof Error ? err.message : String(err)}); try again`,
+          );
         }
         admissions.inc({ ...labels, result: "allowed" });
         continue;

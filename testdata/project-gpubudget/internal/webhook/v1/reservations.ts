@@ -43,9 +43,9 @@ import type { UsageTracker } from "../../gpu/usage.js";
  * than a watch's delay; it also frees GPUs reserved for a pod that another admission step refused.
  *
  * Within one replica, admissions to the same budget are serialized, so a burst costs one write per
- * admitted pod rather than a storm of conflicts; refusals need no write at all. If a reservation cannot
- * be written before the deadline, the pod is refused (a budget that says Deny must not fail open on its
- * own contention); if the API server cannot be reached, the error fails open as failurePolicy says.
+ * admitted pod rather than a storm of conflicts; refusals need no write at all. If the decision cannot be
+ * made before the deadline (a long queue, repeated conflicts) the pod is refused with a message to try
+ * again: a budget that says Deny must not fail open on its own slowness.
  */
 export interface ReservationOptions {
   client: Client;
@@ -53,7 +53,10 @@ export interface ReservationOptions {
   apiReader: Reader;
   tracker: UsageTracker;
   ttlMs: number;
-  /** How long to keep retrying on conflicts before refusing. */
+  /**
+   * How long an admission may take, queue and conflicts included, before it is refused: shorter than
+   * the webhook's 5s timeout, past which the API server would admit the pod unchecked (fail open).
+   */
   deadlineMs?: number;
 }
 
@@ -78,10 +81,11 @@ export class BudgetReservations {
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
   async reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
+    const deadline = Date.now() + (this.options.deadlineMs ?? 3_000);
     const previous = this.queues.get(id) ?? Promise.resolve();
     const run = previous.then(
-      () => this.reserveNow(key, claim),
-      () => this.reserveNow(key, claim),
+      () => this.reserveNow(key, claim, deadline),
+      () => this.reserveNow(key, claim, deadline),
     );
     const settled = run.catch(() => undefined);
     this.queues.set(id, settled);
@@ -91,10 +95,9 @@ export class BudgetReservations {
     return run;
   }
 
-  private async reserveNow(key: ObjectKey, claim: Claim): Promise<void> {
+  private async reserveNow(key: ObjectKey, claim: Claim, deadline: number): Promise<void> {
     const { client, apiReader, tracker, ttlMs } = this.options;
     const id = `${key.namespace}/${key.name}`;
-    const deadline = Date.now() + (this.options.deadlineMs ?? 3_000);
     let budget = newest(await client.get(GPUBudgetKind, key), this.latest.get(id));
     for (;;) {
       const now = Date.now();
@@ -118,6 +121,7 @@ export class BudgetReservations {
         );
       }
       if (claim.dryRun) return;
+      if (Date.now() > deadline) throw busy(id, claim);
       const reservation: GPUBudgetReservation = {
         pod: claim.pod,
         podUID: claim.podUID,
@@ -134,16 +138,18 @@ export class BudgetReservations {
         return;
       } catch (err) {
         if (!isConflict(err)) throw err;
-        if (Date.now() > deadline) {
-          throw new AdmissionDenied(
-            `pod denied: GPUBudget ${id} is being updated by too many admissions at once; could not reserve ${formatGPUs(claim.milliGPUs)} GPUs in time, try again`,
-          );
-        }
+        if (Date.now() > deadline) throw busy(id, claim);
         budget = await apiReader.get(GPUBudgetKind, key);
         this.latest.set(id, budget);
       }
     }
   }
+}
+
+function busy(id: string, claim: Claim): AdmissionDenied {
+  return new AdmissionDenied(
+    `pod denied: GPUBudget ${id} is busy with other admissions; could not reserve ${formatGPUs(claim.milliGPUs)} GPUs in time, try again`,
+  );
 }
 
 /** The refusal: the budget, its cap, what is in use (counted and reserved) and what the pod asked for. */
