@@ -10,6 +10,7 @@
  *     as seen by a watch.
  *
  *   npx tsx bench/gpubudget/main.ts [--pods 10000] [--namespaces 100] [--samples 200] [--project DIR]
+ *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
  *
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
  */
@@ -28,10 +29,9 @@ import {
 } from "../../e2e/demo/lib.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
-import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import { defineKind } from "../../runtime/src/kinds.js";
+import { type Budget, GPUBudget, peakRSSMiB, percentile } from "./common.js";
 
 const { values } = parseArgs({
   options: {
@@ -41,8 +41,22 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     burst: { type: "string", default: "200" },
     project: { type: "string" },
+    // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
+    cluster: { type: "boolean", default: false },
+    nodes: { type: "string", default: "20" },
   },
 });
+if (values.cluster) {
+  const { runClusterBench } = await import("./cluster.js");
+  await runClusterBench({
+    pods: Number(values.pods),
+    namespaces: Number(values.namespaces),
+    samples: Number(values.samples),
+    nodes: Number(values.nodes),
+    ...(values.project ? { project: values.project } : {}),
+  });
+  process.exit(0);
+}
 const PODS = Number(values.pods);
 const NAMESPACES = Number(values.namespaces);
 const SAMPLES = Number(values.samples);
@@ -50,18 +64,6 @@ const CONCURRENCY = Number(values.concurrency);
 const PER_NS = Math.ceil(PODS / NAMESPACES);
 const BURST = Number(values.burst);
 const BURST_CAP = 10;
-
-interface Budget extends KubernetesObject {
-  spec: { maxGPUs: number };
-  status?: { allocatedGPUs?: number; conditions?: { type: string; status: string }[] };
-}
-const GPUBudget = defineKind<Budget>({
-  group: "capacity.lab.example.com",
-  version: "v1alpha1",
-  kind: "GPUBudget",
-  plural: "gpubudgets",
-  namespaced: true,
-});
 
 const ns = (i: number, set = "on") => `bench-${set}-${String(i).padStart(3, "0")}`;
 
@@ -75,12 +77,6 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
       }
     }),
   );
-}
-
-function peakRSSMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
-  return kb / 1024;
 }
 
 /** Polls until a dry-run pod asking for `gpus` in namespace "burst" is refused. */
@@ -107,10 +103,6 @@ async function webhookRefuses(c: ControlPlane, gpus: number): Promise<void> {
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-"));

@@ -1,0 +1,32 @@
+/** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
+import { readFileSync } from "node:fs";
+import type { KubernetesObject } from "../../runtime/src/api/meta.js";
+import { defineKind } from "../../runtime/src/kinds.js";
+
+export interface Budget extends KubernetesObject {
+  spec: { maxGPUs: number };
+  status?: { allocatedGPUs?: number; conditions?: { type: string; status: string }[] };
+}
+
+export const GPUBudget = defineKind<Budget>({
+  group: "capacity.lab.example.com",
+  version: "v1alpha1",
+  kind: "GPUBudget",
+  plural: "gpubudgets",
+  namespaced: true,
+});
+
+/** The i-th benchmark namespace: bench-000, bench-001, ... */
+export const ns = (i: number) => `bench-${String(i).padStart(3, "0")}`;
+
+/** A process's peak resident set (VmHWM), in MiB. */
+export function peakRSSMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
+  return kb / 1024;
+}
+
+/** The p-th percentile of an ascending list (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
