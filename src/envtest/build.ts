@@ -70,30 +70,10 @@ export async function buildFromGoModules(options: BuildOptions): Promise<void> {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
   try {
-    writeFileSync(join(k8sDir, "go.mod"), kubernetesWrapperGoMod(version, kk));
-    writeFileSync(join(k8sDir, "tools.go"), toolsGo([APISERVER_PKG, KUBECTL_PKG]));
-    await progress.during(
-      "resolving kube-apiserver and kubectl dependencies (go mod tidy)",
-      runGo(go, ["mod", "tidy"], { cwd: k8sDir, env: goEnv, baseEnv }),
-    );
-    const buildDate = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-    await progress.during(
-      "compiling kube-apiserver and kubectl (the longest step)",
-      runGo(
-        go,
-        [
-          "build",
-          "-trimpath",
-          "-ldflags",
-          kubernetesLdflags(version, buildDate),
-          "-o",
-          `${staging}/`,
-          APISERVER_PKG,
-          KUBECTL_PKG,
-        ],
-        { cwd: k8sDir, env: goEnv, baseEnv },
-      ),
-    );
+    await compileKubernetesCommands(options, k8sDir, kk, [APISERVER_PKG, KUBECTL_PKG], staging, {
+      resolving: "resolving kube-apiserver and kubectl dependencies (go mod tidy)",
+      compiling: "compiling kube-apiserver and kubectl (the longest step)",
+    });
 
     writeFileSync(join(etcdDir, "go.mod"), etcdWrapperGoMod(kk.etcdVersion, kk.goDirective));
     writeFileSync(join(etcdDir, "tools.go"), toolsGo([ETCD_PKG]));
@@ -130,6 +110,42 @@ export async function buildFromGoModules(options: BuildOptions): Promise<void> {
   }
 }
 
+/**
+ * Writes the wrapper module (its tools.go pins kube-apiserver and kubectl as well as packages, so the one
+ * go.sum serves every build), tidies it and compiles packages into outDir, stamped with the release.
+ */
+async function compileKubernetesCommands(
+  options: BuildOptions,
+  k8sDir: string,
+  kk: KubernetesGoMod,
+  packages: string[],
+  outDir: string,
+  phases: { resolving: string; compiling: string },
+): Promise<void> {
+  const { go, progress, version } = options;
+  const baseEnv = options.env ?? process.env;
+  writeFileSync(join(k8sDir, "go.mod"), kubernetesWrapperGoMod(version, kk));
+  writeFileSync(join(k8sDir, "tools.go"), toolsGo([...new Set([APISERVER_PKG, KUBECTL_PKG, ...packages])]));
+  await progress.during(phases.resolving, runGo(go, ["mod", "tidy"], { cwd: k8sDir, env: goEnv, baseEnv }));
+  const buildDate = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  await progress.during(
+    phases.compiling,
+    runGo(
+      go,
+      [
+        "build",
+        "-trimpath",
+        "-ldflags",
+        kubernetesLdflags(version, buildDate),
+        "-o",
+        `${outDir}/`,
+        ...packages,
+      ],
+      { cwd: k8sDir, env: goEnv, baseEnv },
+    ),
+  );
+}
+
 /** Downloads k8s.io/kubernetes at options.version and reads what its wrapper module needs. */
 async function readKubernetesModule(options: BuildOptions, k8sDir: string): Promise<KubernetesGoMod> {
   const v = `v${options.version.replace(/^v/, "")}`;
@@ -164,8 +180,7 @@ export interface ClusterBuildResult {
  * renamed in whole, so a failed build leaves the release directory as it was).
  */
 export async function buildClusterBinaries(options: ClusterBuildOptions): Promise<ClusterBuildResult> {
-  const { version, go, progress, components } = options;
-  const baseEnv = options.env ?? process.env;
+  const { version, progress, components } = options;
   const v = `v${version.replace(/^v/, "")}`;
   const staging = `${options.outDir}.partial-cluster-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -180,29 +195,10 @@ export async function buildClusterBinaries(options: ClusterBuildOptions): Promis
       const packages = k8sCommands.map((c) =>
         c === "kube-controller-manager" ? CONTROLLER_MANAGER_PKG : SCHEDULER_PKG,
       );
-      writeFileSync(join(k8sDir, "go.mod"), kubernetesWrapperGoMod(version, kk));
-      writeFileSync(join(k8sDir, "tools.go"), toolsGo([APISERVER_PKG, KUBECTL_PKG, ...packages]));
-      await progress.during(
-        `resolving ${k8sCommands.join(" and ")} dependencies (go mod tidy)`,
-        runGo(go, ["mod", "tidy"], { cwd: k8sDir, env: goEnv, baseEnv }),
-      );
-      const buildDate = new Date().toISOString().replace(/\.\d+Z$/, "Z");
-      await progress.during(
-        `compiling ${k8sCommands.join(" and ")}`,
-        runGo(
-          go,
-          [
-            "build",
-            "-trimpath",
-            "-ldflags",
-            kubernetesLdflags(version, buildDate),
-            "-o",
-            `${staging}/`,
-            ...packages,
-          ],
-          { cwd: k8sDir, env: goEnv, baseEnv },
-        ),
-      );
+      await compileKubernetesCommands(options, k8sDir, kk, packages, staging, {
+        resolving: `resolving ${k8sCommands.join(" and ")} dependencies (go mod tidy)`,
+        compiling: `compiling ${k8sCommands.join(" and ")}`,
+      });
       for (const name of k8sCommands) {
         const reported = execFileSync(join(staging, name), ["--version"]).toString().trim();
         if (reported !== `Kubernetes ${v}`)
