@@ -3,6 +3,7 @@ import type {
   CustomResourceDefinition as CustomResourceDefinitionObject,
   CustomResourceDefinitionVersion,
   JSONSchemaProps,
+  ObjectMeta,
 } from "@kbts/runtime";
 
 /**
@@ -13,14 +14,17 @@ export type CrdVersion = CustomResourceDefinitionVersion & { schema: { openAPIV3
 
 type Spec = NonNullable<CustomResourceDefinitionObject["spec"]>;
 
-export interface CustomResourceDefinition {
+export type CustomResourceDefinition = Omit<
+  CustomResourceDefinitionObject,
+  "apiVersion" | "kind" | "metadata" | "spec" | "status"
+> & {
   apiVersion: "apiextensions.k8s.io/v1";
   kind: "CustomResourceDefinition";
-  metadata: { name: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  metadata: Required<Pick<ObjectMeta, "name">> & Pick<ObjectMeta, "annotations" | "labels">;
   spec: Omit<Spec, "names" | "versions" | "scope"> & {
     /** Looser than the runtime's: controller-gen writes +kubebuilder:resource:scope as given. */
     scope: string;
     names: CustomResourceDefinitionNames & { listKind: string; singular: string };
     versions: CrdVersion[];
   };
-}
+};
