@@ -23,7 +23,9 @@ export function flagBool(value: unknown, fallback: boolean): boolean {
 export function printResult(result: { written: string[]; kept?: string[]; next: string }): void {
   for (const path of result.written) process.stdout.write(`  wrote ${path}\n`);
   for (const path of result.kept ?? []) {
-    process.stdout.write(`  kept ${path} (it existed; kbts did not overwrite it: compare it with what kbts writes)\n`);
+    process.stdout.write(
+      `  kept ${path} (it existed; kbts did not overwrite it: compare it with what kbts writes)\n`,
+    );
   }
   process.stdout.write(`${result.next}\n`);
 }
