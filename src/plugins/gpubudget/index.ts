@@ -69,7 +69,7 @@ const SLO_ALERTS = [
     objective: "99% within 1s",
     summary: "The GPU budget webhook answers slowly",
     description:
-      "Slow admissions delay every pod create, and past 5s the API server admits the pod unchecked.",
+      "Slow admissions delay every pod create, and past 10s the API server admits the pod unchecked.",
   },
   {
     name: "GPUBudgetReconcileErrors",

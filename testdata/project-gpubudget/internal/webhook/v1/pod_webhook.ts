@@ -44,12 +44,14 @@ import { BudgetReservations } from "./reservations.js";
 // checked as a create would be, for what it adds.
 // sideEffects=NoneOnDryRun: an admission under a Deny budget writes a reservation on the budget
 // (reservations.ts), except for dry-run requests, which are checked and reserve nothing.
-// failurePolicy=ignore and a short timeout: if the operator is down, pods are admitted and the
+// timeoutSeconds=10 (Kubernetes' default): a timeout fails open, so a burst on a busy API server must
+// not hit it; a Deny decision that cannot be made within 7s is refused instead (reservations.ts).
+// failurePolicy=ignore: if the operator is down, pods are admitted and the
 // controller reports the overrun afterwards (and the GPUBudgetWebhookUnreachable alert says
 // enforcement is off). A GPU budget must never be able to stop a cluster.
 // config/webhook/pod_namespace_selector_patch.yaml adds the namespaceSelector (markers cannot express
 // it) that leaves kube-system and the operator's own namespace alone.
-// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=ignore,sideEffects=NoneOnDryRun,groups="",resources=pods;pods/resize,verbs=create;update,versions=v1,name=vpod-v1.kb.io,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=ignore,sideEffects=NoneOnDryRun,groups="",resources=pods;pods/resize,verbs=create;update,versions=v1,name=vpod-v1.kb.io,admissionReviewVersions=v1,timeoutSeconds=10
 
 /** How long a reservation counts at most (--reservation-ttl): far longer than any cache's watch delay. */
 export const DEFAULT_RESERVATION_TTL_MS = 30_000;

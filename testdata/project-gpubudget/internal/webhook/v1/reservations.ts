@@ -55,7 +55,7 @@ export interface ReservationOptions {
   ttlMs: number;
   /**
    * How long an admission may take, queue and conflicts included, before it is refused: shorter than
-   * the webhook's 5s timeout, past which the API server would admit the pod unchecked (fail open).
+   * the webhook's 10s timeout, past which the API server would admit the pod unchecked (fail open).
    */
   deadlineMs?: number;
 }
@@ -81,7 +81,7 @@ export class BudgetReservations {
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
   async reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
-    const deadline = Date.now() + (this.options.deadlineMs ?? 3_000);
+    const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
     const previous = this.queues.get(id) ?? Promise.resolve();
     const run = previous.then(
       () => this.reserveNow(key, claim, deadline),
