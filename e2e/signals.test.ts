@@ -73,7 +73,7 @@ async function interrupt(args: string[], before: string, after: Map<string, stri
     const unchanged = tree.size === start.size && [...start].every(([p, c]) => tree.get(p) === c);
     expect(
       complete || unchanged,
-      `${args.join(" ")} after ${signal} at ${delay} ms (exit ${exit.code ?? exit.signal}): ${tree.size} files, unchanged has ${start.size}, complete has ${after.size}`,
+      `${args.join(" ")} after ${signal} at ${delay} ms (exit ${exit.code ?? exit.signal}): ${tree.size} files, unchanged has ${start.size}, complete has ${after.size}; differing from complete: ${[...after.keys()].filter((p) => tree.get(p) !== after.get(p)).join(", ")}`,
     ).toBe(true);
     if (complete) seen.complete++;
     else seen.unchanged++;
