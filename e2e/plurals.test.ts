@@ -20,13 +20,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { KubeConfig } from "@kubernetes/client-node";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
 import { npmInstall } from "./npm.js";
+import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
@@ -211,21 +211,14 @@ describe.skipIf(!hasGo).sequential("a project with every irregular-plural kind",
     ]);
     expect(established.exitCode, established.all).toBe(0);
 
-    const token = await kubectl(["create", "token", "plurals-controller-manager", "-n", "plurals-system"]);
-    expect(token.exitCode, token.all).toBe(0);
-    const admin = new KubeConfig();
-    admin.loadFromFile(env.kubeconfigPath);
-    const cluster = admin.getCurrentCluster();
-    if (!cluster) throw new Error("no cluster in the envtest kubeconfig");
-    const sa = new KubeConfig();
-    sa.loadFromOptions({
-      clusters: [cluster],
-      users: [{ name: "controller-manager", token: token.stdout.trim() }],
-      contexts: [{ name: "sa", cluster: cluster.name, user: "controller-manager" }],
-      currentContext: "sa",
-    });
     const kubeconfig = join(work, "sa.kubeconfig");
-    writeFileSync(kubeconfig, sa.exportConfig());
+    await serviceAccountKubeconfig(
+      KUBECTL,
+      env.kubeconfigPath,
+      "plurals-system",
+      "plurals-controller-manager",
+      kubeconfig,
+    );
 
     manager = spawn(
       "node",

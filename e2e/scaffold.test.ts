@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { KubeConfig } from "@kubernetes/client-node";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmInstall } from "./npm.js";
+import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const KBTS = join(REPO, "bin", "kbts.js");
@@ -296,27 +296,14 @@ describe.sequential("a scaffolded Memcached operator", () => {
     expect(install.exitCode, install.all).toBe(0);
 
     const runAs = async (sample: string): Promise<Manager> => {
-      const token = await kubectl([
-        "create",
-        "token",
-        "memcached-controller-manager",
-        "-n",
-        "memcached-system",
-      ]);
-      expect(token.exitCode, token.all).toBe(0);
-      const admin = new KubeConfig();
-      admin.loadFromFile(env?.kubeconfigPath ?? "");
-      const cluster = admin.getCurrentCluster();
-      if (!cluster) throw new Error("no cluster in the envtest kubeconfig");
-      const sa = new KubeConfig();
-      sa.loadFromOptions({
-        clusters: [cluster],
-        users: [{ name: "controller-manager", token: token.stdout.trim() }],
-        contexts: [{ name: "sa", cluster: cluster.name, user: "controller-manager" }],
-        currentContext: "sa",
-      });
       const path = join(work, `sa-${sample}.kubeconfig`);
-      writeFileSync(path, sa.exportConfig());
+      await serviceAccountKubeconfig(
+        KUBECTL,
+        env?.kubeconfigPath ?? "",
+        "memcached-system",
+        "memcached-controller-manager",
+        path,
+      );
       const health = await freePort();
       const mgr = startManager(
         "node",
