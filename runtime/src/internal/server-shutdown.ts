@@ -23,6 +23,17 @@ export interface ServerShutdown {
 interface Connection {
   socket: Socket;
   inFlight: number;
+  /** Responses not yet finished: told `Connection: close` when the server starts stopping. */
+  responses: Set<ServerResponse>;
+}
+
+/**
+ * Tells the client not to reuse this connection. Without it a keep-alive client (the API server
+ * calling a webhook) may send its next request on a connection the server is about to close; a POST
+ * is not retried on another connection, so an admission with failurePolicy Ignore would fail open.
+ */
+function closeAfter(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader("connection", "close");
 }
 
 const tracked = new WeakMap<HttpServer | HttpsServer, ServerShutdown>();
@@ -44,7 +55,7 @@ export function trackConnections(server: HttpServer | HttpsServer): ServerShutdo
       socket.destroy();
       return;
     }
-    connections.set(key, { socket, inFlight: 0 });
+    connections.set(key, { socket, inFlight: 0, responses: new Set() });
     socket.once("close", () => {
       if (connections.get(key)?.socket === socket) connections.delete(key);
     });
@@ -53,14 +64,18 @@ export function trackConnections(server: HttpServer | HttpsServer): ServerShutdo
     const conn = connections.get(peerOf(req.socket));
     if (!conn) return;
     conn.inFlight++;
+    conn.responses.add(res);
+    if (stopping) closeAfter(res);
     res.once("close", () => {
       conn.inFlight--;
+      conn.responses.delete(res);
       if (stopping && conn.inFlight === 0) conn.socket.destroy();
     });
   });
   const tracker: ServerShutdown = {
     shutdown(inFlightMs: number): Promise<void> {
       stopping = true;
+      for (const c of connections.values()) for (const res of c.responses) closeAfter(res);
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           for (const c of connections.values()) c.socket.destroy();
