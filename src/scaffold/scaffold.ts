@@ -40,6 +40,11 @@ export class Scaffold {
     return path;
   }
 
+  /** A fragment template rendered with the one renderer and template data, for an insertion. */
+  fragment(template: string, data: object): string {
+    return this.renderer.render(template, data);
+  }
+
   /** Inserts fragments at named markers of an existing (or staged) file. */
   insert(path: string, fragments: Record<string, string[]>): void {
     const content = this.fs.read(path);

@@ -25,27 +25,8 @@ export const GPU_BUDGET_PLUGIN_KEY = "gpu-budget.kbts.dev/v1-alpha";
 /** The plugin's templates: templates/plugins/gpu-budget, each overwriting the base plugin's stub. */
 export const TEMPLATE_SET = "plugins/gpu-budget";
 
-/** The extra manager flags, inserted at the top of cmd/main.ts' parseArgs options. */
-const FLAGS = `    // The most {{kind}}s reconciled at once (replicas are for failover; raise this for throughput).
-    "max-concurrent-reconciles": { type: "string", default: "1" },
-    // Prometheus server to read DCGM GPU utilization from (e.g. http://prometheus.monitoring:9090); off when empty.
-    "prometheus-url": { type: "string", default: "" },
-    // How often a budget's utilization is refreshed (requeue interval) when --prometheus-url is set.
-    "utilization-interval": { type: "string", default: "60s" },
-    // PromQL window utilization is averaged over.
-    "utilization-window": { type: "string", default: "5m" },
-    // A GPU averaging below this utilization (percent) over the window is reported idle.
-    "idle-threshold": { type: "string", default: "5" },
-    // Utilization metric of whole GPUs (percent), as DCGM exporter names it.
-    "utilization-metric": { type: "string", default: "DCGM_FI_DEV_GPU_UTIL" },
-    // Utilization metric of MIG instances (a 0-1 ratio; DCGM_FI_DEV_GPU_UTIL reads 0 on MIG).
-    "mig-utilization-metric": { type: "string", default: "DCGM_FI_PROF_GR_ENGINE_ACTIVE" },
-    // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
-    "reservation-ttl": { type: "string", default: "30s" },`;
-
-function fill(text: string, r: ResourceModel): string {
-  return text.replaceAll("{{kind}}", r.kind).replaceAll("{{kindLower}}", r.kindLower);
-}
+/** The extra manager flags, inserted at the top of cmd/main.ts' parseArgs options (a fragment template). */
+const FLAGS_FRAGMENT = "plugins/gpu-budget-fragments/main-flags.ts.hbs";
 
 /** The SLI windows the burn-rate alerts read (short and long window of the fast and slow burn). */
 const SLO_WINDOWS = ["5m", "30m", "1h", "6h"];
@@ -124,7 +105,8 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   for (const file of templateSet(TEMPLATE_SET, "overwrite")) scaffold.template(file, data);
 
   // cmd/main.ts: the operator's flags, and the controller set up with them instead of the base stub.
-  scaffold.edit("cmd/main.ts", (text) => insertAfterLine(text, /^\s*options: \{\s*$/, fill(FLAGS, r)));
+  const flags = scaffold.fragment(FLAGS_FRAGMENT, data).replace(/\n$/, "");
+  scaffold.edit("cmd/main.ts", (text) => insertAfterLine(text, /^\s*options: \{\s*$/, flags));
   scaffold.edit("cmd/main.ts", (text) =>
     insertAfterLine(
       text,
