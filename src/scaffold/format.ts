@@ -33,6 +33,48 @@ function biomeCommand(): string[] | undefined {
   }
 }
 
+/**
+ * One `biome check --write` over the copy. A failure that is not an interrupt is tried once more (a
+ * loaded machine has made biome fail once in a while, and a silent failure wrote unformatted files that
+ * differ from every other run's); if it fails again, the files keep their template form and the user
+ * is told why, since `make lint` will report them.
+ */
+function runBiome(biome: string[], dir: string): void {
+  const [command = "", ...prefix] = biome;
+  const args = [
+    ...prefix,
+    "check",
+    "--write",
+    "--linter-enabled=false",
+    "--no-errors-on-unmatched",
+    "--vcs-enabled=false",
+    ".",
+  ];
+  let failure = "";
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      execFileSync(command, args, { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+      return;
+    } catch (err) {
+      const { signal, status, stderr } = err as { signal?: string; status?: number; stderr?: Buffer };
+      // Ctrl-C reaches biome too: stop here, before anything is written, rather than write unformatted.
+      if (signal || status === 130 || status === 143) {
+        throw new KbtsError(
+          `formatting was interrupted (${signal ?? `exit ${status}`}); nothing was written`,
+        );
+      }
+      failure =
+        (stderr?.toString() ?? "")
+          .trim()
+          .split("\n")
+          .find((l) => l.trim() !== "") ?? `exit ${status}`;
+    }
+  }
+  process.stderr.write(
+    `kbts: warning: biome could not format the generated TypeScript (${failure}); files keep their template form, run \`make fmt\`\n`,
+  );
+}
+
 export function formatStaged(fs: StagedFS): void {
   const files = fs.changes().filter((c) => c.path.endsWith(".ts"));
   const config = fs.read("biome.json");
@@ -45,30 +87,7 @@ export function formatStaged(fs: StagedFS): void {
       mkdirSync(dirname(join(dir, f.path)), { recursive: true });
       writeFileSync(join(dir, f.path), f.content);
     }
-    try {
-      const [command = "", ...prefix] = biome;
-      execFileSync(
-        command,
-        [
-          ...prefix,
-          "check",
-          "--write",
-          "--linter-enabled=false",
-          "--no-errors-on-unmatched",
-          "--vcs-enabled=false",
-          ".",
-        ],
-        { cwd: dir, stdio: "ignore" },
-      );
-    } catch (err) {
-      // Ctrl-C reaches biome too: stop here, before anything is written, rather than write unformatted.
-      if ((err as { signal?: string }).signal) {
-        throw new KbtsError(
-          `formatting was interrupted (${(err as { signal: string }).signal}); nothing was written`,
-        );
-      }
-      // A file biome cannot parse keeps its template form; the project's `make lint` reports it.
-    }
+    runBiome(biome, dir);
     for (const f of files) fs.write(f.path, readFileSync(join(dir, f.path), "utf8"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
