@@ -23,8 +23,6 @@ export interface RefusedCase {
   where: string;
   message: string;
   edits?: Array<{ file: string; replace: string; with: string }>;
-  /** Why kbts does not refuse this case yet (the API server does): its kbts check is skipped. */
-  pending?: string;
   /** The manifest closest to what the input means, for the API server. */
   server?: Record<string, unknown>;
   /** An object of the server's CRD that the server must refuse. */

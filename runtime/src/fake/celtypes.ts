@@ -159,6 +159,9 @@ function boundByMacro(expression: string, name: string): boolean {
 function certain(message: string, expression: string): string | undefined {
   const noKey = /No such key: ([\w$]+)/.exec(message);
   if (noKey) return `it refers to field "${noKey[1]}", which the schema does not declare`;
+  // Selecting a field of a scalar (`self.foo` on a string) is refused by cel-go as it is by cel-js.
+  const scalar = /Cannot index type '(string|int|uint|double|bool|bytes)'/.exec(message);
+  if (scalar) return `it selects a field of a ${scalar[1]} value, which has no fields`;
   const overload = /found no matching overload for '(?:[\w<>, ]+\.)?([\w]+)\(/.exec(message);
   if (overload && !KNOWN_FUNCTIONS.has(overload[1] as string)) {
     return `it calls ${overload[1]}(), which is not a CEL or Kubernetes CEL function`;
