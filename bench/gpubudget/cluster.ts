@@ -24,7 +24,7 @@ import { Deployment, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { GPUBudget, ns, peakRSSMiB, percentile } from "./common.js";
+import { budgetStatusTimer, GPUBudget, ns, peakRSSMiB, percentile } from "./common.js";
 
 export interface ClusterBenchOptions {
   pods: number;
@@ -140,17 +140,7 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<voi
     const lastBound = Math.max(...boundTimes);
 
     // Latency: a Deployment scaled down by one; its budget's next status shows one GPU fewer.
-    const budgets = await cache.getInformer(GPUBudget);
-    const waiters = new Map<string, { want: number; resolve: (t: number) => void }>();
-    budgets.addEventHandler((e) => {
-      if (e.type !== "update") return;
-      const key = e.object.metadata?.namespace ?? "";
-      const w = waiters.get(key);
-      if (w && e.object.status?.allocatedGPUs === w.want) {
-        waiters.delete(key);
-        w.resolve(performance.now());
-      }
-    });
+    const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 60_000);
     await cache.waitForCacheSync(abort.signal);
     const latencies: number[] = [];
     const replicas = new Map<string, number>();
@@ -158,17 +148,14 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<voi
       const namespace = ns(s % options.namespaces);
       const want = (replicas.get(namespace) ?? perNs) - 1;
       replicas.set(namespace, want);
-      const seen = new Promise<number>((resolve) => waiters.set(namespace, { want, resolve }));
+      const seen = statusTimer.next(namespace, want);
       const start = performance.now();
       await client.patch(
         Deployment,
         { namespace, name: "train" },
         { type: "merge", data: { spec: { replicas: want } } },
       );
-      const timeout = new Promise<number>((_, reject) =>
-        setTimeout(() => reject(new Error(`no status update for ${namespace} within 60s`)), 60_000).unref(),
-      );
-      latencies.push((await Promise.race([seen, timeout])) - start);
+      latencies.push((await seen) - start);
     }
     latencies.sort((a, b) => a - b);
 

@@ -1,6 +1,7 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readFileSync } from "node:fs";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
+import type { Informer } from "../../runtime/src/cache/types.js";
 import { defineKind } from "../../runtime/src/kinds.js";
 
 export interface Budget extends KubernetesObject {
@@ -29,4 +30,34 @@ export function peakRSSMiB(pid: number): number {
 /** The p-th percentile of an ascending list (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/**
+ * Times budget status updates seen through `informer`: `next(namespace, allocated)` resolves with the
+ * moment that namespace's budget reports `allocated` GPUs, or rejects after `timeoutMs`. Call it before
+ * the change it waits for, so an update that arrives at once is not missed.
+ */
+export function budgetStatusTimer(informer: Informer<Budget>, timeoutMs: number) {
+  const waiters = new Map<string, { want: number; resolve: (t: number) => void }>();
+  informer.addEventHandler((e) => {
+    if (e.type !== "update") return;
+    const key = e.object.metadata?.namespace ?? "";
+    const w = waiters.get(key);
+    if (w && e.object.status?.allocatedGPUs === w.want) {
+      waiters.delete(key);
+      w.resolve(performance.now());
+    }
+  });
+  return {
+    next(namespace: string, want: number): Promise<number> {
+      const seen = new Promise<number>((resolve) => waiters.set(namespace, { want, resolve }));
+      const timeout = new Promise<number>((_, reject) =>
+        setTimeout(
+          () => reject(new Error(`no status update for ${namespace} within ${timeoutMs / 1000}s`)),
+          timeoutMs,
+        ).unref(),
+      );
+      return Promise.race([seen, timeout]);
+    },
+  };
 }

@@ -31,7 +31,7 @@ import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import { type Budget, GPUBudget, peakRSSMiB, percentile } from "./common.js";
+import { type Budget, budgetStatusTimer, GPUBudget, peakRSSMiB, percentile } from "./common.js";
 
 const { values } = parseArgs({
   options: {
@@ -234,17 +234,7 @@ try {
   // Latency: a watch (informer) on budgets timestamps each status update after a pod change.
   const cache = createCache(cp.env.kubeConfig, {});
   const abort = new AbortController();
-  const informer = await cache.getInformer(GPUBudget);
-  const waiters = new Map<string, { want: number; resolve: (t: number) => void }>();
-  informer.addEventHandler((e) => {
-    if (e.type !== "update") return;
-    const key = e.object.metadata?.namespace ?? "";
-    const w = waiters.get(key);
-    if (w && e.object.status?.allocatedGPUs === w.want) {
-      waiters.delete(key);
-      w.resolve(performance.now());
-    }
-  });
+  const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 30_000);
   void cache.start(abort.signal);
   await cache.waitForCacheSync(abort.signal);
   const latencies: number[] = [];
@@ -253,7 +243,7 @@ try {
     const namespace = pod.metadata?.namespace ?? "";
     const before = expected.get(namespace) ?? 0;
     expected.set(namespace, before - 1);
-    const seen = new Promise<number>((resolve) => waiters.set(namespace, { want: before - 1, resolve }));
+    const seen = statusTimer.next(namespace, before - 1);
     const t0 = performance.now();
     await client
       .status()
@@ -262,10 +252,7 @@ try {
         { namespace, name: pod.metadata?.name ?? "" },
         { type: "merge", data: { status: { phase: "Succeeded" } } },
       );
-    const timeout = new Promise<number>((_, reject) =>
-      setTimeout(() => reject(new Error(`no status update for ${namespace} within 30s`)), 30_000).unref(),
-    );
-    latencies.push((await Promise.race([seen, timeout])) - t0);
+    latencies.push((await seen) - t0);
   }
   abort.abort();
   latencies.sort((a, b) => a - b);
