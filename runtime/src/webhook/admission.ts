@@ -1,15 +1,9 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KubernetesObject } from "../api/meta.js";
 import type { JsonPatchOperation } from "../client/types.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import {
-  initWebhookSeries,
-  webhookLatencySeconds,
-  webhookPanicsTotal,
-  webhookRequestsInFlight,
-  webhookRequestsTotal,
-} from "./metrics.js";
+import { decodeJSON, HttpError, readBody, send } from "./http.js";
+import { instrumentWebhook, webhookPanicsTotal } from "./metrics.js";
 import type { HttpHandler } from "./types.js";
 
 /** controller-runtime's limit on an AdmissionReview body (7 MiB); larger bodies get 413. */
@@ -157,32 +151,6 @@ export function denialFromError(err: unknown, warnings?: string[]): AdmissionRes
   return deniedResponse(String(err), warnings);
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** Reads the body up to `limit` bytes; past it, drains what the client still sends and fails with 413. */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"] ?? Number.NaN);
-  const tooLarge = () => new HttpError(413, `request entity is too large; limit is ${limit} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = declared > limit;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) over = true;
-    if (!over) chunks.push(chunk);
-    if (size > 4 * limit) break; // stop draining an abusive client; the socket is closed after the reply
-  }
-  if (over) throw tooLarge();
-  return Buffer.concat(chunks);
-}
-
 const REVIEW_VERSIONS = new Set(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]);
 
 interface Review {
@@ -192,17 +160,7 @@ interface Review {
 }
 
 function parseReview(body: Buffer, contentType: string | undefined): Review {
-  if (body.length === 0) throw new HttpError(400, "request body is empty");
-  const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
-  if (mediaType !== "application/json") {
-    throw new HttpError(400, `contentType=${contentType ?? ""}, expected application/json`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString("utf8"));
-  } catch (err) {
-    throw new HttpError(400, `unable to decode the request: ${(err as Error).message}`);
-  }
+  const parsed = decodeJSON(body, contentType);
   const review = parsed as Partial<Review> | null;
   if (!review || typeof review !== "object" || review.kind !== "AdmissionReview") {
     throw new HttpError(400, "unable to decode the request: not an AdmissionReview");
@@ -230,12 +188,6 @@ function complete(uid: string, result: AdmissionResult): AdmissionResponse {
   return response;
 }
 
-function send(res: ServerResponse, httpCode: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(httpCode, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
 /**
  * Serves an AdmissionHandler over HTTP at `path` (the metrics label): AdmissionReview v1 (or v1beta1)
  * in, the same apiVersion out, uid echoed. Malformed requests (empty, over 7 MiB, not JSON, not an
@@ -248,62 +200,52 @@ export function serveAdmission(
   options: { logger?: Logger; maxRequestBytes?: number } = {},
 ): HttpHandler {
   const log = (options.logger ?? nopLogger()).child({ webhook: path });
-  initWebhookSeries(path);
-  return async (req, res) => {
-    const stopTimer = webhookLatencySeconds.labels(path).startTimer();
-    webhookRequestsInFlight.labels(path).inc();
-    let httpCode = 200;
+  return instrumentWebhook(path, async (req, res) => {
+    let review: Review;
     try {
-      let review: Review;
-      try {
-        if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
-        review = parseReview(
-          await readBody(req, options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES),
-          req.headers["content-type"],
-        );
-      } catch (err) {
-        if (!(err instanceof HttpError)) throw err;
-        httpCode = err.code;
-        log.error({ err: err.message, code: err.code }, "bad admission request");
-        if (err.code === 413) res.setHeader("connection", "close");
-        send(res, httpCode, {
-          apiVersion: "admission.k8s.io/v1",
-          kind: "AdmissionReview",
-          response: complete("", erroredResponse(err.code, err)),
-        });
-        return;
-      }
-      const { request } = review;
-      let result: AdmissionResult;
-      try {
-        result = await handler(request);
-      } catch (err) {
-        // A handler that throws (rather than denying) is controller-runtime's recovered panic.
-        webhookPanicsTotal.inc();
-        log.error({ err, uid: request.uid }, "admission handler panicked");
-        result = erroredResponse(
-          500,
-          new Error(`panic: ${(err as Error)?.message ?? String(err)} [recovered]`),
-        );
-      }
-      log.debug(
-        {
-          uid: request.uid,
-          operation: request.operation,
-          allowed: result.allowed,
-          code: result.status?.code,
-        },
-        "admission decision",
+      if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
+      review = parseReview(
+        await readBody(req, options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES),
+        req.headers["content-type"],
       );
-      send(res, 200, {
-        apiVersion: review.apiVersion,
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      log.error({ err: err.message, code: err.code }, "bad admission request");
+      if (err.code === 413) res.setHeader("connection", "close");
+      send(res, err.code, {
+        apiVersion: "admission.k8s.io/v1",
         kind: "AdmissionReview",
-        response: complete(request.uid, result),
+        response: complete("", erroredResponse(err.code, err)),
       });
-    } finally {
-      webhookRequestsInFlight.labels(path).dec();
-      webhookRequestsTotal.labels(path, String(httpCode)).inc();
-      stopTimer();
+      return err.code;
     }
-  };
+    const { request } = review;
+    let result: AdmissionResult;
+    try {
+      result = await handler(request);
+    } catch (err) {
+      // A handler that throws (rather than denying) is controller-runtime's recovered panic.
+      webhookPanicsTotal.inc();
+      log.error({ err, uid: request.uid }, "admission handler panicked");
+      result = erroredResponse(
+        500,
+        new Error(`panic: ${(err as Error)?.message ?? String(err)} [recovered]`),
+      );
+    }
+    log.debug(
+      {
+        uid: request.uid,
+        operation: request.operation,
+        allowed: result.allowed,
+        code: result.status?.code,
+      },
+      "admission decision",
+    );
+    send(res, 200, {
+      apiVersion: review.apiVersion,
+      kind: "AdmissionReview",
+      response: complete(request.uid, result),
+    });
+    return 200;
+  });
 }

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from "../api/meta.js";
 import { jsonClone, jsonEqual } from "../controllerutil/json.js";
+import { hubAndSpokes, type SpokeConversion } from "../conversion/hubspoke.js";
 import type { Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import type { Manager } from "../manager/types.js";
@@ -12,6 +13,7 @@ import {
   erroredResponse,
   serveAdmission,
 } from "./admission.js";
+import { CONVERT_PATH, conversionRegistryOf } from "./conversion.js";
 import { jsonPatchDiff } from "./jsonpatch.js";
 
 /** Warnings returned to the client (kubectl prints them); nothing or void means none. */
@@ -129,17 +131,25 @@ export interface WebhookBuilder<T extends KubernetesObject> {
   withValidatorCustomPath(path: string): WebhookBuilder<T>;
   /** Overrides the generated /mutate-... path. */
   withDefaulterCustomPath(path: string): WebhookBuilder<T>;
+  /**
+   * Serves CRD conversion for this kind at /convert, with the builder's kind as the hub and these
+   * spokes (one for every other version); spoke to spoke goes through the hub.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: a spoke of any object type fits; defineSpoke typed its functions
+  withConversion(...spokes: SpokeConversion<T, any>[]): WebhookBuilder<T>;
   /** Registers the handlers on the manager's webhook server; returns the registered paths. */
-  complete(): { validatePath?: string; mutatePath?: string };
+  complete(): { validatePath?: string; mutatePath?: string; convertPath?: string };
 }
 
-/** controller-runtime's WebhookManagedBy: validating and defaulting webhooks for one kind. */
+/** controller-runtime's WebhookManagedBy: validating, defaulting and conversion webhooks for one kind. */
 export function webhookManagedBy<T extends KubernetesObject>(
   mgr: WebhookHost,
   kind: Kind<T>,
 ): WebhookBuilder<T> {
   let validator: CustomValidator<T> | undefined;
   let defaulter: CustomDefaulter<T> | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: see withConversion
+  let spokes: SpokeConversion<T, any>[] | undefined;
   let validatePath = validatingWebhookPath(kind);
   let mutatePath = mutatingWebhookPath(kind);
   let done = false;
@@ -152,6 +162,15 @@ export function webhookManagedBy<T extends KubernetesObject>(
       defaulter = d;
       return builder;
     },
+    withConversion(...given) {
+      if (given.length === 0) {
+        throw new Error(
+          `webhookManagedBy(${kind.kind}).withConversion(): give the spokes, one per version other than the hub ${kind.version}`,
+        );
+      }
+      spokes = given;
+      return builder;
+    },
     withValidatorCustomPath(path) {
       validatePath = path;
       return builder;
@@ -162,15 +181,21 @@ export function webhookManagedBy<T extends KubernetesObject>(
     },
     complete() {
       if (done) throw new Error(`webhookManagedBy(${kind.kind}).complete() called twice`);
-      if (!validator && !defaulter) {
+      if (!validator && !defaulter && !spokes) {
         throw new Error(
-          `webhookManagedBy(${kind.kind}): call withValidator() and/or withDefaulter() before complete()`,
+          `webhookManagedBy(${kind.kind}): call withValidator(), withDefaulter() and/or withConversion() before complete()`,
         );
       }
+      // Built before anything is registered, so a bad spoke leaves the server untouched.
+      const converter = spokes ? hubAndSpokes(kind, ...spokes) : undefined;
       done = true;
       const server = mgr.getWebhookServer();
       const logger: Logger | undefined = mgr.getLogger?.().child({ webhookKind: kind.kind });
-      const out: { validatePath?: string; mutatePath?: string } = {};
+      const out: { validatePath?: string; mutatePath?: string; convertPath?: string } = {};
+      if (converter) {
+        conversionRegistryOf(server, { logger: mgr.getLogger?.() }).register(converter);
+        out.convertPath = CONVERT_PATH;
+      }
       if (defaulter) {
         server.register(mutatePath, serveAdmission(mutatePath, defaultingHandler(defaulter), { logger }));
         out.mutatePath = mutatePath;

@@ -28,6 +28,15 @@ export {
   type WebhookHost,
   webhookManagedBy,
 } from "./builder.js";
+export {
+  CONVERT_PATH,
+  type ConversionRequest,
+  type ConversionResponse,
+  type ConversionResult,
+  conversionRegistryOf,
+  convertRequest,
+  serveConversion,
+} from "./conversion.js";
 export { jsonPatchDiff } from "./jsonpatch.js";
 export {
   createWebhookServer,

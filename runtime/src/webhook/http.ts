@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** A request the webhook refuses before decoding it: the HTTP status and why. */
+export class HttpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads the body up to `limit` bytes; past it, drains what the client still sends and fails with 413. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  const tooLarge = () => new HttpError(413, `request entity is too large; limit is ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = declared > limit;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) over = true;
+    if (!over) chunks.push(chunk);
+    if (size > 4 * limit) break; // stop draining an abusive client; the socket is closed after the reply
+  }
+  if (over) throw tooLarge();
+  return Buffer.concat(chunks);
+}
+
+/** Writes body as JSON with the given status. */
+export function send(res: ServerResponse, httpCode: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(httpCode, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The JSON body of a review: empty, not application/json or not JSON is a 400. */
+export function decodeJSON(body: Buffer, contentType: string | undefined): unknown {
+  if (body.length === 0) throw new HttpError(400, "request body is empty");
+  const mediaType = (contentType ?? "").split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new HttpError(400, `contentType=${contentType ?? ""}, expected application/json`);
+  }
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch (err) {
+    throw new HttpError(400, `unable to decode the request: ${(err as Error).message}`);
+  }
+}
