@@ -45,6 +45,18 @@ export function parseMarker(
         },
       };
     }
+    // `+k8s:optional # why`: controller-gen reads the whole line as the marker's name, finds no such
+    // marker and ignores it silently; kbts ignores it too, but says so.
+    const commented = /^(\S+)\s+#/.exec(full)?.[1];
+    if (commented && registry.lookup(target, commented)) {
+      return {
+        kind: "warning",
+        warning: {
+          where: formatLocation(loc),
+          message: `marker +${commented} is ignored: a "# comment" after it makes it a marker nobody knows (controller-gen ignores it too); put the comment on the line above`,
+        },
+      };
+    }
     const guess = registry.closest(full);
     return {
       kind: "warning",
@@ -56,7 +68,8 @@ export function parseMarker(
   }
   const { def, viaPrefix } = found;
   // `+name:key=value,...` found via its prefix: the last name segment is the first argument's key.
-  const argText = viaPrefix ? `${full.slice(full.lastIndexOf(":") + 1)}=${rest}` : rest;
+  const uncommented = def.hashComments && rest.includes("#") ? rest.slice(0, rest.indexOf("#")) : rest;
+  const argText = viaPrefix ? `${full.slice(full.lastIndexOf(":") + 1)}=${uncommented}` : uncommented;
   // Errors point at the marker's `+`; the message quotes the offending text.
   const at = (_offset: number): string => formatLocation(loc);
   try {

@@ -40,6 +40,11 @@ export interface MarkerDefinition<V = unknown> {
   convert?(args: ArgValue | Record<string, ArgValue> | undefined, text: string): V;
   schema?: SchemaEffect<V>;
   requiredness?: Requiredness;
+  /**
+   * A `#` in the argument starts a comment (`+k8s:maxItems=3 # at most three`), as gengo's codetags
+   * read Kubernetes' declarative validation tags; controller-tools strips it for exactly these markers.
+   */
+  hashComments?: boolean;
   /** The field's schema starts empty: no type introspection (Schemaless). */
   schemaless?: boolean;
   /** Package-level: every field in the package defaults to this mode. */

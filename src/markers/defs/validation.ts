@@ -333,7 +333,7 @@ function schemaDef<V>(
   args: ArgsShape,
   help: string,
   schema: SchemaEffect<V>,
-  extra: Pick<MarkerDefinition<V>, "keepsUnknownFields" | "check"> = {},
+  extra: Pick<MarkerDefinition<V>, "keepsUnknownFields" | "check" | "hashComments"> = {},
 ): MarkerDefinition<V> {
   return defineMarker<V>({ name, targets, args, help, schema, ...extra });
 }
@@ -486,18 +486,37 @@ export const fieldOnlyMarkers: MarkerDefinition[] = [
       },
     },
   }),
-  schemaDef("k8s:maxItems", ["field"], value(t.int), "the maximum length of a list", {
-    apply: (s, v: number) => {
-      need(s.type === "array", "must apply maxitem to an array");
-      countBound("maxItems", s, v);
+  // Declarative validation tags: a `# comment` after the value is dropped (only on these three, as in
+  // controller-tools v0.23; on +k8s:optional and the other flags it makes an unknown marker).
+  schemaDef(
+    "k8s:maxItems",
+    ["field"],
+    value(t.int),
+    "the maximum length of a list",
+    {
+      apply: (s, v: number) => {
+        need(s.type === "array", "must apply maxitem to an array");
+        countBound("maxItems", s, v);
+      },
     },
-  }),
-  schemaDef("k8s:minimum", ["field"], value(t.number), "the minimum numeric value", {
-    apply: numberBound("minimum", "minimum"),
-  }),
-  schemaDef("k8s:maximum", ["field"], value(t.number), "the maximum numeric value", {
-    apply: numberBound("maximum", "maximum"),
-  }),
+    { hashComments: true },
+  ),
+  schemaDef(
+    "k8s:minimum",
+    ["field"],
+    value(t.number),
+    "the minimum numeric value",
+    { apply: numberBound("minimum", "minimum") },
+    { hashComments: true },
+  ),
+  schemaDef(
+    "k8s:maximum",
+    ["field"],
+    value(t.number),
+    "the maximum numeric value",
+    { apply: numberBound("maximum", "maximum") },
+    { hashComments: true },
+  ),
 ];
 
 function oneOf(
