@@ -740,12 +740,30 @@ function defaultFits(name: string) {
 const celSyntax = new Environment({ enableOptionalTypes: true });
 const parseCel = (expression: string) => celSyntax.parse(expression);
 
+/** The check of +kubebuilder:validation:XValidation: its arguments as the rule they make. */
+function checkRule(v: Record<string, ArgValue>, node: CheckedNode): MarkerProblem[] {
+  return celRuleProblems(
+    {
+      rule: String(v.rule),
+      ...(typeof v.messageExpression === "string" && v.messageExpression !== ""
+        ? { messageExpression: v.messageExpression }
+        : {}),
+      ...(v.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+    },
+    node,
+  );
+}
+
 /**
- * A CEL rule must parse, as must its messageExpression, and both must type-check against the
- * schema as the API server compiles them (only certain problems are reported).
+ * kbts' generate-time check of one CEL rule on the schema node that carries it: the rule must parse,
+ * as must its messageExpression, and both must type-check against the schema as the API server
+ * compiles them (only certain problems are reported: it must never refuse what the API server
+ * accepts, which testdata/cel-agreement checks on every rule in testdata).
  */
-function checkRule(v: Record<string, ArgValue>, { schema, owner, isRoot }: CheckedNode): MarkerProblem[] {
-  const rule = String(v.rule);
+export function celRuleProblems(
+  { rule, messageExpression, optionalOldSelf }: ValidationRule,
+  { schema, owner, isRoot }: CheckedNode,
+): MarkerProblem[] {
   try {
     parseCel(rule);
   } catch (err) {
@@ -757,8 +775,7 @@ function checkRule(v: Record<string, ArgValue>, { schema, owner, isRoot }: Check
     ];
   }
   const problems: MarkerProblem[] = [];
-  const messageExpression = v.messageExpression;
-  if (typeof messageExpression === "string" && messageExpression !== "") {
+  if (messageExpression) {
     try {
       parseCel(messageExpression);
     } catch (err) {
@@ -771,8 +788,8 @@ function checkRule(v: Record<string, ArgValue>, { schema, owner, isRoot }: Check
   const typeProblems = ruleTypeProblems(
     {
       rule,
-      ...(typeof messageExpression === "string" && messageExpression !== "" ? { messageExpression } : {}),
-      ...(v.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+      ...(messageExpression ? { messageExpression } : {}),
+      ...(optionalOldSelf ? { optionalOldSelf: true } : {}),
     },
     schema,
     isRoot,
