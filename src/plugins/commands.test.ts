@@ -178,7 +178,7 @@ describe("kbts create webhook", () => {
     );
     await failsWithoutWriting(
       () => runCreateWebhook(dir, { group: "core", version: "v1", kind: "Pod" }),
-      /at least one of --defaulting and --programmatic-validation/,
+      /at least one of --defaulting, --programmatic-validation and --conversion/,
     );
   });
 

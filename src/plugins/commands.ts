@@ -41,6 +41,7 @@ import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
 import { boilerplate } from "./typescript/plugin.js";
+import { storageVersionsOf } from "./typescript/storage-version.js";
 
 /**
  * The library behind `kbts init`, `kbts create api` and `kbts create webhook`: validate every input,
@@ -276,6 +277,9 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
 export interface CreateWebhookFlags extends ResourceFlags {
   defaulting?: boolean;
   programmaticValidation?: boolean;
+  /** A conversion webhook with --version as the hub and `spoke` as the other versions. */
+  conversion?: boolean;
+  spoke?: string[];
   force?: boolean;
   plugins?: string[];
 }
@@ -287,17 +291,32 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
   validateVersion(flags.version);
   validateKind(flags.kind);
   if (flags.plural !== undefined) validatePlural(flags.plural);
-  if (!flags.defaulting && !flags.programmaticValidation) {
+  if (flags.spoke?.length && !flags.conversion) {
+    throw new KbtsError("--spoke names the versions of a conversion webhook", {
+      where: "--spoke",
+      fix: "add --conversion (the version of --version is the hub)",
+    });
+  }
+  if (!flags.defaulting && !flags.programmaticValidation && !flags.conversion) {
     throw new KbtsError(
-      "create webhook requires at least one of --defaulting and --programmatic-validation",
+      "create webhook requires at least one of --defaulting, --programmatic-validation and --conversion",
       {
-        where: "--defaulting, --programmatic-validation",
+        where: "--defaulting, --programmatic-validation, --conversion",
         fix: "e.g. kbts create webhook --group cache --version v1alpha1 --kind Memcached --programmatic-validation",
       },
     );
   }
   const chain = pluginChain(config, flags.plugins);
   const core = isCoreResource(config, flags);
+  if (core && flags.conversion) {
+    throw new KbtsError(
+      `${flags.kind} is a built-in kind: conversion webhooks are for the project's own kinds`,
+      {
+        where: "--conversion",
+        fix: "drop --conversion, or name a kind created with kbts create api",
+      },
+    );
+  }
   if (core) checkBuiltinWebhookKind(flags.group, flags.version, flags.kind);
   const existing = findResource(config, flags);
   if (!core && !existing?.api) {
@@ -308,14 +327,21 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
   }
   const force = flags.force ?? false;
   const had = existing?.webhooks ?? {};
-  const clash = (flags.defaulting && had.defaulting) || (flags.programmaticValidation && had.validation);
+  const spokes = flags.conversion ? conversionSpokes(config, flags, had) : [];
+  const clash =
+    (flags.defaulting && had.defaulting) ||
+    (flags.programmaticValidation && had.validation) ||
+    (flags.conversion && had.conversion);
   if (clash && !force) {
     throw new KbtsError(`webhook already exists for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
       where: PROJECT_FILE,
-      fix: "pass --force to re-scaffold the webhook file",
+      fix: flags.conversion
+        ? "pass --force to re-scaffold the conversion files with the spokes given and those in PROJECT (your edits to them are overwritten)"
+        : "pass --force to re-scaffold the webhook file",
     });
   }
-  if ((had.defaulting || had.validation) && !force) {
+  const admission = Boolean(flags.defaulting || flags.programmaticValidation);
+  if (admission && (had.defaulting || had.validation) && !force) {
     throw new KbtsError(
       `a webhook file already exists for ${flags.kind}; adding another webhook type rewrites it`,
       {
@@ -336,18 +362,121 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     });
   }
   const options = {
-    defaulting: Boolean(flags.defaulting || had.defaulting),
-    validation: Boolean(flags.programmaticValidation || had.validation),
+    defaulting: admission && Boolean(flags.defaulting || had.defaulting),
+    validation: admission && Boolean(flags.programmaticValidation || had.validation),
+    conversion: flags.conversion === true,
+    spokes,
     force,
   };
+  const storedBefore = flags.conversion ? storageVersionsOf(fs, config, model) : [];
   const ctx = projectScaffold(fs, config);
   for (const plugin of chain) await plugin.createWebhook?.(ctx, model, options);
   checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
-  return {
-    written: flush(fs),
-    next: "Next: implement your new Webhook and generate the manifests with:\n$ make manifests",
-  };
+  const next = flags.conversion
+    ? conversionNext(model, spokes, storedBefore)
+    : "Next: implement your new Webhook and generate the manifests with:\n$ make manifests";
+  return { written: flush(fs), next };
+}
+
+/**
+ * The spokes of a conversion webhook: --spoke plus those PROJECT already lists for the hub (a re-run
+ * with --force adds spokes). Each must be another version of the same kind with API types in PROJECT.
+ */
+function conversionSpokes(
+  config: ProjectConfig,
+  flags: CreateWebhookFlags,
+  had: { spoke?: string[] },
+): string[] {
+  const given = flags.spoke ?? [];
+  const versions = (config.resources ?? [])
+    .filter((r) => r.api && !r.core && r.group === flags.group && r.kind === flags.kind)
+    .map((r) => r.version);
+  const others = versions.filter((v) => v !== flags.version);
+  const known = others.length > 0 ? `the other versions of ${flags.kind} are ${others.join(", ")}` : "";
+  const seen = new Set<string>();
+  for (const spoke of given) {
+    validateVersion(spoke, "--spoke");
+    if (spoke === flags.version) {
+      throw new KbtsError(
+        `spoke ${spoke} is the hub (--version ${flags.version}); a version cannot convert to itself`,
+        {
+          where: "--spoke",
+          fix: known
+            ? `name the other versions: ${known}`
+            : "create another version first: kbts create api --version <v>",
+        },
+      );
+    }
+    if (!versions.includes(spoke)) {
+      throw new KbtsError(
+        `invalid spoke version ${JSON.stringify(spoke)}: PROJECT has no ${flags.group}/${spoke} ${flags.kind}`,
+        {
+          where: "--spoke",
+          fix: known
+            ? `${known}; create ${spoke} first with kbts create api --group ${flags.group} --version ${spoke} --kind ${flags.kind} --controller=false`
+            : `create it first: kbts create api --group ${flags.group} --version ${spoke} --kind ${flags.kind} --controller=false`,
+        },
+      );
+    }
+    if (seen.has(spoke)) {
+      throw new KbtsError(`duplicate spoke version: ${spoke}`, {
+        where: "--spoke",
+        fix: "name each version once",
+      });
+    }
+    seen.add(spoke);
+  }
+  const spokes = [...(had.spoke ?? []), ...given.filter((v) => !had.spoke?.includes(v))];
+  if (spokes.length === 0) {
+    throw new KbtsError(
+      `a conversion webhook needs at least one spoke version besides the hub ${flags.version}`,
+      {
+        where: "--spoke",
+        fix: known
+          ? `e.g. --spoke ${others.join(",")} (${known})`
+          : `create another version of ${flags.kind} first with kbts create api`,
+      },
+    );
+  }
+  const otherHub = (config.resources ?? []).find(
+    (r) =>
+      !r.core &&
+      r.group === flags.group &&
+      r.kind === flags.kind &&
+      r.version !== flags.version &&
+      r.webhooks?.conversion,
+  );
+  if (otherHub) {
+    throw new KbtsError(
+      `${flags.kind} already has a conversion hub: ${otherHub.version}; a kind has one hub`,
+      {
+        where: "--version",
+        fix: `add spokes to it with --version ${otherHub.version} --conversion --spoke <versions> --force`,
+      },
+    );
+  }
+  return spokes;
+}
+
+/** What to do after `create webhook --conversion`: implement the stubs; migrate when the storage version moved. */
+function conversionNext(r: ResourceModel, spokes: string[], storedBefore: string[]): string {
+  const files = spokes.map((v) => `api/${r.groupDir}${v}/${r.kindLower}_conversion.ts`).join(", ");
+  const lines = [
+    `Next: implement the conversion functions (each TODO(user)) in ${files}, then generate the manifests and run the round-trip tests with:`,
+    "$ make manifests test",
+  ];
+  const before = storedBefore.filter((v) => v !== r.version);
+  if (before.length > 0) {
+    const crd = `${r.plural}.${r.qualifiedGroup}`;
+    lines.push(
+      `The storage version of ${crd} changes from ${before.join(", ")} to ${r.version} (the hub). Objects a cluster stored as ${before.join(", ")} stay so in etcd until rewritten:`,
+      `once the new CRD is installed and the operator serves /convert (make install deploy, or make install run), migrate them with`,
+      "$ make migrate-storage",
+      `It rewrites every ${r.kind} in ${r.version} and leaves status.storedVersions [${r.version}], so ${before.join(", ")} can later stop being served and be removed.`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** Two kinds of one group with the same plural would share one CRD name: the second would get no CRD. */

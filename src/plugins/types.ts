@@ -32,6 +32,12 @@ export interface WebhookOptions {
   defaulting: boolean;
   validation: boolean;
   force: boolean;
+  /**
+   * A conversion webhook: the resource's version is the hub (the storage version), and each of
+   * `spokes` (other versions of the kind, in PROJECT) converts to and from it.
+   */
+  conversion?: boolean;
+  spokes?: string[];
 }
 
 export interface PluginContext {

@@ -140,3 +140,30 @@ function compareImports(a: string, b: string): number {
       ? -1
       : 1;
 }
+
+/**
+ * Adds `name` to the value import from `source` (`import { a, b } from "source";`), or a new import
+ * line after the last import when there is none; nothing when it is imported already. biome sorts
+ * the names when the scaffold is formatted.
+ */
+export function addNamedImport(content: string, source: string, name: string): string {
+  const lines = content.split("\n");
+  const from = ` from "${source}";`;
+  const at = lines.findIndex((l) => /^import \{[^}]*\} from "/.test(l) && l.endsWith(from));
+  if (at >= 0) {
+    const line = lines[at]!;
+    const names = line
+      .slice(line.indexOf("{") + 1, line.indexOf("}"))
+      .split(",")
+      .map((n) => n.trim());
+    if (names.includes(name)) return content;
+    lines[at] = `import { ${[...names.filter((n) => n !== ""), name].join(", ")} }${from}`;
+    return lines.join("\n");
+  }
+  let last = -1;
+  lines.forEach((l, i) => {
+    if (l.startsWith("import ")) last = i;
+  });
+  lines.splice(last + 1, 0, `import { ${name} }${from}`);
+  return lines.join("\n");
+}

@@ -45,11 +45,11 @@ export function validateGroup(group: string): void {
   }
 }
 
-export function validateVersion(version: string): void {
+export function validateVersion(version: string, flag = "--version"): void {
   if (!VERSION.test(version)) {
     throw new KbtsError(`version ${JSON.stringify(version)} is not a Kubernetes API version`, {
-      where: "--version",
-      fix: "use v<N>, v<N>alpha<M> or v<N>beta<M>, e.g. --version v1alpha1",
+      where: flag,
+      fix: `use v<N>, v<N>alpha<M> or v<N>beta<M>, e.g. ${flag} v1alpha1`,
     });
   }
 }

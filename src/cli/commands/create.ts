@@ -64,11 +64,21 @@ export function defineCreate(program: Command): void {
     create
       .command("webhook")
       .description(
-        "Scaffold a webhook (defaulting and/or validating) for an API of the project or a core kind",
+        "Scaffold a webhook (defaulting, validating and/or conversion) for an API of the project or a core kind",
       ),
   )
     .option("--defaulting", "if set, scaffold the defaulting webhook")
     .option("--programmatic-validation", "if set, scaffold the validating webhook")
+    .option(
+      "--conversion",
+      "if set, scaffold the conversion webhook: --version is the hub (the storage version), --spoke the other versions",
+    )
+    .option(
+      "--spoke <versions>",
+      "comma-separated spoke versions of the conversion webhook, e.g. --spoke v1alpha1,v2",
+      collectList,
+      [],
+    )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runCreateWebhook } = await import("../../plugins/commands.js");
@@ -80,6 +90,8 @@ export function defineCreate(program: Command): void {
           plural: opts.plural === undefined ? undefined : trimmed(opts.plural),
           defaulting: opts.defaulting === true,
           programmaticValidation: opts.programmaticValidation === true,
+          conversion: opts.conversion === true,
+          spoke: opts.spoke as string[],
           force: opts.force === true,
           plugins: opts.plugins as string[],
         }),

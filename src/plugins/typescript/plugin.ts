@@ -8,7 +8,9 @@ import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
+import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
+import { keepExistingStorageVersion } from "./storage-version.js";
 
 /**
  * The default plugin: a TypeScript operator with Kubebuilder's go/v4 + kustomize/v2 layout.
@@ -118,7 +120,7 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     });
     s.edit("config/default/kustomization.yaml", (text) => uncomment(text, "#- ../crd"));
   }
-  if (o.resource) markStorageVersion(ctx, r);
+  if (o.resource) keepExistingStorageVersion(s, ctx.config, r);
   if (o.controller) {
     s.template(
       file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"),
@@ -170,35 +172,6 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
     },
     { ...data, importsSorted: [...kinds].sort(by("kindLower")), kindsSorted: [...kinds].sort(by("kind")) },
   );
-}
-
-/**
- * A CRD serves several versions but stores one. When `create api` adds a second version of a kind
- * and none is marked yet, the version that already existed becomes the storage version (its data
- * is what the cluster holds), by adding `+kubebuilder:storageversion` under its root marker, as
- * Kubebuilder's types updater does for conversion hubs. Edited only where the scaffolded block is
- * intact; otherwise `kbts manifests` asks the user to choose.
- */
-function markStorageVersion(ctx: PluginContext, r: ResourceModel): void {
-  const others = (ctx.config.resources ?? []).filter(
-    (x) => x.api && !x.core && x.group === r.group && x.kind === r.kind && x.version !== r.version,
-  );
-  const files = others.map((x) => `api/${r.groupDir}${x.version}/${r.kindLower}_types.ts`);
-  const marker = "// +kubebuilder:storageversion";
-  if (others.length === 0 || files.some((f) => ctx.scaffold.fs.read(f)?.includes(marker))) return;
-  const first = files[0];
-  if (!first) return;
-  ctx.scaffold.edit(first, (text) => {
-    const lines = text.split("\n");
-    const decl = lines.indexOf(`export interface ${r.kind} {`);
-    for (let i = decl - 1; i >= 0 && lines[i]?.startsWith("//"); i--) {
-      if (lines[i] === "// +kubebuilder:object:root=true") {
-        lines.splice(i + 1, 0, marker);
-        return lines.join("\n");
-      }
-    }
-    return text;
-  });
 }
 
 /** Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3). */
@@ -278,7 +251,7 @@ function caInjection(comment: string, kind: string): string {
 #         create: true`;
 }
 
-function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): void {
+async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): Promise<void> {
   const webhookGroupPath = r.qualifiedGroup.replaceAll(".", "-");
   const data = {
     ...resourceData(ctx, r),
@@ -293,19 +266,7 @@ function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions):
   };
   const s = ctx.scaffold;
   const set = "typescript/webhook";
-  const force = { force: o.force };
-  // One handler file holds every webhook type of the kind: adding a type later needs --force, and the
-  // command then passes the merged types so the rewritten file keeps the earlier ones.
-  s.template(
-    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.ts", "error"),
-    data,
-    force,
-  );
-  s.template(
-    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.test.ts", "error"),
-    data,
-    force,
-  );
+  // The webhook server, its Service and certificates serve every webhook type, conversion included.
   for (const t of templateSet(set)) {
     if (t.template.includes("/internal/")) continue;
     s.template(t, data);
@@ -327,6 +288,26 @@ function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions):
       out = uncomment(out, caInjection("DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"));
     return out;
   });
+  if (o.defaulting || o.validation) createAdmissionWebhook(ctx, r, o, data);
+  if (o.conversion) await createConversion(ctx, r, o.spokes ?? [], o.force, data);
+}
+
+function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions, data: object): void {
+  const s = ctx.scaffold;
+  const set = "typescript/webhook";
+  const force = { force: o.force };
+  // One handler file holds every webhook type of the kind: adding a type later needs --force, and the
+  // command then passes the merged types so the rewritten file keeps the earlier ones.
+  s.template(
+    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.ts", "error"),
+    data,
+    force,
+  );
+  s.template(
+    file(set, "internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_webhook.test.ts", "error"),
+    data,
+    force,
+  );
   s.insert("cmd/main.ts", {
     imports: [
       `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,

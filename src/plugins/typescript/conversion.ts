@@ -1,0 +1,185 @@
+import { KbtsError } from "../../errors.js";
+import { upsertResource } from "../../project/config.js";
+import { type ResourceModel, resourceEntry } from "../../project/resource.js";
+import { addNamedImport, uncomment } from "../../scaffold/markers.js";
+import type { TemplateFile } from "../../scaffold/template.js";
+import type { PluginContext } from "../types.js";
+import { conversionFields, type Side, versionSchemas } from "./conversion-stubs.js";
+import { moveStorageVersion, typesFile } from "./storage-version.js";
+
+/**
+ * `create webhook --conversion --spoke v1alpha1,v2`, Kubebuilder's hub and spoke in TypeScript:
+ * - the hub (the version of --version) becomes the storage version, and its `<kind>_conversion.ts`
+ *   joins the spokes into one converter (`hubAndSpokes`);
+ * - each spoke's `<kind>_conversion.ts` holds its typed `convertTo(hub)`/`convertFrom(hub)`;
+ * - cmd/main.ts serves them at /convert (`webhookManagedBy(mgr, HubKind).withConversion(...)`);
+ * - config/crd gets the conversion webhook and cert-manager CA injection patches, and
+ *   config/default the CRD's CA injection replacements;
+ * - a test round-trips each spoke's sample (spoke → hub → spoke).
+ */
+
+const SET = "typescript/conversion";
+
+function file(path: string): TemplateFile {
+  return { template: `${SET}/${path}.hbs`, set: SET, ifExists: "error" };
+}
+
+function pascal(version: string): string {
+  return version.charAt(0).toUpperCase() + version.slice(1);
+}
+
+/** The kustomize patch files' suffix: `<plural>`, or `<group>_<plural>` in a multigroup project (KB). */
+function patchSuffix(r: ResourceModel): string {
+  return r.multigroup ? `${r.group}_${r.plural}` : r.plural;
+}
+
+/** config/default/kustomization.yaml: the CRD targets of the CA injection replacements (KB's conversion updater). */
+function caInjectionTarget(crdName: string, index: 0 | 1): string {
+  return `#     - select:
+#         kind: CustomResourceDefinition
+#         name: ${crdName}
+#       fieldPaths:
+#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
+#       options:
+#         delimiter: '/'
+#         index: ${index}
+#         create: true`;
+}
+
+const CA_SOURCES = [
+  `# - source: # Uncomment the following block if you have a ConversionWebhook (--conversion)
+#     kind: Certificate
+#     group: cert-manager.io
+#     version: v1
+#     name: serving-cert
+#     fieldPath: .metadata.namespace # Namespace of the certificate CR
+#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
+  `# - source:
+#     kind: Certificate
+#     group: cert-manager.io
+#     version: v1
+#     name: serving-cert
+#     fieldPath: .metadata.name
+#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
+];
+
+const MIGRATE_STORAGE_TARGET = `# After a kind's storage version changes (kbts create webhook --conversion says when), rewrites the
+# objects of each multi-version CRD in its storage version, then leaves only that version in
+# status.storedVersions, so an old version can stop being served and be removed. Run it once the new
+# CRDs are installed and the operator serves /convert (e.g. make install, then make run or make deploy).
+.PHONY: migrate-storage
+migrate-storage: node_modules/.bin/kbts ## Rewrite stored objects in the storage version of each multi-version CRD.
+\t$(KBTS) migrate-storage
+
+`;
+
+/** The Makefile's migrate-storage target, in the Deployment section (before Dependencies), once. */
+function addMigrateStorageTarget(text: string): string {
+  if (/^migrate-storage:/m.test(text)) return text;
+  const at = text.indexOf("##@ Dependencies");
+  if (at < 0) return `${text.endsWith("\n") ? text : `${text}\n`}\n${MIGRATE_STORAGE_TARGET.trimEnd()}\n`;
+  return text.slice(0, at) + MIGRATE_STORAGE_TARGET + text.slice(at);
+}
+
+export async function createConversion(
+  ctx: PluginContext,
+  r: ResourceModel,
+  spokes: string[],
+  force: boolean,
+  common: Record<string, unknown>,
+): Promise<void> {
+  const s = ctx.scaffold;
+  const schemas = await versionSchemas(s.fs.root, r);
+  const hubType = `${r.kind}${pascal(r.version)}`;
+  const schemaOf = (version: string) => {
+    const schema = schemas.get(version);
+    if (schema === undefined) {
+      throw new KbtsError(`the CRD of ${r.kind} has no version ${version}`, {
+        where: typesFile(r, version),
+        fix: `check that ${typesFile(r, version)} declares export interface ${r.kind} under // +kubebuilder:object:root=true`,
+      });
+    }
+    return schema;
+  };
+  const hub = { version: r.version, typeName: hubType, schema: schemaOf(r.version) };
+  const hubApiVersion = r.apiVersion;
+  const spokeData = spokes.map((version) => {
+    const spoke: Side = { version, typeName: r.kind, schema: schemaOf(version) };
+    return {
+      spokeVersion: version,
+      alias: `${r.kindVar}${pascal(version)}`,
+      spokeApiVersion: r.qualifiedGroup === "" ? version : `${r.qualifiedGroup}/${version}`,
+      toHub: conversionFields(spoke, hub, "src"),
+      fromHub: conversionFields(hub, spoke, "hub"),
+      sample: `config/samples/${r.group}_${version}_${r.kindLower}.yaml`,
+    };
+  });
+  const data = {
+    ...common,
+    hubType,
+    hubApiVersion,
+    spokes: spokeData,
+    webhookDepth: r.groupDir ? "../../../../" : "../../../",
+  };
+  const opts = { force };
+  for (const spoke of spokeData) {
+    s.template(
+      file("api/{{groupDir}}{{spokeVersion}}/{{kindLower}}_conversion.ts"),
+      { ...data, ...spoke },
+      opts,
+    );
+  }
+  s.template(file("api/{{groupDir}}{{version}}/{{kindLower}}_conversion.ts"), data, opts);
+  s.template(file("internal/webhook/{{groupDir}}{{version}}/{{kindLower}}_conversion.test.ts"), data, opts);
+
+  const suffix = patchSuffix(r);
+  const crdName = `${r.plural}.${r.qualifiedGroup}`;
+  const patchData = { ...data, crdName, suffix };
+  s.template({ ...file("config/crd/patches/webhook_in_{{suffix}}.yaml"), ifExists: "skip" }, patchData);
+  s.template({ ...file("config/crd/patches/cainjection_in_{{suffix}}.yaml"), ifExists: "skip" }, patchData);
+  s.insert("config/crd/kustomization.yaml", {
+    crdkustomizewebhookpatch: [
+      `- path: patches/webhook_in_${suffix}.yaml`,
+      `- path: patches/cainjection_in_${suffix}.yaml`,
+    ],
+  });
+  s.edit("config/crd/kustomization.yaml", (text) =>
+    uncomment(text, "#configurations:\n#- kustomizeconfig.yaml"),
+  );
+  s.insert("config/default/kustomization.yaml", {
+    crdkustomizecainjectionns: [caInjectionTarget(crdName, 0)],
+    crdkustomizecainjectionname: [caInjectionTarget(crdName, 1)],
+  });
+  s.edit("config/default/kustomization.yaml", (text) => {
+    let out = text;
+    for (const block of [...CA_SOURCES, caInjectionTarget(crdName, 0), caInjectionTarget(crdName, 1)]) {
+      out = uncomment(out, block);
+    }
+    return out;
+  });
+
+  if (!moveStorageVersion(s, ctx.config, r)) {
+    throw new KbtsError(`cannot mark ${r.version} as the storage version of ${r.kind}`, {
+      where: typesFile(r, r.version),
+      fix: `put "// +kubebuilder:object:root=true" back in the comments above export interface ${r.kind}, or add "// +kubebuilder:storageversion" there yourself`,
+    });
+  }
+
+  s.edit("Makefile", addMigrateStorageTarget);
+
+  const api = `../api/${r.groupDir}${r.version}`;
+  s.insert("cmd/main.ts", {
+    imports: [
+      `import { ${r.kindVar}Spokes } from "${api}/${r.kindLower}_conversion.js";`,
+      `import { ${r.kind}Kind } from "${api}/zz_generated.kinds.js";`,
+    ],
+    builder: [
+      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    webhookManagedBy(mgr, ${r.kind}Kind)\n      .withConversion(...${r.kindVar}Spokes)\n      .complete();\n  }`,
+    ],
+  });
+  s.edit("cmd/main.ts", (text) => addNamedImport(text, "@kbts/runtime", "webhookManagedBy"));
+  upsertResource(ctx.config, {
+    ...resourceEntry(r),
+    webhooks: { conversion: true, spoke: spokes, webhookVersion: "v1" },
+  });
+}
