@@ -1,18 +1,20 @@
 import { crdGeneratorMarkers } from "./crd/markers.js";
 import { loadingMarkers } from "./loading/markers.js";
+import { breakingMarkers } from "./manifests/breaking-markers.js";
 import { Registry } from "./markers/registry.js";
 import { rbacGeneratorMarkers } from "./rbac/markers.js";
 import { webhookGeneratorMarkers } from "./webhook/markers.js";
 
 /**
  * Every marker kbts understands, composed from the markers each generator registers (as
- * controller-tools' genall does): package loading, CRD, RBAC and webhook.
+ * controller-tools' genall does): package loading, CRD, RBAC and webhook, and kbts' breaking-change gate.
  */
 export const registry = new Registry()
   .add(...loadingMarkers)
   .add(...crdGeneratorMarkers)
   .add(...rbacGeneratorMarkers)
   .add(...webhookGeneratorMarkers)
+  .add(...breakingMarkers)
   // Markers of other generators (deepcopy, applyconfigurations, kubebuilder's scaffolder).
   .ignore(
     "kubebuilder:object:generate",

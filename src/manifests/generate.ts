@@ -22,7 +22,8 @@ import { kbtsVersion } from "../version.js";
 import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
 import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js";
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
-import { checkCrds } from "./checks.js";
+import { checkCrds, type MarkersAtNode, visitMarkers } from "./checks.js";
+import { crdSizeWarning } from "./crd-size.js";
 
 export interface ManifestOptions {
   /** Project root; paths and output are relative to it. */
@@ -42,6 +43,8 @@ export interface ManifestOptions {
    * can hand the API server exactly what the markers say and compare verdicts (testdata/broken-crds).
    */
   unchecked?: boolean;
+  /** Sees every declaration's markers beside the schema node they made (the breaking-change gate's sources). */
+  visitMarkers?: (node: MarkersAtNode) => void;
 }
 
 export interface ManifestResult {
@@ -93,12 +96,15 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   const crds = buildCrds(root, packages, walker, collector, { [VERSION_ANNOTATION]: kbtsVersion() }, errors);
   errors.push(...walker.errors);
   if (errors.length === 0 && !opts.unchecked) checkCrds(crds, collector, loaded.checker, errors);
+  if (errors.length === 0 && opts.visitMarkers)
+    visitMarkers(crds, collector, loaded.checker, opts.visitMarkers);
 
   const pkgMarkers: MarkerInstance[] = loaded.files.flatMap((sf) => collector.packageMarkers(sf));
   const files = new Map<string, string>();
   const out = opts.crdOutput ?? "config/crd/bases";
   const crdDir = (isAbsolute(out) ? relative(root, out) : out).replace(/\/$/, "") || ".";
   const crdKinds = new Map<string, string>();
+  const sizeWarnings: MarkerWarning[] = [];
   for (const { crd, versions } of crds) {
     // Two kinds with one group and plural are one CRD name: the API server would keep only one.
     const name = `${crd.spec.names.plural}.${crd.spec.group}`;
@@ -118,7 +124,10 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
       continue;
     }
     crdKinds.set(name, crd.spec.names.kind);
-    files.set(`${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`, render([crd]));
+    const file = `${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`;
+    files.set(file, render([crd]));
+    const big = crdSizeWarning(file, name, files.get(file) as string);
+    if (big) sizeWarnings.push(big);
   }
 
   const rules = instancesOf(pkgMarkers, rbacMarker).map((m) => m.value);
@@ -160,7 +169,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   if (errors.length > 0) throw new ManifestErrors(dedupe(errors));
   return {
     files: new Map([...files].sort(([a], [b]) => compareStrings(a, b))),
-    warnings: collector.warnings,
+    warnings: [...collector.warnings, ...sizeWarnings],
   };
 }
 

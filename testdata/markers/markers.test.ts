@@ -135,7 +135,9 @@ describe.skipIf(generatorMissing)("kbts manifests matches controller-gen", () =>
         if (a !== b) problems.push(`${path} differs:\n${lineDiff(a, b)}`);
       }
       if (problems.length > 0) expect.fail(`${c.name}:\n${problems.join("\n")}`);
-      expect(result.warnings.map((w) => render(w, c))).toEqual([]);
+      // A CRD over client-side apply's size limit is right, and warned about (src/manifests/crd-size.ts).
+      const warnings = result.warnings.map((w) => render(w, c));
+      expect(warnings.filter((w) => !/-byte limit of client-side apply/.test(w))).toEqual([]);
     });
   }
 });

@@ -19,6 +19,10 @@ export function defineManifests(program: Command): void {
       "--strict",
       "treat warnings (unknown or misspelt markers) as errors; `make manifests` sets it when CI=true",
     )
+    .option(
+      "--breaking-since <git-ref>",
+      "write nothing; compare today's CRDs with those generated at <git-ref> and exit 1 on a breaking change",
+    )
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (opts: {
@@ -29,6 +33,7 @@ export function defineManifests(program: Command): void {
         check?: boolean;
         strict?: boolean;
         listMarkers?: boolean;
+        breakingSince?: string;
       }) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
@@ -37,6 +42,17 @@ export function defineManifests(program: Command): void {
           return;
         }
         exitCleanlyOnSignals();
+        if (opts.breakingSince !== undefined) {
+          const { runBreakingSince } = await import("../../manifests/breaking-command.js");
+          await runBreakingSince({
+            root: process.cwd(),
+            since: opts.breakingSince,
+            ...(opts.paths ? { paths: opts.paths } : {}),
+            ...(opts.crdOutput ? { crdOutput: opts.crdOutput } : {}),
+            allowDangerousTypes: opts.allowDangerousTypes ?? false,
+          });
+          return;
+        }
         const { runManifests } = await import("../../manifests/command.js");
         await runManifests(opts);
       },

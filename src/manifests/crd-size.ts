@@ -1,0 +1,25 @@
+import type { MarkerWarning } from "../markers/parse.js";
+
+/**
+ * Client-side `kubectl apply` stores the whole object in the last-applied-configuration annotation,
+ * and annotations are limited to 256 KiB together (kubebuilder#1140, #2556): a larger CRD fails to
+ * install that way, while server-side apply (the scaffold's `make install`) keeps no such copy.
+ */
+export const CLIENT_SIDE_APPLY_LIMIT = 262_144;
+
+const LIMIT_TEXT = `${CLIENT_SIDE_APPLY_LIMIT.toLocaleString("en-US")}-byte limit of client-side apply`;
+
+/** A warning when a generated CRD file exceeds what client-side apply can install. */
+export function crdSizeWarning(file: string, crdName: string, content: string): MarkerWarning | undefined {
+  const bytes = Buffer.byteLength(content, "utf8");
+  if (bytes <= CLIENT_SIDE_APPLY_LIMIT) return undefined;
+  const n = (x: number) => x.toLocaleString("en-US");
+  return {
+    where: file,
+    message:
+      `the CRD ${crdName} is ${n(bytes)} bytes, over the ${LIMIT_TEXT}'s ` +
+      "last-applied-configuration annotation: `kubectl apply -f` (without --server-side) fails on it. " +
+      "Install it with server-side apply (`make install` does: kubectl apply --server-side), " +
+      "or make it smaller (shorter field comments, fewer versions, +kubebuilder:validation:Schemaless on large embedded types)",
+  };
+}

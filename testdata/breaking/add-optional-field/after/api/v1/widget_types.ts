@@ -1,0 +1,21 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+export interface WidgetSpec {
+  // +optional
+  size?: int32;
+  // +optional
+  name?: string;
+
+  // +optional
+  // +kubebuilder:validation:MaxLength=10
+  // +kubebuilder:validation:XValidation:rule="self != 'root'"
+  owner?: string;
+}
+
+// +kubebuilder:object:root=true
+export interface Widget {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: WidgetSpec;
+}

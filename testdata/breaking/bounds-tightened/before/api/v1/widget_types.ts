@@ -1,0 +1,29 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+export interface WidgetSpec {
+  // +optional
+  // +kubebuilder:validation:Minimum=1
+  // +kubebuilder:validation:Maximum=10
+  replicas?: int32;
+  // +optional
+  // +kubebuilder:validation:Minimum=0
+  // +kubebuilder:validation:Maximum=100
+  percent?: int32;
+  // +optional
+  // +kubebuilder:validation:MaxLength=63
+  name?: string;
+  // +optional
+  // +kubebuilder:validation:MaxItems=8
+  hosts?: string[];
+  // +optional
+  // +kubebuilder:validation:MaxProperties=4
+  labels?: Record<string, string>;
+}
+
+// +kubebuilder:object:root=true
+export interface Widget {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: WidgetSpec;
+}

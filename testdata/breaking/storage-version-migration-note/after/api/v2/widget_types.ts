@@ -1,0 +1,18 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+export interface WidgetSpec {
+  // +optional
+  size?: int32;
+  // +optional
+  name?: string;
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:storageversion
+// +kbts:breaking:migration="the v2 controller rewrites every Widget on start (StorageVersionMigration)"
+export interface Widget {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: WidgetSpec;
+}

@@ -1,0 +1,15 @@
+import type { int32, ObjectMeta } from "@kbts/runtime";
+
+export interface WidgetSpec {
+  // +optional
+  // +kubebuilder:validation:Enum=small;medium;large
+  tier?: string;
+}
+
+// +kubebuilder:object:root=true
+export interface Widget {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: WidgetSpec;
+}
