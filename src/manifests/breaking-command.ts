@@ -30,9 +30,10 @@ export interface BreakingResult extends BreakingReport {
 export async function findBreakingChanges(opts: BreakingOptions): Promise<BreakingResult> {
   const { since, root, ...generation } = opts;
   const { sites, visit } = siteCollector(root);
-  const today = await generateManifests({ ...generation, root, visitMarkers: visit });
-  const after = crdsOf(today.files);
+  // The ref is checked first: a wrong one is reported before anything is generated.
   return withCheckoutAt(root, since, async ({ commit, root: baseRoot, missing }) => {
+    const today = await generateManifests({ ...generation, root, visitMarkers: visit });
+    const after = crdsOf(today.files);
     const warnings = today.warnings;
     if (missing) return { changes: [], safe: [], commit, compared: 0, missing, warnings };
     let before: CustomResourceDefinition[];
