@@ -86,6 +86,28 @@ GOLDEN_PROJECTS["project-crontab"] = [
   ["generate"],
 ];
 
+// One kind in three versions (issue 15): v1alpha1 first, then v1 and v2; the types diverge
+// (testdata/tutorial-multiversion/types), v1 becomes the conversion hub with v1alpha1 and v2 as spokes,
+// and the scaffolded conversion stubs are filled in (tutorial-multiversion/conversion).
+GOLDEN_PROJECTS["project-multiversion"] = [
+  [
+    "init",
+    "--domain=example.com",
+    "--repo=example.com/multiversion",
+    "--project-name=multiversion",
+    "--runtime=registry",
+    "--skip-install",
+  ],
+  ["create", "api", "--group=cache", "--version=v1alpha1", "--kind=Memcached"],
+  ["create", "api", "--group=cache", "--version=v1", "--kind=Memcached", "--controller=false"],
+  ["create", "api", "--group=cache", "--version=v2", "--kind=Memcached", "--controller=false"],
+  { overlay: "tutorial-multiversion/types" },
+  ["create", "webhook", "--group=cache", "--version=v1", "--kind=Memcached", "--conversion", "--spoke=v1alpha1,v2"],
+  { overlay: "tutorial-multiversion/conversion" },
+  ["manifests"],
+  ["generate"],
+];
+
 /** 2026-01-01T00:00:00Z: the year in generated license headers. */
 export const GOLDEN_EPOCH = "1767225600";
 

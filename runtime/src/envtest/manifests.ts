@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { parseAllDocuments } from "yaml";
+import type { KubernetesObject } from "../api/meta.js";
 import { EnvtestError } from "./errors.js";
 
 /** One parsed document and where it came from, for error messages. */
@@ -68,4 +69,17 @@ function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
   return line;
+}
+
+/**
+ * The Kubernetes objects of a YAML or JSON file (e.g. a config/samples file), for a test that needs
+ * them as values: every document must be an object with apiVersion and kind.
+ */
+export function readObjects(file: string): KubernetesObject[] {
+  return readDocuments(file).map(({ doc, where }) => {
+    if (typeof doc.apiVersion !== "string" || typeof doc.kind !== "string") {
+      throw new EnvtestError(`${where}: not a Kubernetes object (apiVersion and kind are required)`);
+    }
+    return doc as KubernetesObject;
+  });
 }

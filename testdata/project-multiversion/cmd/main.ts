@@ -1,0 +1,149 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { parseArgs } from "node:util";
+import { createLogger, createManager, ping, setupSignalHandler, webhookManagedBy } from "@kbts/runtime";
+import { memcachedSpokes } from "../api/v1/memcached_conversion.js";
+import { MemcachedKind } from "../api/v1/zz_generated.kinds.js";
+import { MemcachedReconciler } from "../internal/controller/memcached_controller.js";
+
+// +kubebuilder:scaffold:imports
+
+const BOOLEAN_FLAGS = ["leader-elect", "metrics-secure", "enable-http2", "zap-devel"];
+
+/**
+ * Go-style boolean flags: `--leader-elect`, `--leader-elect=true` and `--metrics-secure=false` all work,
+ * as they do for a Kubebuilder manager, so the same Deployment args fit both.
+ */
+function normalizeBooleanFlags(args: string[]): string[] {
+  return args.map((arg) => {
+    const match = /^--([a-z0-9-]+)=(true|false)$/.exec(arg);
+    if (!match || !BOOLEAN_FLAGS.includes(match[1] ?? "")) return arg;
+    return match[2] === "true" ? `--${match[1]}` : `--no-${match[1]}`;
+  });
+}
+
+const { values: flags } = parseArgs({
+  args: normalizeBooleanFlags(process.argv.slice(2)),
+  allowNegative: true,
+  strict: true,
+  options: {
+    // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
+    "metrics-bind-address": { type: "string", default: "0" },
+    // The address the probe endpoint binds to.
+    "health-probe-bind-address": { type: "string", default: ":8081" },
+    // Enable leader election for controller manager. Enabling this will ensure there is only one active controller manager.
+    "leader-elect": { type: "boolean", default: false },
+    // If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.
+    "metrics-secure": { type: "boolean", default: true },
+    // The directory that contains the webhook certificate.
+    "webhook-cert-path": { type: "string", default: "" },
+    // The name of the webhook certificate file.
+    "webhook-cert-name": { type: "string", default: "tls.crt" },
+    // The name of the webhook key file.
+    "webhook-cert-key": { type: "string", default: "tls.key" },
+    // The port the webhook server listens on.
+    "webhook-port": { type: "string", default: "9443" },
+    // Keep the webhook serving certificate in this Secret, renewed by the manager, which also sets its CA as
+    // the caBundle of the webhook configurations: webhooks without cert-manager (config/certrotation).
+    "webhook-cert-secret": { type: "string", default: "" },
+    // The Service in front of the webhook server: the certificate's DNS names with --webhook-cert-secret.
+    "webhook-service-name": { type: "string", default: "multiversion-webhook-service" },
+    // The directory that contains the metrics server certificate.
+    "metrics-cert-path": { type: "string", default: "" },
+    // The name of the metrics server certificate file.
+    "metrics-cert-name": { type: "string", default: "tls.crt" },
+    // The name of the metrics server key file.
+    "metrics-cert-key": { type: "string", default: "tls.key" },
+    // If set, HTTP/2 will be enabled for the metrics and webhook servers.
+    "enable-http2": { type: "boolean", default: false },
+    // Development mode: human-readable logs, debug level.
+    "zap-devel": { type: "boolean", default: true },
+    // Log level: debug, info, warn or error.
+    "zap-log-level": { type: "string" },
+  },
+});
+
+const setupLog = createLogger({
+  development: flags["zap-devel"],
+  level: flags["zap-log-level"],
+  name: "setup",
+});
+
+async function main(): Promise<void> {
+  // If the enable-http2 flag is false (the default), http/2 should be disabled
+  // due to its vulnerabilities. More specifically, disabling http/2 will
+  // prevent from being vulnerable to the HTTP/2 Stream Cancellation and
+  // Rapid Reset CVEs. For more information see:
+  // - https://github.com/advisories/GHSA-qppj-fm5r-hxr3
+  // - https://github.com/advisories/GHSA-4374-p667-p6c8
+  if (flags["enable-http2"]) {
+    setupLog.info("HTTP/2 is requested, but the manager's servers speak HTTP/1.1 only");
+  }
+
+  // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
+  // More info:
+  // - https://book.kubebuilder.io/reference/metrics.html
+  const mgr = createManager({
+    metricsBindAddress: flags["metrics-bind-address"],
+    metricsSecureServing: flags["metrics-secure"],
+    // With --metrics-secure, /metrics is served over HTTPS and each scrape's bearer token is checked with a
+    // TokenReview and a SubjectAccessReview (get on /metrics), so only authorized users and service accounts
+    // can read it. The RBAC is configured in 'config/rbac/kustomization.yaml'.
+    metricsFilter: "authn-authz",
+    // If --metrics-cert-path is empty, a self-signed certificate is generated at start.
+    // TODO(user): for production, use certificates from cert-manager (see config/default/kustomization.yaml).
+    metricsCertDir: flags["metrics-cert-path"] || undefined,
+    metricsCertName: flags["metrics-cert-name"],
+    metricsKeyName: flags["metrics-cert-key"],
+    healthProbeBindAddress: flags["health-probe-bind-address"],
+    leaderElection: flags["leader-elect"],
+    leaderElectionID: "c4c67680.example.com",
+    webhookServer: {
+      port: Number(flags["webhook-port"]),
+      certDir: flags["webhook-cert-path"] || undefined,
+      certName: flags["webhook-cert-name"],
+      keyName: flags["webhook-cert-key"],
+      // With no certificate given (`make run`), a self-signed one is made; then, on a control plane of this
+      // machine (`kbts envtest start`), these configurations are installed pointing at this process and
+      // removed when it stops. Against another cluster the log says what to do instead.
+      localManifests: ["config/webhook/manifests.yaml"],
+      certRotation: flags["webhook-cert-secret"]
+        ? { secretName: flags["webhook-cert-secret"], serviceName: flags["webhook-service-name"] }
+        : undefined,
+    },
+    logger: createLogger({ development: flags["zap-devel"], level: flags["zap-log-level"] }),
+  });
+
+  new MemcachedReconciler(mgr.getClient()).setupWithManager(mgr);
+  if (process.env.ENABLE_WEBHOOKS !== "false") {
+    webhookManagedBy(mgr, MemcachedKind)
+      .withConversion(...memcachedSpokes)
+      .complete();
+  }
+  // +kubebuilder:scaffold:builder
+
+  mgr.addHealthzCheck("healthz", ping);
+  mgr.addReadyzCheck("readyz", ping);
+
+  setupLog.info("starting manager");
+  await mgr.start(setupSignalHandler());
+}
+
+main().catch((err: unknown) => {
+  setupLog.error({ err }, "problem running manager");
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import {
+  type Client,
+  controllerManagedBy,
+  ignoreNotFound,
+  type Manager,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  setStatusCondition,
+} from "@kbts/runtime";
+import type { Memcached } from "../../api/v1alpha1/memcached_types.js";
+import { MemcachedKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+
+// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds/finalizers,verbs=update
+
+/** MemcachedReconciler reconciles a Memcached object. */
+export class MemcachedReconciler implements Reconciler {
+  constructor(private readonly client: Client) {}
+
+  /**
+   * reconcile is part of the main kubernetes reconciliation loop which aims to
+   * move the current state of the cluster closer to the desired state.
+   * TODO(user): Modify the reconcile function to compare the state specified by
+   * the Memcached object against the actual cluster state, and then
+   * perform operations to make the cluster state reflect the state specified by
+   * the user.
+   *
+   * For more details, check Reconcile and its Result here:
+   * - https://pkg.go.dev/sigs.k8s.io/controller-runtime/pkg/reconcile
+   */
+  async reconcile(request: Request, { log }: ReconcileContext): Promise<Result | undefined> {
+    let memcached: Memcached;
+    try {
+      memcached = await this.client.get(MemcachedKind, request);
+    } catch (err) {
+      // Deleted since the event was queued: nothing left to do (owned objects are garbage-collected).
+      ignoreNotFound(err);
+      return undefined;
+    }
+
+    // TODO(user): your logic here
+
+    const status = memcached.status ?? {};
+    const conditions = status.conditions ?? [];
+    const changed = setStatusCondition(conditions, {
+      type: "Available",
+      status: "True",
+      reason: "Reconciled",
+      message: "Memcached is reconciled",
+      observedGeneration: memcached.metadata?.generation,
+    });
+    if (changed) {
+      memcached.status = { ...status, conditions };
+      await this.client.status().update(MemcachedKind, memcached);
+    }
+    log.info({ generation: memcached.metadata?.generation }, "Reconciled Memcached");
+    return undefined;
+  }
+
+  /** setupWithManager sets up the controller with the Manager. */
+  setupWithManager(mgr: Manager): void {
+    controllerManagedBy(mgr).for(MemcachedKind).named("memcached").complete(this);
+  }
+}

@@ -1,0 +1,79 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { defineSpoke } from "@kbts/runtime";
+import type { Memcached as MemcachedV1 } from "../v1/memcached_types.js";
+import { MemcachedKind as MemcachedV1Kind } from "../v1/zz_generated.kinds.js";
+import type { ImageSpec, Memcached } from "./memcached_types.js";
+import { MemcachedKind } from "./zz_generated.kinds.js";
+
+/**
+ * "memcached:1.6.26" as v2 holds it: { repository: "memcached", tag: "1.6.26" }. The tag is what follows
+ * the last ":" after the last "/" (a registry's port is part of the repository). v2 has no field for a
+ * digest, so a reference with one cannot be converted: the API server then refuses the request with this
+ * error, rather than store an image v2 would silently change.
+ */
+export function parseImage(image: string): ImageSpec {
+  if (image.includes("@")) {
+    throw new Error(`image ${JSON.stringify(image)} is pinned by digest, which v2 cannot hold: use a tag`);
+  }
+  const colon = image.lastIndexOf(":");
+  if (colon <= image.lastIndexOf("/")) return { repository: image };
+  return { repository: image.slice(0, colon), tag: image.slice(colon + 1) };
+}
+
+export function formatImage(image: ImageSpec): string {
+  return image.tag === undefined ? image.repository : `${image.repository}:${image.tag}`;
+}
+
+// EDIT THIS FILE!  THIS IS SCAFFOLDING FOR YOU TO OWN!
+
+/**
+ * memcachedConversion converts Memcached between v2 (this spoke) and v1 (the hub, the
+ * storage version). Fields with the same name and schema in both versions are copied; each TODO(user)
+ * marks a field to convert by hand. Keep round trips lossless: v2 → v1 → v2
+ * must give back the object it started from (the scaffolded test checks it on config/samples).
+ * A function that throws fails the API server's request with the error's message.
+ */
+export const memcachedConversion = defineSpoke(MemcachedV1Kind, MemcachedKind, {
+  /** convertTo converts this Memcached (v2) to the hub version (v1). */
+  convertTo(src: Memcached): MemcachedV1 {
+    return {
+      apiVersion: "cache.example.com/v1",
+      kind: "Memcached",
+      metadata: src.metadata,
+      spec: {
+        image: src.spec.image === undefined ? undefined : formatImage(src.spec.image),
+        size: src.spec.size,
+      },
+      status: src.status,
+    };
+  },
+
+  /** convertFrom converts the hub version (v1) to this Memcached (v2). */
+  convertFrom(hub: MemcachedV1): Memcached {
+    return {
+      apiVersion: "cache.example.com/v2",
+      kind: "Memcached",
+      metadata: hub.metadata,
+      spec: {
+        image: hub.spec.image === undefined ? undefined : parseImage(hub.spec.image),
+        size: hub.spec.size,
+      },
+      status: hub.status,
+    };
+  },
+});
