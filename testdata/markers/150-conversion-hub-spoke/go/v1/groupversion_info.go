@@ -1,0 +1,4 @@
+// Package v1 contains the hubspoke.kbts.test API.
+// +kubebuilder:object:generate=true
+// +groupName=hubspoke.kbts.test
+package v1
