@@ -10,8 +10,11 @@
  *     TLS handshake;
  *  3. let in-flight requests finish, closing each connection as its last response ends;
  *  4. after `inFlightMs`, destroy whatever is left.
+ * An HTTP/2 connection (a server made with enableHTTP2) is closed the HTTP/2 way instead: its session
+ * sends GOAWAY, takes no new streams, lets those in flight finish, then closes the connection itself.
  */
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
+import type { Http2SecureServer, Http2Session } from "node:http2";
 import type { Server as HttpsServer } from "node:https";
 import type { Socket } from "node:net";
 
@@ -25,24 +28,36 @@ interface Connection {
   inFlight: number;
   /** Responses not yet finished: told `Connection: close` when the server starts stopping. */
   responses: Set<ServerResponse>;
+  /** Set when the connection speaks HTTP/2. */
+  session?: Http2Session;
 }
+
+type TrackedServer = HttpServer | HttpsServer | Http2SecureServer;
 
 /**
  * Tells the client not to reuse this connection. Without it a keep-alive client (the API server
  * calling a webhook) may send its next request on a connection the server is about to close; a POST
  * is not retried on another connection, so an admission with failurePolicy Ignore would fail open.
  */
-function closeAfter(res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader("connection", "close");
+function closeAfter(conn: Connection, res: ServerResponse): void {
+  // HTTP/2 has no Connection header: GOAWAY says the same for the whole session.
+  if (conn.session) conn.session.close();
+  else if (!res.headersSent) res.setHeader("connection", "close");
 }
 
-const tracked = new WeakMap<HttpServer | HttpsServer, ServerShutdown>();
+/** Closes a connection now: an HTTP/2 session gracefully (GOAWAY; it has no stream in flight), else the socket. */
+function closeIdle(conn: Connection): void {
+  if (conn.session) conn.session.close();
+  else conn.socket.destroy();
+}
+
+const tracked = new WeakMap<TrackedServer, ServerShutdown>();
 
 /**
  * Tracks a server's connections for `shutdown`; call before `listen`. Calling it again for the same
  * server returns the same tracker.
  */
-export function trackConnections(server: HttpServer | HttpsServer): ServerShutdown {
+export function trackConnections(server: TrackedServer): ServerShutdown {
   const existing = tracked.get(server);
   if (existing) return existing;
   // Keyed by the peer's address and port: the same for the TCP socket and the TLS socket wrapped
@@ -60,26 +75,35 @@ export function trackConnections(server: HttpServer | HttpsServer): ServerShutdo
       if (connections.get(key)?.socket === socket) connections.delete(key);
     });
   });
+  server.on("session", (session: Http2Session) => {
+    const socket = session.socket;
+    const conn = socket && connections.get(peerOf(socket));
+    if (!conn) return;
+    conn.session = session;
+    if (stopping) session.close();
+  });
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const conn = connections.get(peerOf(req.socket));
     if (!conn) return;
     conn.inFlight++;
     conn.responses.add(res);
-    if (stopping) closeAfter(res);
+    if (stopping) closeAfter(conn, res);
     res.once("close", () => {
       conn.inFlight--;
       conn.responses.delete(res);
-      if (stopping && conn.inFlight === 0) conn.socket.destroy();
+      // A closing HTTP/2 session ends its connection itself once its last stream is done.
+      if (stopping && conn.inFlight === 0 && !conn.session) conn.socket.destroy();
     });
   });
   const tracker: ServerShutdown = {
     shutdown(inFlightMs: number): Promise<void> {
       stopping = true;
-      for (const c of connections.values()) for (const res of c.responses) closeAfter(res);
+      for (const c of connections.values()) for (const res of c.responses) closeAfter(c, res);
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           for (const c of connections.values()) c.socket.destroy();
-          server.closeAllConnections();
+          // node:http2's server has no closeAllConnections; its sockets were destroyed above.
+          if ("closeAllConnections" in server) server.closeAllConnections();
         }, inFlightMs);
         force.unref();
         if (!server.listening) {
@@ -92,8 +116,8 @@ export function trackConnections(server: HttpServer | HttpsServer): ServerShutdo
           clearTimeout(force);
           resolve();
         });
-        for (const c of connections.values()) if (c.inFlight === 0) c.socket.destroy();
-        server.closeIdleConnections();
+        for (const c of connections.values()) if (c.inFlight === 0) closeIdle(c);
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
       });
     },
   };

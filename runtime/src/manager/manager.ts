@@ -1,5 +1,4 @@
 import { createServer, type Server } from "node:http";
-import type { Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { createCache, type InformerCache } from "../cache/cache.js";
@@ -21,6 +20,7 @@ import { registerProcessMetrics } from "../metrics/defaults.js";
 import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server.js";
+import { offeredProtocols, type TLSServer } from "../tls/server.js";
 import type { WebhookServer } from "../webhook/types.js";
 import { createManagedWebhookServer } from "../webhookcerts/serving.js";
 import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
@@ -59,7 +59,7 @@ class ControllerManager implements Manager {
     others: new Group("others"),
     leader: new Group("leader election runnables"),
   };
-  private readonly servers = new Map<"metrics" | "healthProbe", Server | HttpsServer>();
+  private readonly servers = new Map<"metrics" | "healthProbe", Server | TLSServer>();
   private readonly recorders = new Map<string, FlushableEventRecorder>();
   private started = false;
   private cachesSynced = false;
@@ -147,13 +147,18 @@ class ControllerManager implements Manager {
   /** Created on first call (registering a webhook calls it) and then started with the manager. */
   getWebhookServer(): WebhookServer {
     if (!this.webhookServer) {
-      const server = createManagedWebhookServer(this.options.webhookServer ?? {}, {
-        kubeConfig: this.kubeConfig,
-        // Uncached: the rotator reads one Secret and the webhook configurations, never worth an informer.
-        client: () => createClient(this.kubeConfig, { logger: this.log }),
-        namespace: inClusterNamespace,
-        logger: this.log,
-      });
+      const options = this.options.webhookServer ?? {};
+      const enableHTTP2 = options.enableHTTP2 ?? this.options.enableHTTP2;
+      const server = createManagedWebhookServer(
+        { ...options, enableHTTP2 },
+        {
+          kubeConfig: this.kubeConfig,
+          // Uncached: the rotator reads one Secret and the webhook configurations, never worth an informer.
+          client: () => createClient(this.kubeConfig, { logger: this.log }),
+          namespace: inClusterNamespace,
+          logger: this.log,
+        },
+      );
       this.webhookServer = server;
       this.addToGroup(this.groups.webhooks, server);
       this.readyz.add("webhook", () => server.started());
@@ -350,7 +355,14 @@ class ControllerManager implements Manager {
       this.servers.set("metrics", server); // before listen: a failed listen still closes it (and its cert watch)
       trackConnections(server);
       await listen(server, metricsAddr, "metricsBindAddress");
-      this.log.info({ address: formatAddress(server.address()), secure }, "serving metrics server");
+      this.log.info(
+        {
+          address: formatAddress(server.address()),
+          secure,
+          protocols: offeredProtocols({ enableHTTP2: secure && this.options.enableHTTP2 }),
+        },
+        "serving metrics server",
+      );
     }
     const probeAddr = this.options.healthProbeBindAddress ?? ":8081";
     if (probeAddr !== "0") {
@@ -365,13 +377,14 @@ class ControllerManager implements Manager {
     }
   }
 
-  private secureMetricsServer(): Promise<HttpsServer> {
+  private secureMetricsServer(): Promise<TLSServer> {
     const filter = this.options.metricsFilter ?? "authn-authz";
     const log = this.log.child({ component: "metrics-server" });
     return createSecureMetricsServer(metricsRegistry, {
       certDir: this.options.metricsCertDir || undefined,
       certName: this.options.metricsCertName,
       keyName: this.options.metricsKeyName,
+      enableHTTP2: this.options.enableHTTP2,
       logger: log,
       filter:
         filter === "none"
@@ -395,7 +408,7 @@ class ControllerManager implements Manager {
 const HTTP_IN_FLIGHT_MS = 5_000;
 
 /** ":8080", "127.0.0.1:8080", "[::1]:0" → listening server. */
-async function listen(server: Server | HttpsServer, bindAddress: string, option: string): Promise<void> {
+async function listen(server: Server | TLSServer, bindAddress: string, option: string): Promise<void> {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(bindAddress);
   if (!m) {
     throw new Error(

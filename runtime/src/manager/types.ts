@@ -39,6 +39,13 @@ export interface ManagerOptions {
    * filters.WithAuthenticationAndAuthorization); "none" serves anyone who reaches the port.
    */
   metricsFilter?: "authn-authz" | "none";
+  /**
+   * Offer HTTP/2 on the HTTPS metrics server and the webhook server (ALPN h2, HTTP/1.1 kept for other
+   * clients); Kubebuilder's `--enable-http2`. Default false: HTTP/1.1 only, as Kubebuilder, against the
+   * HTTP/2 Stream Cancellation and Rapid Reset CVEs. Plain-HTTP metrics stay HTTP/1.1 (no h2c), as in
+   * controller-runtime. webhookServer.enableHTTP2, when set, decides for the webhook server alone.
+   */
+  enableHTTP2?: boolean;
   /** ":8081" by default; "0" disables. */
   healthProbeBindAddress?: string;
   leaderElection?: boolean;
@@ -63,6 +70,7 @@ export interface ManagerOptions {
     keyName?: string;
     localManifests?: string[];
     certRotation?: CertRotationOptions;
+    enableHTTP2?: boolean;
   };
   cache?: CacheOptions;
   /**

@@ -1,6 +1,5 @@
 import { X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { Server } from "node:https";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,11 +9,12 @@ import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { createLogger } from "../log/logger.js";
 import { CertificateAuthority } from "../tls/certs.js";
+import type { TLSServer } from "../tls/server.js";
 import type { MetricsFilter } from "./filters.js";
 import { createSecureMetricsServer } from "./server.js";
 
 const logger = createLogger({ level: "silent" });
-const servers: Server[] = [];
+const servers: TLSServer[] = [];
 const dirs: string[] = [];
 
 afterEach(async () => {
@@ -28,7 +28,7 @@ function registry(): Registry {
   return r;
 }
 
-async function listen(server: Server): Promise<number> {
+async function listen(server: TLSServer): Promise<number> {
   servers.push(server);
   await new Promise<void>((resolve) => server.listen({ host: "127.0.0.1", port: 0 }, resolve));
   return (server.address() as AddressInfo).port;

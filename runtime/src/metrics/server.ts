@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { SecureContextOptions } from "node:tls";
 import type { Registry } from "prom-client";
 import type { Logger } from "../log/types.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { selfSignedServingCertificate } from "../tls/selfsigned.js";
+import { createTLSServer, type TLSServer } from "../tls/server.js";
 import type { MetricsFilter } from "./filters.js";
 
 /** Plain-HTTP /metrics in the Prometheus text format (controller-runtime's default, SecureServing false). */
@@ -22,6 +22,8 @@ export interface SecureMetricsServerOptions {
   certName?: string;
   /** "tls.key" by default. */
   keyName?: string;
+  /** Offer HTTP/2 (ALPN h2, with HTTP/1.1 for other clients). Default false: HTTP/1.1 only. */
+  enableHTTP2?: boolean;
   /** Runs before every request, e.g. authenticationAndAuthorizationFilter; none = TLS only. */
   filter?: MetricsFilter;
   logger: Logger;
@@ -33,20 +35,20 @@ export interface SecureMetricsServerOptions {
 const SELF_SIGNED_RENEW_MS = 3 * 24 * 3600 * 1000;
 
 /**
- * /metrics over HTTPS (controller-runtime's SecureServing): TLS 1.2+, HTTP/1.1 only (ALPN offers no
- * h2, Kubebuilder's default against the HTTP/2 rapid-reset CVEs), and the filter in front of every
- * request. Certificate watching stops when the server closes.
+ * /metrics over HTTPS (controller-runtime's SecureServing): TLS 1.2+, HTTP/1.1 only unless
+ * enableHTTP2 (ALPN offers no h2 by default, Kubebuilder's default against the HTTP/2 rapid-reset
+ * CVEs), and the filter in front of every request. Certificate watching stops when the server closes.
  */
 export async function createSecureMetricsServer(
   registry: Registry,
   options: SecureMetricsServerOptions,
-): Promise<HttpsServer> {
+): Promise<TLSServer> {
   const tls = (pair: { cert: string | Buffer; key: string | Buffer }): SecureContextOptions => ({
     cert: pair.cert,
     key: pair.key,
     minVersion: "TLSv1.2",
   });
-  let server: HttpsServer | undefined;
+  let server: TLSServer | undefined;
   let stopCerts: () => void;
   let first: { cert: string | Buffer; key: string | Buffer };
   if (options.certDir) {
@@ -68,7 +70,7 @@ export async function createSecureMetricsServer(
     stopCerts = () => clearInterval(renew);
   }
   const filter = options.filter;
-  server = createHttpsServer({ ...tls(first), ALPNProtocols: ["http/1.1"] }, (req, res) => {
+  server = createTLSServer({ ...tls(first), enableHTTP2: options.enableHTTP2 }, (req, res) => {
     if (!filter) {
       serveMetrics(registry, req, res);
       return;

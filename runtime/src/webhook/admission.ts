@@ -2,7 +2,7 @@ import type { KubernetesObject } from "../api/meta.js";
 import type { JsonPatchOperation } from "../client/types.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { decodeJSON, HttpError, readBody, send } from "./http.js";
+import { closeConnectionAfterReply, decodeJSON, HttpError, readBody, send } from "./http.js";
 import { instrumentWebhook, webhookPanicsTotal } from "./metrics.js";
 import type { HttpHandler } from "./types.js";
 
@@ -211,7 +211,7 @@ export function serveAdmission(
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       log.error({ err: err.message, code: err.code }, "bad admission request");
-      if (err.code === 413) res.setHeader("connection", "close");
+      if (err.code === 413) closeConnectionAfterReply(req, res);
       send(res, err.code, {
         apiVersion: "admission.k8s.io/v1",
         kind: "AdmissionReview",

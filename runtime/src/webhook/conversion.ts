@@ -4,7 +4,7 @@ import { ConversionRegistry } from "../conversion/registry.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { MAX_ADMISSION_REQUEST_BYTES } from "./admission.js";
-import { decodeJSON, HttpError, readBody, send } from "./http.js";
+import { closeConnectionAfterReply, decodeJSON, HttpError, readBody, send } from "./http.js";
 import {
   conversionDurationSeconds,
   conversionErrorsTotal,
@@ -132,7 +132,7 @@ export function serveConversion(
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       log.error({ err: err.message, code: err.code }, "bad conversion request");
-      if (err.code === 413) res.setHeader("connection", "close");
+      if (err.code === 413) closeConnectionAfterReply(req, res);
       send(res, err.code, {
         apiVersion: "apiextensions.k8s.io/v1",
         kind: "ConversionReview",

@@ -27,6 +27,15 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/**
+ * After a refused body (413), the rest the client still sends is not read: over HTTP/1.1 the connection
+ * goes with the reply. HTTP/2 has no Connection header (node drops it with a warning); there the
+ * stream alone is reset and the session stays usable.
+ */
+export function closeConnectionAfterReply(req: IncomingMessage, res: ServerResponse): void {
+  if (req.httpVersionMajor === 1) res.setHeader("connection", "close");
+}
+
 /** Writes body as JSON with the given status. */
 export function send(res: ServerResponse, httpCode: number, body: unknown): void {
   const text = JSON.stringify(body);

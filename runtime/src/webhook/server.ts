@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import { type ServerShutdown, trackConnections } from "../internal/server-shutdo
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { CertWatcher } from "../tls/certwatcher.js";
+import { createTLSServer, offeredProtocols, type TLSServer } from "../tls/server.js";
 import type { HttpHandler, WebhookServer } from "./types.js";
 
 export interface WebhookServerOptions {
@@ -28,6 +28,11 @@ export interface WebhookServerOptions {
   clientCAName?: string;
   /** Extra TLS settings (controller-runtime's TLSOpts), e.g. ciphers or a higher minVersion. */
   tls?: Pick<SecureContextOptions, "ciphers" | "minVersion" | "maxVersion" | "ecdhCurve">;
+  /**
+   * Offer HTTP/2 (ALPN h2, with HTTP/1.1 for other clients). Default false: HTTP/1.1 only, as
+   * Kubebuilder's scaffold, against the HTTP/2 Stream Cancellation and Rapid Reset CVEs.
+   */
+  enableHTTP2?: boolean;
   logger?: Logger;
   /** How often the certificate is re-read without file events (10 s). */
   certPollIntervalMs?: number;
@@ -55,15 +60,15 @@ export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server",
 
 /**
  * The admission webhook HTTPS server (controller-runtime's webhook.Server): TLS 1.2+, certificate
- * and key read from certDir and swapped in for the next handshake when the files change. It runs
- * on every replica (needLeaderElection false).
+ * and key read from certDir and swapped in for the next handshake when the files change, HTTP/1.1
+ * unless enableHTTP2. It runs on every replica (needLeaderElection false).
  */
 export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWebhookServer {
   const port = options.port ?? DEFAULT_WEBHOOK_PORT;
   const host = options.host;
   const log = (options.logger ?? nopLogger()).child({ component: "webhook-server" });
   const handlers = new Map<string, HttpHandler>();
-  let server: Server | undefined;
+  let server: TLSServer | undefined;
   let connections: ServerShutdown | undefined;
   let running = false;
 
@@ -140,7 +145,7 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
         pollIntervalMs: options.certPollIntervalMs,
         onChange: (pair) => server?.setSecureContext(tlsOptions(pair)),
       });
-      let srv: Server;
+      let srv: TLSServer;
       try {
         if (options.clientCAName) {
           const caPath = join(options.certDir ?? defaultCertDir(), options.clientCAName);
@@ -149,10 +154,11 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
           });
         }
         const pair = await certs.start();
-        srv = createServer(
+        srv = createTLSServer(
           {
             ...tlsOptions(pair),
             ...(clientCA ? { requestCert: true, rejectUnauthorized: true } : {}),
+            enableHTTP2: options.enableHTTP2,
             maxHeaderSize: 1 << 20,
             keepAliveTimeout: 90_000,
             headersTimeout: 32_000,
@@ -174,7 +180,10 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
         markFailed(err);
         throw err;
       }
-      log.info({ address: formatAddress(srv.address()) }, "serving webhook server");
+      log.info(
+        { address: formatAddress(srv.address()), protocols: offeredProtocols(options) },
+        "serving webhook server",
+      );
       markStarted();
 
       if (!signal.aborted)

@@ -12,10 +12,13 @@ import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import {
   AdmissionDenied,
+  allowedResponse,
   type CustomDefaulter,
   type CustomValidator,
   createWebhookServer,
   type HttpsWebhookServer,
+  mutatingWebhookPath,
+  serveAdmission,
   webhookManagedBy,
 } from "./index.js";
 
@@ -179,7 +182,7 @@ describe("admission webhooks called by a real API server", () => {
 });
 
 describe("admission webhooks registered on a manager", () => {
-  it("are served by the manager's webhook server once it starts", async () => {
+  it("are served by the manager's webhook server once it starts, over HTTP/2 with enableHTTP2", async () => {
     const env = await startEnvironment({
       crdDirectoryPaths: [here("../fake/testdata")],
       webhookInstallOptions: { paths: [here("./testdata")] },
@@ -193,7 +196,17 @@ describe("admission webhooks registered on a manager", () => {
         kubeConfig: env.kubeConfig,
         metricsBindAddress: "0",
         healthProbeBindAddress: "0",
+        enableHTTP2: true,
         webhookServer: { host: w.localServingHost, port: w.localServingPort, certDir: w.localServingCertDir },
+      });
+      // The installed configuration also calls /mutate-...: a raw handler there records the protocol
+      // the API server's webhook client negotiated (Go's net/http picks h2 when the server offers it).
+      const versions: string[] = [];
+      const mutatePath = mutatingWebhookPath(GPUBudget);
+      const allowAll = serveAdmission(mutatePath, () => allowedResponse());
+      mgr.getWebhookServer().register(mutatePath, (req, res) => {
+        versions.push(req.httpVersion);
+        return allowAll(req, res);
       });
       webhookManagedBy(mgr, GPUBudget)
         .withValidator({
@@ -203,7 +216,6 @@ describe("admission webhooks registered on a manager", () => {
           validateUpdate: async () => undefined,
           validateDelete: async () => undefined,
         })
-        .withDefaulter({ default: () => {} }) // the installed configuration also calls /mutate-...
         .complete();
       running = mgr.start(abort.signal);
       await mgr.getWebhookServer().started();
@@ -220,6 +232,8 @@ describe("admission webhooks registered on a manager", () => {
       expect(message).toBe(
         'admission webhook "vgpubudget.kb.io" denied the request: no mallory via the manager',
       );
+      expect(versions.length).toBeGreaterThan(0);
+      expect(new Set(versions)).toEqual(new Set(["2.0"]));
     } finally {
       abort.abort();
       await running;
