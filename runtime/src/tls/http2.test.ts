@@ -16,7 +16,12 @@ import type { KubernetesObject } from "../api/meta.js";
 import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import { createSecureMetricsServer } from "../metrics/server.js";
-import { type CustomValidator, createWebhookServer, webhookManagedBy } from "../webhook/index.js";
+import {
+  type CustomValidator,
+  createWebhookServer,
+  MAX_ADMISSION_REQUEST_BYTES,
+  webhookManagedBy,
+} from "../webhook/index.js";
 import { CertificateAuthority } from "./certs.js";
 import type { TLSServer } from "./server.js";
 
@@ -228,6 +233,12 @@ describe("the webhook server", () => {
       expect([one.status, one.protocol, allowed(one)]).toEqual([200, "http/1.1 1.1", true]);
       const missing = await h2(s.port, "/nowhere", { method: "POST", body: "{}", headers: json });
       expect(missing.status).toBe(404);
+      const huge = await h2(s.port, validatePath, {
+        method: "POST",
+        body: "x".repeat(MAX_ADMISSION_REQUEST_BYTES + 1),
+        headers: json,
+      });
+      expect(huge.status).toBe(413);
     } finally {
       s.stop();
       await s.stopped;
