@@ -183,7 +183,7 @@ describe.skipIf(!hasGo).sequential("a project with every irregular-plural kind",
     const descriptors = read("api/v1/zz_generated.kinds.ts");
     for (const [kind, plural] of oracle) {
       expect(read(`config/crd/bases/${QUALIFIED}_${plural}.yaml`)).toContain(`    plural: ${plural}\n`);
-      for (const resource of [plural, `${plural}/status`, `${plural}/finalizers`])
+      for (const resource of [plural, `${plural}/status`])
         expect(role, `${kind}: ${resource}`).toMatch(
           new RegExp(`^  - ${resource.replace("/", "\\/")}$`, "m"),
         );

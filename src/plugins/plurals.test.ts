@@ -47,10 +47,10 @@ describe.each(kinds)("%s", (kind, plural) => {
 
   it("is named by its plural in the controller's RBAC markers and the generated role", () => {
     const controller = read(`internal/controller/${lower}_controller.ts`);
-    for (const resource of [plural, `${plural}/status`, `${plural}/finalizers`])
+    for (const resource of [plural, `${plural}/status`])
       expect(controller).toContain(`// +kubebuilder:rbac:groups=${qualified},resources=${resource},`);
     const role = manifests.get("config/rbac/role.yaml") ?? "";
-    for (const resource of [plural, `${plural}/status`, `${plural}/finalizers`])
+    for (const resource of [plural, `${plural}/status`])
       expect(role).toMatch(new RegExp(`^  - ${resource.replace("/", "\\/")}$`, "m"));
   });
 

@@ -23,6 +23,10 @@ export function defineManifests(program: Command): void {
       "--breaking-since <git-ref>",
       "write nothing; compare today's CRDs with those generated at <git-ref> and exit 1 on a breaking change",
     )
+    .option(
+      "--check-rbac",
+      "write nothing; compare the permissions the code uses with the rbac markers (exit 1 when one is missing)",
+    )
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (opts: {
@@ -34,6 +38,7 @@ export function defineManifests(program: Command): void {
         strict?: boolean;
         listMarkers?: boolean;
         breakingSince?: string;
+        checkRbac?: boolean;
       }) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
@@ -51,6 +56,11 @@ export function defineManifests(program: Command): void {
             ...(opts.crdOutput ? { crdOutput: opts.crdOutput } : {}),
             allowDangerousTypes: opts.allowDangerousTypes ?? false,
           });
+          return;
+        }
+        if (opts.checkRbac) {
+          const { runCheckRbac } = await import("../../rbac/check-command.js");
+          await runCheckRbac(opts);
           return;
         }
         const { runManifests } = await import("../../manifests/command.js");

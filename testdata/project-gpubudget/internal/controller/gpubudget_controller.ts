@@ -65,11 +65,12 @@ export interface GPUBudgetReconcilerOptions {
   tracker?: UsageTracker;
 }
 
-// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=get;update;patch
+// Only what the code uses (`kbts manifests --check-rbac`): it never writes a budget but its status,
+// and owns nothing, so no gpubudgets/finalizers (see below); events are core/v1 Events.
+// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
-// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 /**
  * Keeps each GPUBudget's status equal to what the pods of its namespace hold.

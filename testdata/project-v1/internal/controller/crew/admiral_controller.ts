@@ -28,9 +28,11 @@ import {
 import type { Admiral } from "../../../api/crew/v1/admiral_types.js";
 import { AdmiralKind } from "../../../api/crew/v1/zz_generated.kinds.js";
 
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=admirales,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=admirales/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=admirales/finalizers,verbs=update
+// The permissions this controller uses, no more: `kbts manifests --check-rbac` compares them with the
+// code. Add verbs as your logic needs them (it names each missing one), e.g. update on
+// admirales/finalizers once you add a finalizer or set a controller reference to a Admiral.
+// +kubebuilder:rbac:groups=crew.testproject.org,resources=admirales,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crew.testproject.org,resources=admirales/status,verbs=update
 
 /** AdmiralReconciler reconciles a Admiral object. */
 export class AdmiralReconciler implements Reconciler {

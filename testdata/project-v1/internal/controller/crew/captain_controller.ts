@@ -28,9 +28,11 @@ import {
 import type { Captain } from "../../../api/crew/v1/captain_types.js";
 import { CaptainKind } from "../../../api/crew/v1/zz_generated.kinds.js";
 
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=captains,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=captains/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=crew.testproject.org,resources=captains/finalizers,verbs=update
+// The permissions this controller uses, no more: `kbts manifests --check-rbac` compares them with the
+// code. Add verbs as your logic needs them (it names each missing one), e.g. update on
+// captains/finalizers once you add a finalizer or set a controller reference to a Captain.
+// +kubebuilder:rbac:groups=crew.testproject.org,resources=captains,verbs=get;list;watch
+// +kubebuilder:rbac:groups=crew.testproject.org,resources=captains/status,verbs=update
 
 /** CaptainReconciler reconciles a Captain object. */
 export class CaptainReconciler implements Reconciler {

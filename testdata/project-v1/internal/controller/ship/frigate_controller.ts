@@ -28,9 +28,11 @@ import {
 import type { Frigate } from "../../../api/ship/v1beta1/frigate_types.js";
 import { FrigateKind } from "../../../api/ship/v1beta1/zz_generated.kinds.js";
 
-// +kubebuilder:rbac:groups=ship.testproject.org,resources=frigates,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=ship.testproject.org,resources=frigates/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=ship.testproject.org,resources=frigates/finalizers,verbs=update
+// The permissions this controller uses, no more: `kbts manifests --check-rbac` compares them with the
+// code. Add verbs as your logic needs them (it names each missing one), e.g. update on
+// frigates/finalizers once you add a finalizer or set a controller reference to a Frigate.
+// +kubebuilder:rbac:groups=ship.testproject.org,resources=frigates,verbs=get;list;watch
+// +kubebuilder:rbac:groups=ship.testproject.org,resources=frigates/status,verbs=update
 
 /** FrigateReconciler reconciles a Frigate object. */
 export class FrigateReconciler implements Reconciler {
