@@ -1,10 +1,10 @@
 import { basename, dirname, relative, sep } from "node:path";
-import { ts } from "ts-morph";
 import { compareStrings } from "../compare.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { instancesOf, type MarkerInstance } from "../markers/registry.js";
 import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
 import { resolveTypeName } from "./type-names.js";
+import { ts } from "./typescript.js";
 
 /** A directory under api/ whose files carry a +groupName: one group/version. */
 export interface ApiPackage {

@@ -1,7 +1,7 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
-import { ts } from "ts-morph";
 import type { BuiltCrd } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
+import { ts } from "../loading/typescript.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
 

@@ -1,4 +1,3 @@
-import module from "node:module";
 import { KbtsError } from "../errors.js";
 
 export interface ManifestsFlags {
@@ -13,8 +12,6 @@ export interface ManifestsFlags {
 /** `kbts manifests`: generate (or check) CRDs, RBAC and webhook configuration in the current project. */
 export async function runManifests(flags: ManifestsFlags, root = process.cwd()): Promise<void> {
   const started = performance.now();
-  // Node >= 22.1 caches compiled code (TypeScript's compiler is most of our start-up time).
-  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   const { writeManifests } = await import("./write.js");
   const result = await writeManifests({
     root,

@@ -1,10 +1,10 @@
 import { isAbsolute, relative } from "node:path";
-import { ts } from "ts-morph";
 import { compareStrings } from "../compare.js";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
+import { ts } from "../loading/typescript.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import {
@@ -18,7 +18,7 @@ import { rbacMarker } from "../rbac/markers.js";
 import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
-import { kbtsVersion } from "../version.js";
+import { kbtsVersion, VERSION_ANNOTATION } from "../version.js";
 import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
 import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js";
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
@@ -50,6 +50,8 @@ export interface ManifestOptions {
 export interface ManifestResult {
   /** Generated files: path relative to root → content. */
   files: Map<string, string>;
+  /** The CRD files among them: path → CRD name (plural.group), so no caller re-parses the YAML. */
+  crdNames: Map<string, string>;
   warnings: MarkerWarning[];
 }
 
@@ -73,7 +75,7 @@ export class ManifestErrors extends KbtsError {
   }
 }
 
-export const VERSION_ANNOTATION = "kbts.dev/version";
+export { VERSION_ANNOTATION } from "../version.js";
 
 /**
  * Generates CRDs, RBAC roles and webhook configurations from a project's TypeScript, in memory.
@@ -105,6 +107,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   const crdDir = (isAbsolute(out) ? relative(root, out) : out).replace(/\/$/, "") || ".";
   const crdKinds = new Map<string, string>();
   const sizeWarnings: MarkerWarning[] = [];
+  const crdNames = new Map<string, string>();
   for (const { crd, versions } of crds) {
     // Two kinds with one group and plural are one CRD name: the API server would keep only one.
     const name = `${crd.spec.names.plural}.${crd.spec.group}`;
@@ -126,6 +129,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
     crdKinds.set(name, crd.spec.names.kind);
     const file = `${crdDir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`;
     files.set(file, render([crd]));
+    crdNames.set(file, name);
     const big = crdSizeWarning(file, name, files.get(file) as string);
     if (big) sizeWarnings.push(big);
   }
@@ -169,6 +173,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   if (errors.length > 0) throw new ManifestErrors(dedupe(errors));
   return {
     files: new Map([...files].sort(([a], [b]) => compareStrings(a, b))),
+    crdNames,
     warnings: [...collector.warnings, ...sizeWarnings],
   };
 }

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
-import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
+import { ts } from "../loading/typescript.js";
 import { type CommentGroup, FileComments, mayContainMarkers } from "./comments.js";
 import { cleanDescription, isDirectiveLine } from "./doc.js";
 import { type MarkerWarning, parseMarker } from "./parse.js";

@@ -1,6 +1,6 @@
-import { ts } from "ts-morph";
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
+import { ts } from "../loading/typescript.js";
 import { closest } from "../markers/spelling.js";
 import { validateRepo } from "../scaffold/encode.js";
 import type { StagedFS } from "../scaffold/fs.js";

@@ -1,9 +1,9 @@
 import { relative } from "node:path";
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
-import { ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
 import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
 import { resolveTypeName } from "../loading/type-names.js";
+import { ts } from "../loading/typescript.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import type { MarkerSet } from "../markers/registry.js";
 import { applySchemaMarkers } from "./apply.js";
