@@ -19,6 +19,7 @@ export type * from "./log/types.js";
 export * from "./manager/index.js";
 export type * from "./manager/types.js";
 export * from "./metrics/index.js";
+export * from "./migration/index.js";
 export * from "./predicate/index.js";
 export * from "./reconcile/index.js";
 export * from "./webhook/index.js";

@@ -62,7 +62,7 @@ export function checkCRD({ doc, where }: SourcedDoc): CustomResourceDefinitionLi
   return doc as CustomResourceDefinitionLike;
 }
 
-function crdName(crd: CustomResourceDefinitionLike): string {
+export function crdName(crd: CustomResourceDefinitionLike): string {
   return crd.metadata?.name ?? `${crd.spec.names.plural}.${crd.spec.group}`;
 }
 

@@ -3,12 +3,21 @@ import { rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { CustomResourceDefinition } from "../api/core.js";
 import { parseDuration } from "../api/duration.js";
 import { CertificateAuthority, serviceAccountSigningKey } from "../tls/certs.js";
 import { type Binaries, resolveBinaries, resolveClusterBinaries } from "./binaries.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
 import { type Cluster, type ClusterOptions, type RunningCluster, startCluster } from "./cluster.js";
-import { type CustomResourceDefinitionLike, checkCRD, installCRDs, readCRDs, waitForCRDs } from "./crds.js";
+import { conversionCRDs, pointConversionAtLocalServer } from "./conversion.js";
+import {
+  type CustomResourceDefinitionLike,
+  checkCRD,
+  crdName,
+  installCRDs,
+  readCRDs,
+  waitForCRDs,
+} from "./crds.js";
 import { EnvtestError } from "./errors.js";
 import { kubeconfigYAML, type RestConfig } from "./kubeconfig.js";
 import { nodesFromEnv } from "./nodes.js";
@@ -26,8 +35,8 @@ import {
 export interface EnvironmentOptions {
   /** CRD files or directories (non-recursive; .yaml/.yml/.json; multi-document). */
   crdDirectoryPaths?: string[];
-  /** CRDs given as objects. */
-  crds?: CustomResourceDefinitionLike[];
+  /** CRDs given as objects (checked like files' CRDs). */
+  crds?: Array<CustomResourceDefinitionLike | CustomResourceDefinition>;
   /** A missing CRD path is an error (default true, as kubebuilder scaffolds set it). */
   errorIfPathMissing?: boolean;
   /** Where etcd/kube-apiserver/kubectl live, after TEST_ASSET_* and KUBEBUILDER_ASSETS. */
@@ -123,6 +132,12 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
     })),
   ];
   const webhooks = options.webhookInstallOptions ? readWebhooks(options.webhookInstallOptions) : [];
+  const converted = options.webhookInstallOptions
+    ? conversionCRDs(
+        crds.map((c) => c.crd),
+        options.webhookInstallOptions,
+      )
+    : new Set<string>();
 
   const useExisting = options.useExistingCluster ?? process.env.USE_EXISTING_CLUSTER === "true";
   const nodes = options.cluster?.nodes ?? (useExisting ? undefined : nodesFromEnv());
@@ -184,6 +199,18 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
   };
   try {
     const rest = new RestClient(kubeConfig);
+    // Serving certs first: CRDs converted by the local webhook server need its URL and CA.
+    let installed: InstalledWebhooks | undefined;
+    if (options.webhookInstallOptions) {
+      const host = options.webhookInstallOptions.localServingHost ?? "127.0.0.1";
+      const port = options.webhookInstallOptions.localServingPort ?? (await freePort(host));
+      installed = prepareWebhookServing(host, port);
+      extraDirs.add(installed.localServingCertDir);
+      const serving = installed;
+      for (const c of crds) {
+        if (converted.has(crdName(c.crd))) c.crd = pointConversionAtLocalServer(c.crd, serving);
+      }
+    }
     const crdStart = Date.now();
     await installCRDs(rest, crds);
     await waitForCRDs(
@@ -191,14 +218,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
       crds.map((c) => c.crd),
       options.crdInstallTimeoutMs,
     );
-    let installed: InstalledWebhooks | undefined;
-    if (options.webhookInstallOptions) {
-      const host = options.webhookInstallOptions.localServingHost ?? "127.0.0.1";
-      const port = options.webhookInstallOptions.localServingPort ?? (await freePort(host));
-      installed = prepareWebhookServing(host, port);
-      extraDirs.add(installed.localServingCertDir);
-      await installWebhooks(rest, webhooks, installed);
-    }
+    if (installed) await installWebhooks(rest, webhooks, installed);
     return {
       kubeConfig,
       kubeconfigPath,

@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Converter } from "../conversion/hubspoke.js";
+import type { Kind } from "../kinds.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
 import { EnvtestError } from "./errors.js";
@@ -18,6 +20,12 @@ export interface WebhookInstallOptions {
   localServingHost?: string;
   localServingPort?: number;
   ignoreErrorIfPathMissing?: boolean;
+  /**
+   * Kinds whose CRDs the local server converts (what envtest learns from the scheme's Hub/Convertible
+   * types): their CRDs get webhook conversion at https://host:port/convert. CRDs that already ask for
+   * webhook conversion, or that a CRD patch under paths (config/crd/patches) switches to it, get it too.
+   */
+  conversions?: Array<Converter | Kind>;
 }
 
 /** Where to point the webhook server (controller-runtime's WebhookInstallOptions after Install). */

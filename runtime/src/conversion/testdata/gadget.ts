@@ -1,6 +1,6 @@
 /**
  * A test kind in three versions: hub v1, spokes v1alpha1 and v2, with conversions that are lossless
- * (what v1alpha1 cannot say rides in an annotation) and one that throws on a poisoned colour.
+ * (what a version cannot say rides in an annotation) and throw on a poisoned colour.
  */
 import type { CustomResourceDefinition, JSONSchemaProps } from "../../api/core.js";
 import type { KubernetesObject } from "../../api/meta.js";
@@ -30,12 +30,17 @@ export const GadgetV1 = kind<GadgetV1>("v1");
 export const GadgetV2 = kind<GadgetV2>("v2");
 
 export const POISON = "poison";
+/** A poisoned colour cannot leave v1alpha1 nor reach v2, until a test "fixes the code" by clearing refused. */
+export const poison = { refused: true };
+function refusePoison(color: string | undefined): void {
+  if (poison.refused && color === POISON) throw new Error(`color "${POISON}" cannot be converted`);
+}
 const FINISH = "toys.kbts.dev/finish";
 const MORE_COLORS = "toys.kbts.dev/more-colors";
 
 export const gadgetV1alpha1Spoke = defineSpoke(GadgetV1, GadgetV1alpha1, {
   convertTo(src) {
-    if (src.spec?.color === POISON) throw new Error(`color "${POISON}" cannot be converted`);
+    refusePoison(src.spec?.color);
     const { [FINISH]: finish, ...annotations } = src.metadata?.annotations ?? {};
     return {
       metadata: { ...src.metadata, annotations },
@@ -73,6 +78,7 @@ export const gadgetV2Spoke = defineSpoke(GadgetV1, GadgetV2, {
   convertFrom(hub) {
     const { [MORE_COLORS]: more, ...annotations } = hub.metadata?.annotations ?? {};
     const color = hub.spec?.appearance?.color;
+    refusePoison(color);
     return {
       metadata: { ...hub.metadata, annotations },
       spec: {

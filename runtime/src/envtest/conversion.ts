@@ -1,0 +1,107 @@
+/**
+ * CRD conversion in envtest: CRDs whose versions are converted by a webhook are pointed at the test's
+ * local webhook server (https://host:port/convert, trusting its CA), as envtest does for convertible
+ * types; admission configurations get the same treatment in webhooks.ts.
+ */
+import type { Kind } from "../kinds.js";
+import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
+import { type CustomResourceDefinitionLike, crdName } from "./crds.js";
+import { manifestFiles, readDocuments } from "./manifests.js";
+import type { InstalledWebhooks, WebhookInstallOptions } from "./webhooks.js";
+
+const DEFAULT_CONVERT_PATH = "/convert";
+
+interface WebhookConversion {
+  strategy?: string;
+  webhook?: {
+    clientConfig?: { url?: string; service?: { path?: string; [k: string]: unknown }; caBundle?: string };
+    conversionReviewVersions?: string[];
+  };
+}
+
+/**
+ * The CRD names that documents under webhookInstallOptions.paths switch to webhook conversion: the
+ * scaffold's config/crd/patches/webhook_in_<plural>.yaml (a partial CRD, applied by kustomize and so
+ * absent from config/crd/bases).
+ */
+export function readConversionPatches(options: WebhookInstallOptions): Set<string> {
+  const names = new Set<string>();
+  for (const file of manifestFiles(options.paths ?? [], "webhook", !options.ignoreErrorIfPathMissing)) {
+    for (const { doc } of readDocuments(file)) {
+      const name = (doc.metadata as { name?: unknown } | undefined)?.name;
+      const conversion = (doc.spec as { conversion?: WebhookConversion } | undefined)?.conversion;
+      if (
+        doc.kind === "CustomResourceDefinition" &&
+        typeof name === "string" &&
+        conversion?.strategy === "Webhook"
+      ) {
+        names.add(name);
+      }
+    }
+  }
+  return names;
+}
+
+/** The group-kinds webhookInstallOptions.conversions names ("Gadget.toys.kbts.dev"). */
+function convertedGroupKinds(options: WebhookInstallOptions): Set<string> {
+  return new Set(
+    (options.conversions ?? []).map((c) => {
+      const k: Kind = "hub" in c ? c.hub : c;
+      return `${k.kind}.${k.group}`;
+    }),
+  );
+}
+
+/**
+ * Which CRDs the local server converts: those already asking for webhook conversion, those a CRD patch
+ * under paths switches to it, and those of the group-kinds in conversions.
+ */
+export function conversionCRDs(
+  crds: CustomResourceDefinitionLike[],
+  options: WebhookInstallOptions,
+): Set<string> {
+  const patched = readConversionPatches(options);
+  const kinds = convertedGroupKinds(options);
+  const out = new Set<string>();
+  for (const crd of crds) {
+    const strategy = (crd.spec.conversion as WebhookConversion | undefined)?.strategy;
+    if (
+      strategy === "Webhook" ||
+      patched.has(crdName(crd)) ||
+      kinds.has(`${crd.spec.names.kind}.${crd.spec.group}`)
+    ) {
+      out.add(crdName(crd));
+    }
+  }
+  return out;
+}
+
+/**
+ * The CRD with spec.conversion set to webhook conversion at the local server: the URL keeps a service's
+ * path (the scaffold's is /convert), the caBundle is the local CA, and conversionReviewVersions defaults to v1.
+ */
+export function pointConversionAtLocalServer(
+  crd: CustomResourceDefinitionLike,
+  serving: InstalledWebhooks,
+): CustomResourceDefinitionLike {
+  const current = (crd.spec.conversion as WebhookConversion | undefined)?.webhook;
+  const service = current?.clientConfig?.service;
+  const [webhook] = pointAtLocalServer(
+    [{ clientConfig: { service: { path: service?.path ?? DEFAULT_CONVERT_PATH } } }],
+    localServingURL(serving.localServingHost, serving.localServingPort),
+    serving.caData,
+  );
+  return {
+    ...crd,
+    spec: {
+      ...crd.spec,
+      conversion: {
+        strategy: "Webhook",
+        webhook: {
+          clientConfig: webhook?.clientConfig,
+          conversionReviewVersions: current?.conversionReviewVersions ?? ["v1"],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,7 @@
+export {
+  type MigrationFailure,
+  migrateStorageVersion,
+  StorageMigrationError,
+  type StorageVersionMigrationOptions,
+  type StorageVersionMigrationResult,
+} from "./storage-version.js";
