@@ -84,22 +84,20 @@ const setupLog = createLogger({
 });
 
 async function main(): Promise<void> {
-  // If the enable-http2 flag is false (the default), http/2 should be disabled
-  // due to its vulnerabilities. More specifically, disabling http/2 will
-  // prevent from being vulnerable to the HTTP/2 Stream Cancellation and
-  // Rapid Reset CVEs. For more information see:
-  // - https://github.com/advisories/GHSA-qppj-fm5r-hxr3
-  // - https://github.com/advisories/GHSA-4374-p667-p6c8
-  if (flags["enable-http2"]) {
-    setupLog.info("HTTP/2 is requested, but the manager's servers speak HTTP/1.1 only");
-  }
-
   // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
   // More info:
   // - https://book.kubebuilder.io/reference/metrics.html
   const mgr = createManager({
     metricsBindAddress: flags["metrics-bind-address"],
     metricsSecureServing: flags["metrics-secure"],
+    // If the enable-http2 flag is false (the default), http/2 should be disabled
+    // due to its vulnerabilities. More specifically, disabling http/2 will
+    // prevent from being vulnerable to the HTTP/2 Stream Cancellation and
+    // Rapid Reset CVEs. For more information see:
+    // - https://github.com/advisories/GHSA-qppj-fm5r-hxr3
+    // - https://github.com/advisories/GHSA-4374-p667-p6c8
+    // With --enable-http2 the metrics (HTTPS) and webhook servers offer h2 and keep HTTP/1.1 for other clients.
+    enableHTTP2: flags["enable-http2"],
     // With --metrics-secure, /metrics is served over HTTPS and each scrape's bearer token is checked with a
     // TokenReview and a SubjectAccessReview (get on /metrics), so only authorized users and service accounts
     // can read it. The RBAC is configured in 'config/rbac/kustomization.yaml'.

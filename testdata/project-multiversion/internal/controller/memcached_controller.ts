@@ -28,9 +28,11 @@ import {
 import type { Memcached } from "../../api/v1alpha1/memcached_types.js";
 import { MemcachedKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 
-// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds/status,verbs=get;update;patch
-// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds/finalizers,verbs=update
+// The permissions this controller uses, no more: `kbts manifests --check-rbac` compares them with the
+// code. Add verbs as your logic needs them (it names each missing one), e.g. update on
+// memcacheds/finalizers once you add a finalizer or set a controller reference to a Memcached.
+// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds,verbs=get;list;watch
+// +kubebuilder:rbac:groups=cache.example.com,resources=memcacheds/status,verbs=update
 
 /** MemcachedReconciler reconciles a Memcached object. */
 export class MemcachedReconciler implements Reconciler {
