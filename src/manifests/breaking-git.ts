@@ -62,7 +62,8 @@ export async function withCheckoutAt<T>(
     if (removed) return;
     removed = true;
     try {
-      execFileSync("git", ["-C", top, "worktree", "remove", "--force", tree], { stdio: "ignore" });
+      // Twice forced: also when git was stopped half-way and left the worktree locked.
+      execFileSync("git", ["-C", top, "worktree", "remove", "--force", "--force", tree], { stdio: "ignore" });
     } catch {
       // Not added yet, or already gone: prune forgets it either way.
     }
@@ -83,7 +84,11 @@ export async function withCheckoutAt<T>(
   for (const s of own) process.once(s, onSignal);
   try {
     try {
-      await git(top, ["worktree", "add", "--detach", "--quiet", tree, commit]);
+      // Synchronous: a signal is handled once git has finished, never while it writes the worktree.
+      execFileSync("git", ["-C", top, "worktree", "add", "--detach", "--quiet", tree, commit], {
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      });
     } catch (err) {
       throw new KbtsError(`could not check out ${ref} into a temporary worktree: ${gitMessage(err)}`, {
         where: "--breaking-since",
@@ -100,6 +105,6 @@ export async function withCheckoutAt<T>(
 }
 
 function gitMessage(err: unknown): string {
-  const stderr = (err as { stderr?: string }).stderr;
-  return (stderr ?? String(err)).trim().split("\n")[0] ?? "";
+  const stderr = (err as { stderr?: string | Buffer }).stderr;
+  return (stderr?.toString() ?? String(err)).trim().split("\n")[0] ?? "";
 }
