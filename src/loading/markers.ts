@@ -10,11 +10,13 @@ export const objectRoot = defineMarker<boolean>({
   help: "the type is a Kubernetes object (a root kind, or its List)",
 });
 
+/** Package-level only, as in controller-tools: on a type's doc comment it is ignored there too. */
 export const skipType = defineMarker<undefined>({
   name: "kubebuilder:skip",
-  targets: ["package", "type"],
+  targets: ["package"],
   args: { kind: "none" },
-  help: "no CRD is generated for this package or type",
+  help: "no CRD is generated for any kind of this package",
+  packageEffect: "no CRD is generated for any kind of the package",
 });
 
 /** Package-level markers of API packages. */
@@ -38,6 +40,7 @@ export const packageOptional = defineMarker<undefined>({
   targets: ["package"],
   args: { kind: "none" },
   help: "every field of the package is optional unless marked required",
+  packageEffect: "every field of every type of the package is optional unless marked +required",
   packageDefault: "optional",
 });
 
@@ -46,6 +49,7 @@ export const packageRequired = defineMarker<undefined>({
   targets: ["package"],
   args: { kind: "none" },
   help: "every field of the package is required unless marked optional (the default)",
+  packageEffect: "every field of every type of the package is required unless marked +optional",
 });
 
 /** The markers package discovery reads: registered by whoever loads API packages. */

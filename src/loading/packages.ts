@@ -59,7 +59,7 @@ export function findApiPackages(
         if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
         const docs = collector.forNode(stmt);
         const root = docs.markers.get(objectRoot);
-        if (!root?.value || docs.markers.has(skipType)) continue;
+        if (!root?.value) continue;
         if (hasObjectMeta(stmt, checker)) pkg.kinds.push({ name: stmt.name.text, decl: stmt });
       }
     }

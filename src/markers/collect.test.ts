@@ -28,7 +28,19 @@ export interface Thing {
 }
 
 // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get
+
+// reconcile's doc comment: its markers are ignored, as controller-gen ignores a func's godoc.
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get
 function reconcile() {}
+
+// +kubebuilder:rbac:groups=policy,resources=poddisruptionbudgets,verbs=get
+// +kubebuilder:validation:Optional
+
+// Other is documented.
+// +kubebuilder:object:root=true
+export interface Other {
+  name: string;
+}
 `;
 
 function collect() {
@@ -62,8 +74,37 @@ describe("marker association (controller-tools' rules, in TypeScript comments)",
     expect(s.markers.all.map((m) => [m.def.name, m.value])).toEqual([["kubebuilder:validation:Minimum", 0]]);
   });
 
-  it("treats every other comment as package-level (groupName, rbac above a function)", () => {
+  it("treats every other comment as package-level (groupName, rbac apart from a function), and package-level markers of a type's marker block", () => {
     const { sf, collector } = collect();
-    expect(collector.packageMarkers(sf).map((m) => m.def.name)).toEqual(["groupName", "kubebuilder:rbac"]);
+    expect(collector.packageMarkers(sf).map((m) => `${m.def.name}:${m.loc.line}`)).toEqual([
+      "groupName:3",
+      "kubebuilder:rbac:25",
+      "kubebuilder:rbac:31",
+      "kubebuilder:validation:Optional:32",
+    ]);
+    const other = sf.statements.filter(ts.isInterfaceDeclaration)[1] as ts.InterfaceDeclaration;
+    expect(collector.forNode(other).markers.all.map((m) => m.def.name)).toEqual(["kubebuilder:object:root"]);
+  });
+
+  it("ignores, and warns about, package-level markers in a function's doc comment", () => {
+    const { sf, collector } = collect();
+    collector.packageMarkers(sf);
+    const messages = collector.warnings.map((w) => `${w.where} ${w.message}`);
+    expect(
+      messages.some((m) =>
+        /^api\/v1\/types\.ts:28:4 \+kubebuilder:rbac in the doc comment of function reconcile is ignored/.test(
+          m,
+        ),
+      ),
+      messages.join("\n"),
+    ).toBe(true);
+    expect(
+      messages.some((m) =>
+        /types\.ts:32:4 \+kubebuilder:validation:Optional stands in the marker block above interface Other/.test(
+          m,
+        ),
+      ),
+      messages.join("\n"),
+    ).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
-import { relative } from "node:path";
+import { dirname, relative } from "node:path";
 import { KbtsError } from "../errors.js";
 import { ts } from "../loading/typescript.js";
-import { type CommentGroup, FileComments, mayContainMarkers } from "./comments.js";
+import { type CommentGroup, type CommentLine, FileComments, mayContainMarkers } from "./comments.js";
 import { cleanDescription, isDirectiveLine } from "./doc.js";
-import { type MarkerWarning, parseMarker } from "./parse.js";
+import { type MarkerWarning, markerName, parseMarker } from "./parse.js";
 import { formatLocation, type MarkerInstance, MarkerSet, type Registry, type Target } from "./registry.js";
 
 /** The markers and description of one declaration or property. */
@@ -23,6 +23,37 @@ const CLAIMED_KINDS = new Set([
 ]);
 
 /**
+ * Declarations whose doc comment (the group directly above, no blank line) holds no markers kbts
+ * reads: Go's func and struct godoc, which controller-tools never reads as package-level.
+ */
+const DOC_IGNORED_KINDS = new Set([
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.MethodDeclaration,
+  ts.SyntaxKind.Constructor,
+  ts.SyntaxKind.GetAccessor,
+  ts.SyntaxKind.SetAccessor,
+  ts.SyntaxKind.PropertyDeclaration,
+]);
+
+const declarationKind: Partial<Record<ts.SyntaxKind, string>> = {
+  [ts.SyntaxKind.ClassDeclaration]: "class",
+  [ts.SyntaxKind.FunctionDeclaration]: "function",
+  [ts.SyntaxKind.InterfaceDeclaration]: "interface",
+  [ts.SyntaxKind.TypeAliasDeclaration]: "type",
+  [ts.SyntaxKind.EnumDeclaration]: "enum",
+};
+
+/** What a declaration is called in a message: `class EdgeReconciler`, `method reconcile`. */
+function describe(node: ts.Node): string {
+  const name = (node as { name?: ts.Node }).name;
+  const text = name && ts.isIdentifier(name) ? name.text : "";
+  const kind =
+    declarationKind[node.kind] ?? (node.kind === ts.SyntaxKind.Constructor ? "constructor" : "method");
+  return text ? `${kind} ${text}` : kind;
+}
+
+/**
  * Collects markers once per node (controller-tools' Collector): declarations and properties get the
  * markers of their doc group and the group before it; every other comment is package-level.
  * Malformed markers are gathered as errors, unknown ones as warnings; nothing throws.
@@ -36,6 +67,8 @@ export class MarkerCollector {
   private readonly files = new Map<ts.SourceFile, FileComments | null>();
   private readonly nodes = new Map<ts.Node, NodeDocs>();
   private readonly packages = new Map<ts.SourceFile, MarkerInstance[]>();
+  /** Package-level markers found in the marker block above a type (controller-tools moves them). */
+  private readonly promoted = new Map<ts.SourceFile, MarkerInstance[]>();
 
   constructor(
     readonly registry: Registry,
@@ -55,6 +88,7 @@ export class MarkerCollector {
   private claimAll(sf: ts.SourceFile): void {
     const visit = (node: ts.Node): void => {
       if (CLAIMED_KINDS.has(node.kind)) this.forNode(node);
+      else if (DOC_IGNORED_KINDS.has(node.kind)) this.ignoreDoc(node);
       ts.forEachChild(node, visit);
     };
     visit(sf);
@@ -75,7 +109,12 @@ export class MarkerCollector {
         : "type";
     const { doc, markerGroups } = fc.claimFor(node);
     const markers: MarkerInstance[] = [];
-    for (const g of markerGroups) markers.push(...this.parseGroup(fc, g, target));
+    for (const g of markerGroups) {
+      // controller-tools: in a type's marker block apart from its doc comment, a marker that is
+      // package-level and not type-level belongs to the package (+kubebuilder:skip, +groupName...).
+      const promote = target === "type" && g !== doc ? this.promotable(fc, g, node) : new Set<number>();
+      markers.push(...this.parseGroup(fc, g, target, promote));
+    }
     const docLines = doc
       ? fc
           .lines(doc)
@@ -121,26 +160,87 @@ export class MarkerCollector {
     const fc = this.comments(sf);
     const out: MarkerInstance[] = [];
     if (fc) for (const g of fc.freeGroups()) out.push(...this.parseGroup(fc, g, "package"));
+    out.push(...(this.promoted.get(sf) ?? []));
     this.packages.set(sf, out);
     return out;
   }
 
-  private parseGroup(fc: FileComments, group: CommentGroup, target: Target): MarkerInstance[] {
+  /**
+   * The lines of a type's marker block (not its doc comment) that controller-tools reads as
+   * package-level: no type-level marker has the name, a package-level one does. Those that change
+   * the whole package (+kubebuilder:skip, +kubebuilder:validation:Optional) are said in a warning.
+   */
+  private promotable(fc: FileComments, group: CommentGroup, node: ts.Node): Set<number> {
+    const lines = new Set<number>();
+    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    for (const line of fc.lines(group)) {
+      if (!line.marker) continue;
+      const name = markerName(line.text);
+      if (this.registry.lookup("type", name) || this.registry.isIgnored(name)) continue;
+      const found = this.registry.lookup("package", name);
+      if (!found) continue;
+      lines.add(line.line);
+      const effect = found.def.packageEffect;
+      if (!effect) continue;
+      const pkg = relative(this.root, dirname(fc.sf.fileName)) || ".";
+      this.warnings.push({
+        where: `${file}:${line.line}:${line.col}`,
+        message: `+${found.def.name} stands in the marker block above ${describe(node)}, apart from its doc comment, where controller-gen reads it as package-level: ${effect} (${pkg}); kbts does the same. To make it apply to the package on purpose, move it to the package's groupversion_info.ts; otherwise remove it`,
+      });
+    }
+    return lines;
+  }
+
+  /** A class's, function's or method's doc comment: its package-level markers are ignored, and said so. */
+  private ignoreDoc(node: ts.Node): void {
+    const fc = this.comments(node.getSourceFile());
+    const doc = fc?.claimDoc(node);
+    if (!fc || !doc) return;
+    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    for (const line of fc.lines(doc)) {
+      if (!line.marker) continue;
+      const found = this.registry.lookup("package", markerName(line.text));
+      if (!found) continue;
+      this.warnings.push({
+        where: `${file}:${line.line}:${line.col}`,
+        message: `+${found.def.name} in the doc comment of ${describe(node)} is ignored, as controller-gen ignores markers in a declaration's doc comment; leave a blank line between the markers and the declaration to make them package-level`,
+      });
+    }
+  }
+
+  /** The markers of a group for a target; lines in `asPackage` are package-level markers of the file. */
+  private parseGroup(
+    fc: FileComments,
+    group: CommentGroup,
+    target: Target,
+    asPackage: ReadonlySet<number> = new Set(),
+  ): MarkerInstance[] {
     const out: MarkerInstance[] = [];
     const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
     for (const line of fc.lines(group)) {
       if (!line.marker) continue;
-      try {
-        const r = parseMarker(this.registry, target, line.text, { file, line: line.line, col: line.col });
-        if (r.kind === "marker") out.push(r.marker);
-        // Free comments hold any kind of marker; only warn there for names nobody knows.
-        else if (r.kind === "warning" && (target !== "package" || r.warning.message.startsWith("unknown")))
-          this.warnings.push(r.warning);
-      } catch (err) {
-        if (err instanceof KbtsError) this.errors.push(err);
-        else throw err;
+      if (asPackage.has(line.line)) {
+        const promoted = this.parseGroupLine(line, file, "package");
+        if (promoted) this.promoted.set(fc.sf, [...(this.promoted.get(fc.sf) ?? []), promoted]);
+        continue;
       }
+      const m = this.parseGroupLine(line, file, target);
+      if (m) out.push(m);
     }
     return out;
+  }
+
+  private parseGroupLine(line: CommentLine, file: string, target: Target): MarkerInstance | undefined {
+    try {
+      const r = parseMarker(this.registry, target, line.text, { file, line: line.line, col: line.col });
+      if (r.kind === "marker") return r.marker;
+      // Free comments hold any kind of marker; only warn there for names nobody knows.
+      if (r.kind === "warning" && (target !== "package" || r.warning.message.startsWith("unknown")))
+        this.warnings.push(r.warning);
+    } catch (err) {
+      if (err instanceof KbtsError) this.errors.push(err);
+      else throw err;
+    }
+    return undefined;
   }
 }

@@ -72,21 +72,31 @@ export class FileComments {
    * its doc group (directly above it) and the closest group before that (markers only).
    */
   claimFor(node: ts.Node): { doc: CommentGroup | undefined; markerGroups: CommentGroup[] } {
+    const { doc, before } = this.groupsOf(node);
+    const markerGroups = [before, doc].filter((g): g is CommentGroup => g !== undefined);
+    for (const g of markerGroups) for (const c of g) this.claimed.add(c.pos);
+    return { doc, markerGroups };
+  }
+
+  /**
+   * The doc group of a declaration whose doc markers describe nothing kbts reads (a class, function
+   * or method: Go's func and struct godoc), claimed so its markers are not package-level, as
+   * controller-tools never takes a godoc's markers for the package.
+   */
+  claimDoc(node: ts.Node): CommentGroup | undefined {
+    const { doc } = this.groupsOf(node);
+    if (doc) for (const c of doc) this.claimed.add(c.pos);
+    return doc;
+  }
+
+  /** A node's doc group (ending on the line above it) and the closest group before that. */
+  private groupsOf(node: ts.Node): { doc: CommentGroup | undefined; before: CommentGroup | undefined } {
     const groups = this.runs.get(node.pos) ?? [];
     const nodeLine = this.sf.getLineAndCharacterOfPosition(node.getStart(this.sf)).line + 1;
     const last = groups[groups.length - 1];
-    let doc: CommentGroup | undefined;
-    const markerGroups: CommentGroup[] = [];
-    if (last && (last[last.length - 1] as Comment).endLine === nodeLine - 1) {
-      doc = last;
-      markerGroups.push(last);
-      const before = groups[groups.length - 2];
-      if (before) markerGroups.unshift(before);
-    } else if (last) {
-      markerGroups.push(last);
-    }
-    for (const g of markerGroups) for (const c of g) this.claimed.add(c.pos);
-    return { doc, markerGroups };
+    if (last && (last[last.length - 1] as Comment).endLine === nodeLine - 1)
+      return { doc: last, before: groups[groups.length - 2] };
+    return { doc: undefined, before: last };
   }
 
   /** Every comment group no declaration claimed: their markers are package-level. */

@@ -22,6 +22,13 @@ export type ParseOutcome =
  * Parses one marker comment (`+name...`, `loc` = position of the `+`) for a target. Malformed
  * arguments throw a KbtsError at the exact column; unknown names give a warning with the closest name.
  */
+/** The name a marker is looked up by (controller-tools: the text before `=`). */
+export function markerName(text: string): string {
+  const body = text.slice(1);
+  const eq = body.indexOf("=");
+  return eq < 0 ? body : body.slice(0, eq);
+}
+
 export function parseMarker(
   registry: Registry,
   target: Target,

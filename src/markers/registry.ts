@@ -47,6 +47,11 @@ export interface MarkerDefinition<V = unknown> {
   hashComments?: boolean;
   /** The field's schema starts empty: no type introspection (Schemaless). */
   schemaless?: boolean;
+  /**
+   * What a package-level marker does to its whole package, in words: said in a warning when the
+   * marker is read as package-level from the marker block above a type, as controller-gen reads it.
+   */
+  packageEffect?: string;
   /** Package-level: every field in the package defaults to this mode. */
   packageDefault?: "optional";
   /** Field names the value refers to (ExactlyOneOf...): they may not be required. */

@@ -5,7 +5,8 @@
  *   expected/            controller-gen's output for the twin (written by regen.ts), or
  *   expected/error.txt   for cases that must fail: every non-empty line must appear in the error
  *   expected/warning.txt for cases that must warn: every non-empty line must appear in a warning
- *                        (a line "A ... B" needs A then B on one line of the message)
+ *                        (a line "A ... B" needs A then B on one line of the message); beside
+ *                        expected/config/ (an output case), the warnings that come with that output
  *   case.json            optional generator options: { "allowDangerousTypes": true, "roleName": "x" }
  *   WHY.md               present when kbts deliberately differs; expected/ is then kbts' (hand-checked)
  */
@@ -30,6 +31,8 @@ export interface Case {
   /** kbts differs from controller-gen on purpose; the reason is in WHY.md. */
   differs: boolean;
   kind: "output" | "error" | "warning";
+  /** An output case that must also warn (expected/warning.txt beside expected/config/). */
+  warns: boolean;
 }
 
 export function listCases(): Case[] {
@@ -42,9 +45,10 @@ export function listCases(): Case[] {
       const options = existsSync(optionsFile)
         ? (JSON.parse(readFileSync(optionsFile, "utf8")) as CaseOptions)
         : {};
+      const warns = existsSync(join(dir, "expected/warning.txt"));
       const kind = existsSync(join(dir, "expected/error.txt"))
         ? "error"
-        : existsSync(join(dir, "expected/warning.txt"))
+        : warns && !existsSync(join(dir, "expected/config"))
           ? "warning"
           : "output";
       return {
@@ -54,18 +58,20 @@ export function listCases(): Case[] {
         hasGo: existsSync(join(dir, "go")),
         differs: existsSync(join(dir, "WHY.md")),
         kind,
+        warns,
       };
     });
 }
 
 /** The expected manifests of an output case, keyed like generator output (config/...). */
 export function expectedFiles(c: Case): Map<string, string> {
-  return readTree(join(c.dir, "expected"));
+  return new Map([...readTree(join(c.dir, "expected"))].filter(([path]) => path.startsWith("config/")));
 }
 
 /** Required fragments of an error/warning case: the non-empty lines of expected/{error,warning}.txt. */
 export function expectedFragments(c: Case): string[] {
   const file = join(c.dir, "expected", c.kind === "error" ? "error.txt" : "warning.txt");
+  if (!existsSync(file)) return [];
   return readFileSync(file, "utf8")
     .split("\n")
     .map((l) => l.trim())

@@ -136,8 +136,15 @@ describe.skipIf(generatorMissing)("kbts manifests matches controller-gen", () =>
       }
       if (problems.length > 0) expect.fail(`${c.name}:\n${problems.join("\n")}`);
       // A CRD over client-side apply's size limit is right, and warned about (src/manifests/crd-size.ts).
-      const warnings = result.warnings.map((w) => render(w, c));
-      expect(warnings.filter((w) => !/-byte limit of client-side apply/.test(w))).toEqual([]);
+      const warnings = result.warnings
+        .map((w) => render(w, c))
+        .filter((w) => !/-byte limit of client-side apply/.test(w));
+      if (!c.warns) expect(warnings).toEqual([]);
+      const text = warnings.join("\n");
+      for (const fragment of expectedFragments(c))
+        expect(containsFragment(text, fragment), `warning text must contain "${fragment}":\n${text}`).toBe(
+          true,
+        );
     });
   }
 });

@@ -68,7 +68,11 @@ async function check(generate: Generate, c: Case): Promise<string | undefined> {
     const d = firstDifference(normalizeManifest(want), normalizeManifest(result.files.get(p) ?? ""));
     if (d) return `${p.split("/").pop()} ${d}`;
   }
-  if (result.warnings.length) return `unexpected warning: ${text(result.warnings[0], c).split("\n")[0]}`;
+  if (!c.warns && result.warnings.length)
+    return `unexpected warning: ${text(result.warnings[0], c).split("\n")[0]}`;
+  const warned = result.warnings.map((w) => text(w, c)).join("\n");
+  const unwarned = expectedFragments(c).filter((f) => !containsFragment(warned, f));
+  if (unwarned.length) return `warnings lack ${JSON.stringify(unwarned)}; got: ${warned.split("\n")[0]}`;
   return undefined;
 }
 

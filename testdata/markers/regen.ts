@@ -17,7 +17,8 @@ async function regen(bin: string, c: Case): Promise<string | undefined> {
     ...c.options,
   });
   if (!result.ok) return result.error;
-  rmSync(join(c.dir, "expected"), { recursive: true, force: true });
+  // The warnings kbts must give with this output (warning.txt) are kbts', not controller-gen's: kept.
+  rmSync(join(c.dir, "expected/config"), { recursive: true, force: true });
   mkdirSync(join(c.dir, "expected"), { recursive: true });
   for (const [path, content] of result.files) {
     const target = join(c.dir, "expected", path);

@@ -1,0 +1,3 @@
+// +kubebuilder:object:generate=true
+// +groupName=placement.kbts.test
+export const GroupVersion = { group: "placement.kbts.test", version: "v1" } as const;
