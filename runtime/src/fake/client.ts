@@ -11,6 +11,8 @@ import type {
   WriteOptions,
 } from "../client/types.js";
 import { isObject, writeBack } from "../client/writeback.js";
+import type { Converter } from "../conversion/hubspoke.js";
+import { ConversionRegistry } from "../conversion/registry.js";
 import type { Kind } from "../kinds.js";
 import type { CRDLike } from "./crds.js";
 import { patch } from "./patch.js";
@@ -41,6 +43,11 @@ export interface FakeClientOptions {
    * status subresource (the fake client warns at setup: pass the CRD instead); `{ kind, statusSubresource: true }` gives it one.
    */
   kinds?: Array<Kind | FakeKind>;
+  /**
+   * Converters of multi-version kinds (the same hubAndSpokes the webhook serves): each object is stored
+   * once in the storage version (the CRD's, else the hub) and every version reads and writes through them.
+   */
+  conversions?: Converter[] | ConversionRegistry;
 }
 
 export type { FakeKind } from "./store.js";
@@ -60,7 +67,16 @@ export interface FakeClient extends Client {
  * and, for custom resources, the CRD's pruning, defaulting, OpenAPI and CEL validation.
  */
 export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
-  const store = new FakeStore(options.kinds ?? [], options.crdDirectoryPaths ?? [], options.crds ?? []);
+  const conversions =
+    options.conversions instanceof ConversionRegistry
+      ? options.conversions
+      : new ConversionRegistry(options.conversions ?? []);
+  const store = new FakeStore(
+    options.kinds ?? [],
+    options.crdDirectoryPaths ?? [],
+    options.crds ?? [],
+    conversions,
+  );
   for (const seed of options.objects ?? []) {
     if (!seed.apiVersion || !seed.kind)
       throw new Error(

@@ -44,6 +44,10 @@ export interface CRDType {
   group: string;
   kind: string;
   versions: Map<string, CRDVersion>;
+  /** The version objects are stored in (`storage: true`, else the first). */
+  storageVersion: string;
+  /** spec.conversion.strategy: "None" unless the CRD asks for "Webhook". */
+  conversionStrategy: string;
   where: string;
 }
 
@@ -91,6 +95,8 @@ export function loadCRD(crd: CRDLike, where: string): CRDType {
     group: spec.group,
     kind: spec.names.kind,
     versions: new Map(),
+    storageVersion: (spec.versions.find((v) => v.storage) ?? spec.versions[0])?.name ?? "",
+    conversionStrategy: String((spec.conversion as { strategy?: string } | undefined)?.strategy ?? "None"),
     where,
   };
   for (const v of spec.versions) {

@@ -1,10 +1,11 @@
 import { builtinKinds } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { IndexFunc } from "../cache/types.js";
-import { NotFoundError } from "../client/errors.js";
+import { ApiError, NotFoundError } from "../client/errors.js";
 import type { ObjectKey } from "../client/types.js";
 import { jsonClone } from "../controllerutil/json.js";
-import { apiVersionOf, type Kind } from "../kinds.js";
+import type { ConversionRegistry } from "../conversion/registry.js";
+import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
 import { badRequest, notFound, status } from "./errors.js";
 
@@ -33,6 +34,15 @@ export interface FakeKind {
   statusSubresource?: boolean;
 }
 
+/** The objects of one kind, as one version sees them. */
+export interface Bucket {
+  get(key: string): KubernetesObject | undefined;
+  set(key: string, obj: KubernetesObject): unknown;
+  has(key: string): boolean;
+  delete(key: string): boolean;
+  values(): Iterable<KubernetesObject>;
+}
+
 /** What the fake knows of a kind it serves: its descriptor, its CRD version if any, its status subresource. */
 export interface TypeInfo {
   kind: Kind;
@@ -53,7 +63,12 @@ export class FakeStore {
   readonly warnings: string[] = [];
   private resourceVersion = 0;
 
-  constructor(kinds: Array<Kind | FakeKind>, crdDirectoryPaths: string[], crds: CRDLike[]) {
+  constructor(
+    kinds: Array<Kind | FakeKind>,
+    crdDirectoryPaths: string[],
+    crds: CRDLike[],
+    private readonly conversions?: ConversionRegistry,
+  ) {
     for (const k of builtinKinds) this.kinds.set(typeKey(k.group, k.kind), k);
     for (const entry of kinds) {
       const k = "kind" in entry && typeof entry.kind === "object" ? entry.kind : (entry as Kind);
@@ -125,14 +140,70 @@ export class FakeStore {
     return k.version === version ? k : { ...k, version };
   }
 
-  bucket(kind: Kind): Map<string, KubernetesObject> {
+  /**
+   * The objects of a kind as its version sees them. A kind in several versions stores each object once,
+   * in the storage version (the CRD's, else its converter's hub); other versions read and write through
+   * the conversion, as the API server does.
+   */
+  bucket(kind: Kind): Bucket {
     const key = typeKey(kind.group, kind.kind);
-    let b = this.buckets.get(key);
-    if (!b) {
-      b = new Map();
-      this.buckets.set(key, b);
+    let raw = this.buckets.get(key);
+    if (!raw) {
+      raw = new Map();
+      this.buckets.set(key, raw);
     }
-    return b;
+    const storage = this.storageVersionOf(kind);
+    if (storage === undefined || storage === kind.version) return raw;
+    const stored = raw;
+    const served = apiVersionOf(kind);
+    const storageAPIVersion = apiVersionOf({ ...kind, version: storage });
+    return {
+      get: (k) => {
+        const o = stored.get(k);
+        return o && this.convert(kind, o, served);
+      },
+      set: (k, o) => stored.set(k, this.convert(kind, o, storageAPIVersion)),
+      has: (k) => stored.has(k),
+      delete: (k) => stored.delete(k),
+      values: () => [...stored.values()].map((o) => this.convert(kind, o, served)),
+    };
+  }
+
+  private storageVersionOf(kind: Kind): string | undefined {
+    const crd = this.crdTypes.get(typeKey(kind.group, kind.kind));
+    if (crd) return crd.storageVersion;
+    return this.conversions?.converterFor(kind.group, kind.kind)?.hub.version;
+  }
+
+  /**
+   * obj in apiVersion: through the kind's converter when one is given; without, a CRD with the None
+   * strategy changes only apiVersion, and one asking for a webhook is an error saying what to pass.
+   * A converter that throws fails the request as the API server does (500, naming the webhook).
+   */
+  private convert(kind: Kind, obj: KubernetesObject, apiVersion: string): KubernetesObject {
+    if (obj.apiVersion === apiVersion) return obj;
+    const converter = this.conversions?.converterFor(kind.group, kind.kind);
+    if (converter) {
+      try {
+        return converter.convert(obj, apiVersion);
+      } catch (err) {
+        throw new ApiError(
+          status(
+            500,
+            "InternalError",
+            `conversion webhook for ${obj.apiVersion}, Kind=${kind.kind} failed: ${(err as Error)?.message ?? String(err)}`,
+          ),
+          500,
+        );
+      }
+    }
+    const crd = this.crdTypes.get(typeKey(kind.group, kind.kind));
+    if (crd?.conversionStrategy === "Webhook") {
+      throw new Error(
+        `fake client: CRD ${crd.name} converts ${groupKindOf(kind)} between versions with a webhook; pass its converter: createFakeClient({ conversions: [hubAndSpokes(Hub, ...spokes)] })`,
+      );
+    }
+    return { ...jsonClone(obj), apiVersion };
   }
 
   keyFor(kind: Kind, obj: KubernetesObject | ObjectKey): { namespace?: string; name: string } {

@@ -13,14 +13,21 @@ const names = { kind: "Gadget", plural: "gadgets" } as const;
 /** v1alpha1: a flat colour. */
 export interface GadgetV1alpha1 extends KubernetesObject {
   spec?: { replicas?: number; color?: string };
+  status?: GadgetStatus;
+}
+/** The same in every version. */
+export interface GadgetStatus {
+  ready?: boolean;
 }
 /** v1, the hub: colour under appearance, plus a finish v1alpha1 lacks. */
 export interface GadgetV1 extends KubernetesObject {
   spec?: { replicas?: number; appearance?: { color?: string; finish?: string } };
+  status?: GadgetStatus;
 }
 /** v2: several colours, the first being v1's. */
 export interface GadgetV2 extends KubernetesObject {
   spec?: { replicas?: number; appearance?: { colors?: string[]; finish?: string } };
+  status?: GadgetStatus;
 }
 
 const kind = <T extends KubernetesObject>(version: string) =>
@@ -43,6 +50,7 @@ export const gadgetV1alpha1Spoke = defineSpoke(GadgetV1, GadgetV1alpha1, {
     refusePoison(src.spec?.color);
     const { [FINISH]: finish, ...annotations } = src.metadata?.annotations ?? {};
     return {
+      status: src.status,
       metadata: { ...src.metadata, annotations },
       spec: {
         replicas: src.spec?.replicas,
@@ -53,6 +61,7 @@ export const gadgetV1alpha1Spoke = defineSpoke(GadgetV1, GadgetV1alpha1, {
   convertFrom(hub) {
     const finish = hub.spec?.appearance?.finish;
     return {
+      status: hub.status,
       metadata: {
         ...hub.metadata,
         annotations: { ...hub.metadata?.annotations, ...(finish ? { [FINISH]: finish } : {}) },
@@ -68,6 +77,7 @@ export const gadgetV2Spoke = defineSpoke(GadgetV1, GadgetV2, {
     const annotations = { ...src.metadata?.annotations };
     if (more.length) annotations[MORE_COLORS] = more.join(",");
     return {
+      status: src.status,
       metadata: { ...src.metadata, annotations },
       spec: {
         replicas: src.spec?.replicas,
@@ -80,6 +90,7 @@ export const gadgetV2Spoke = defineSpoke(GadgetV1, GadgetV2, {
     const color = hub.spec?.appearance?.color;
     refusePoison(color);
     return {
+      status: hub.status,
       metadata: { ...hub.metadata, annotations },
       spec: {
         replicas: hub.spec?.replicas,
@@ -114,7 +125,10 @@ const schemas: Record<string, JSONSchemaProps> = {
 };
 
 /** The Gadget CRD; `storage` picks the storage version, `conversion` is left to the caller (None if unset). */
-export function gadgetCRD(storage = "v1", conversion?: Record<string, unknown>): CustomResourceDefinition {
+export function gadgetCRD(
+  storage = "v1",
+  conversion?: Record<string, unknown>,
+): CustomResourceDefinition & { spec: NonNullable<CustomResourceDefinition["spec"]> } {
   return {
     apiVersion: "apiextensions.k8s.io/v1",
     kind: "CustomResourceDefinition",
