@@ -218,6 +218,8 @@ export interface Operator {
   readonly metricsPort: number;
   /** The port its webhook server listens on (the control plane's when serveWebhook, else a free one). */
   readonly webhookPort: number;
+  /** The port of its health probes (/healthz, /readyz). */
+  readonly probePort: number;
   readonly process: ChildProcess;
   readonly logFile: string;
   metrics(): Promise<string>;
@@ -279,6 +281,7 @@ export async function startOperator(
     name,
     metricsPort,
     webhookPort,
+    probePort,
     process: child,
     logFile,
     async metrics() {

@@ -33,4 +33,34 @@ describe("trackConnections", () => {
     await stopped;
     agent.destroy();
   });
+
+  it("while draining, serves new connections and closes each after its response; shutdown then ends at once", async () => {
+    const server = createServer((_req, res) => res.end("ok"));
+    const tracker = trackConnections(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const agent = new Agent({ keepAlive: true });
+    const post = () =>
+      new Promise<{ body: string; connection: string | undefined }>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, method: "POST", agent }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => {
+            body += c.toString();
+          });
+          res.on("end", () => resolve({ body, connection: res.headers.connection }));
+        });
+        req.on("error", reject);
+        req.end("x");
+      });
+    expect(await post()).toEqual({ body: "ok", connection: "keep-alive" });
+    tracker.drain();
+    // The kept-alive connection and a new one are both answered, and told to close.
+    expect(await post()).toEqual({ body: "ok", connection: "close" });
+    expect(await post()).toEqual({ body: "ok", connection: "close" });
+    expect(server.listening).toBe(true);
+    const t0 = Date.now();
+    await tracker.shutdown(5_000);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    agent.destroy();
+  });
 });

@@ -5,6 +5,10 @@
  * sent a request: a TLS client that handshook and went silent (what an API server leaves behind after
  * a webhook call timed out) keeps `close()` from ever calling back, and the process then overstays its
  * termination grace (issue 19, item 2). So the server's connections are tracked from the first byte:
+ *  0. optionally, first drain (`drain()`, the manager's shutdown delay): keep accepting and serving, but
+ *     end every response with `Connection: close` (HTTP/2: GOAWAY once a request arrives), so clients
+ *     whose connections are pinned to this replica (kube-proxy keeps an established connection on its
+ *     endpoint) reconnect, and land on a replica that is still ready;
  *  1. stop accepting (`close()`);
  *  2. at once destroy every connection with no request in flight: idle, never used, or still in its
  *     TLS handshake;
@@ -19,6 +23,13 @@ import type { Server as HttpsServer } from "node:https";
 import type { Socket } from "node:net";
 
 export interface ServerShutdown {
+  /**
+   * From now on every response closes its connection (`Connection: close`), in flight ones included;
+   * new connections are still accepted and served. Closing after a response, which the client is told
+   * of, is the one close a keep-alive client never races: an idle connection closed under it may just
+   * have been given a request, and a POST is not retried.
+   */
+  drain(): void;
   /** Resolves once every connection is closed, at most about `inFlightMs` after the call. */
   shutdown(inFlightMs: number): Promise<void>;
 }
@@ -64,6 +75,7 @@ export function trackConnections(server: TrackedServer): ServerShutdown {
   // around it, so requests (which see the TLS socket) find the TCP connection to close.
   const connections = new Map<string, Connection>();
   let stopping = false;
+  let draining = false;
   server.on("connection", (socket: Socket) => {
     const key = peerOf(socket);
     if (stopping) {
@@ -82,12 +94,13 @@ export function trackConnections(server: TrackedServer): ServerShutdown {
     conn.session = session;
     if (stopping) session.close();
   });
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+  // Before the server's own handler, which may answer at once: the header must be set before that.
+  server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const conn = connections.get(peerOf(req.socket));
     if (!conn) return;
     conn.inFlight++;
     conn.responses.add(res);
-    if (stopping) closeAfter(conn, res);
+    if (stopping || draining) closeAfter(conn, res);
     res.once("close", () => {
       conn.inFlight--;
       conn.responses.delete(res);
@@ -96,6 +109,10 @@ export function trackConnections(server: TrackedServer): ServerShutdown {
     });
   });
   const tracker: ServerShutdown = {
+    drain(): void {
+      draining = true;
+      for (const c of connections.values()) for (const res of c.responses) closeAfter(c, res);
+    },
     shutdown(inFlightMs: number): Promise<void> {
       stopping = true;
       for (const c of connections.values()) for (const res of c.responses) closeAfter(c, res);

@@ -155,6 +155,45 @@ describe("createManager", () => {
     expect(Date.now() - t0).toBeLessThan(1_000);
   });
 
+  it("drains for shutdownDelayMs on a stop signal: not ready at once, everything still running, then stops", async () => {
+    const events: string[] = [];
+    const { mgr, release } = manager(events, { shutdownDelayMs: 400 });
+    release();
+    mgr.add(recording(events, "controller"));
+    const stop = new AbortController();
+    const done = mgr.start(stop.signal);
+    await mgr.elected();
+    await until(() => events.includes("controller:start"));
+    const probe = `http://127.0.0.1:${mgr.httpAddress("healthProbe")?.port}`;
+    expect((await fetch(`${probe}/readyz`)).status).toBe(200);
+
+    const t0 = Date.now();
+    stop.abort();
+    await until(() => mgr.httpAddress("healthProbe") !== undefined);
+    const draining = await fetch(`${probe}/readyz?verbose`);
+    expect(draining.status).toBe(503);
+    expect(await draining.text()).toContain("[-]shutdown failed: reason withheld");
+    expect((await fetch(`${probe}/healthz`)).status).toBe(200); // alive: a liveness probe must not kill it
+    expect(events).not.toContain("controller:stop");
+    await done;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    expect(events).toContain("controller:stop");
+  });
+
+  it("stops at once, without the shutdown delay, when a runnable fails", async () => {
+    const events: string[] = [];
+    const { mgr, release } = manager(events, { shutdownDelayMs: 5_000 });
+    release();
+    mgr.add({
+      async start() {
+        throw new Error("controller could not start");
+      },
+    });
+    const t0 = Date.now();
+    await expect(mgr.start()).rejects.toThrow("controller could not start");
+    expect(Date.now() - t0).toBeLessThan(4_000);
+  });
+
   it("rejects a malformed bind address with the option name", async () => {
     const events: string[] = [];
     const { mgr } = manager(events, { metricsBindAddress: "8080" });

@@ -287,9 +287,26 @@ class ControllerManager implements Manager {
       throw failed;
     }
     if (failed) this.log.error({ err: failed }, "stopping the manager because a runnable failed");
+    else await this.drain(signal);
     const stopError = await this.stopAll(leaderElectionAbort);
     if (failed) throw failed;
     if (stopError) throw stopError;
+  }
+
+  /**
+   * The shutdown delay: not ready at once, everything still serving, webhook connections closed after
+   * each response. A second signal exits the process (setupSignalHandler), so nothing here needs to
+   * cut the delay short.
+   */
+  private async drain(signal: AbortSignal): Promise<void> {
+    const delayMs = this.options.shutdownDelayMs ?? 0;
+    if (delayMs <= 0 || !signal.aborted) return;
+    this.readyz.add("shutdown", () => {
+      throw new Error("shutting down");
+    });
+    this.webhookServer?.drain?.();
+    this.log.info({ shutdownDelayMs: delayMs }, "shutting down: not ready, serving while endpoints move");
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
   }
 
   private startLeaderGroup(): void {

@@ -86,6 +86,15 @@ export interface ManagerOptions {
   exitOnLeaderElectionLost?: boolean;
   /** Graceful shutdown bound; default 30 s as controller-runtime. 0 stops without waiting; negative waits forever. */
   gracefulShutdownTimeoutMs?: number;
+  /**
+   * On a stop signal, first report not ready and keep serving (webhooks, metrics, probes; controllers
+   * keep running) for this long, then stop as usual (kube-apiserver's --shutdown-delay-duration). Meant
+   * for webhooks behind a Service: the endpoints take a moment to drop a terminating pod, and requests
+   * routed to it meanwhile must still be answered, or a webhook with failurePolicy Ignore fails open.
+   * While draining, every webhook response closes its connection, so clients reconnect to a ready
+   * replica. Not applied when the stop is a failure or a lost lease. Default 0 (no delay).
+   */
+  shutdownDelayMs?: number;
   logger?: Logger;
   /** Replace the informer cache (controller-runtime's NewCache); default createCache. */
   newCache?: (kubeConfig: KubeConfig, options: CacheOptions & { logger?: Logger }) => Cache;

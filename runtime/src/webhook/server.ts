@@ -134,6 +134,10 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
       return [...handlers.keys()];
     },
 
+    drain() {
+      connections?.drain();
+    },
+
     async start(signal: AbortSignal): Promise<void> {
       if (running) throw new Error("webhook server already started");
       running = true;

@@ -9,4 +9,9 @@ export interface WebhookServer extends Runnable {
   register(path: string, handler: HttpHandler): void;
   /** Resolves when the server is listening and its certificate is loaded (readyz check). */
   started(): Promise<void>;
+  /**
+   * Start draining before a stop (the manager's shutdownDelayMs): keep serving every request, new
+   * connections too, but close each connection after its response, so clients move to another replica.
+   */
+  drain?(): void;
 }

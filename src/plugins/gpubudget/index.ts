@@ -112,7 +112,9 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
       text,
       /^\s*const mgr = createManager\(\{\s*$/,
       `    // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
-    cache: { transforms: { "v1/Pod": slimPod } },`,
+    cache: { transforms: { "v1/Pod": slimPod } },
+    // A drain on SIGTERM (not ready, still serving), so a rollout or a drained node never fails admissions open.
+    shutdownDelayMs: parseDuration(flags["shutdown-delay"] ?? "5s", "--shutdown-delay"),`,
     ),
   );
   scaffold.insert("cmd/main.ts", {
@@ -155,6 +157,14 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   // drain never takes both: admission keeps working through a node's maintenance.
   scaffold.edit("config/manager/manager.yaml", (text) =>
     replaceLineContaining(text, /^ {2}replicas: 1$/, "  replicas: 2"),
+  );
+  // The grace covers the shutdown delay (5s) and then the stop itself.
+  scaffold.edit("config/manager/manager.yaml", (text) =>
+    replaceLineContaining(
+      text,
+      /^ {6}terminationGracePeriodSeconds: 10$/,
+      "      terminationGracePeriodSeconds: 20",
+    ),
   );
   scaffold.edit("config/manager/kustomization.yaml", (text) =>
     addYamlListEntry(text, "resources", "- pod_disruption_budget.yaml"),

@@ -58,6 +58,9 @@ const { values: flags } = parseArgs({
     "mig-utilization-metric": { type: "string", default: "DCGM_FI_PROF_GR_ENGINE_ACTIVE" },
     // How long a Deny budget's reservation for an admitted pod counts at most (until every cache has seen it).
     "reservation-ttl": { type: "string", default: "30s" },
+    // On SIGTERM, report not ready but keep serving the webhook this long while the Service's endpoints drop
+    // this pod, then stop: admissions routed here meanwhile are answered instead of failing open.
+    "shutdown-delay": { type: "string", default: "5s" },
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
     // The address the probe endpoint binds to.
@@ -107,6 +110,8 @@ async function main(): Promise<void> {
   const mgr = createManager({
     // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
     cache: { transforms: { "v1/Pod": slimPod } },
+    // A drain on SIGTERM (not ready, still serving), so a rollout or a drained node never fails admissions open.
+    shutdownDelayMs: parseDuration(flags["shutdown-delay"] ?? "5s", "--shutdown-delay"),
     metricsBindAddress: flags["metrics-bind-address"],
     metricsSecureServing: flags["metrics-secure"],
     // If the enable-http2 flag is false (the default), http/2 should be disabled
