@@ -75,6 +75,11 @@ export const siteKey = (crd: string, version: string, path: string): string => `
 const LOWER_BOUNDS = ["minimum", "minLength", "minItems", "minProperties"] as const;
 const UPPER_BOUNDS = ["maximum", "maxLength", "maxItems", "maxProperties"] as const;
 const SCALARS = new Set(["string", "integer", "number", "boolean"]);
+/** Merge semantics and what an absent keyword means. */
+const TOPOLOGY = [
+  { type: "array", key: "x-kubernetes-list-type", absent: "atomic", kind: "list-type", what: "list" },
+  { type: "object", key: "x-kubernetes-map-type", absent: "granular", kind: "map-type", what: "object" },
+] as const;
 
 /** Compares the CRDs at the base (before) with today's (after); `sites` locates today's markers. */
 export function compareCrds(
@@ -392,38 +397,29 @@ class Comparison {
   }
 
   private topology(b: JSONSchemaProps, a: JSONSchemaProps, report: Report, causeOf: CauseOf): void {
-    if (a.type === "array") {
-      const was = b["x-kubernetes-list-type"] ?? "atomic";
-      const is = a["x-kubernetes-list-type"] ?? "atomic";
+    for (const t of TOPOLOGY) {
+      if (a.type !== t.type) continue;
+      const was = b[t.key] ?? t.absent;
+      const is = a[t.key] ?? t.absent;
       if (was !== is) {
         report(
-          "list-type",
-          `x-kubernetes-list-type changed from ${was} to ${is}: server-side apply merges the list differently`,
-          causeOf("x-kubernetes-list-type", (v) => v === is),
-        );
-      }
-      const keys = (s: JSONSchemaProps) => [...(s["x-kubernetes-list-map-keys"] ?? [])].sort();
-      if (was === is && keys(b).join() !== keys(a).join()) {
-        const added = keys(a).find((k) => !keys(b).includes(k));
-        report(
-          "list-type",
-          `x-kubernetes-list-map-keys changed from [${keys(b).join(", ")}] to [${keys(a).join(", ")}]`,
-          added === undefined
-            ? undefined
-            : causeOf("x-kubernetes-list-map-keys", (v) => Array.isArray(v) && v.includes(added)),
+          t.kind,
+          `${t.key} changed from ${was} to ${is}: server-side apply merges the ${t.what} differently`,
+          causeOf(t.key, (v) => v === is),
         );
       }
     }
-    if (a.type === "object") {
-      const was = b["x-kubernetes-map-type"] ?? "granular";
-      const is = a["x-kubernetes-map-type"] ?? "granular";
-      if (was !== is) {
-        report(
-          "map-type",
-          `x-kubernetes-map-type changed from ${was} to ${is}: server-side apply merges the object differently`,
-          causeOf("x-kubernetes-map-type", (v) => v === is),
-        );
-      }
+    const keys = (s: JSONSchemaProps) => [...(s["x-kubernetes-list-map-keys"] ?? [])].sort();
+    if (a.type === "array" && b["x-kubernetes-list-type"] === a["x-kubernetes-list-type"]) {
+      if (keys(b).join() === keys(a).join()) return;
+      const added = keys(a).find((k) => !keys(b).includes(k));
+      report(
+        "list-type",
+        `x-kubernetes-list-map-keys changed from [${keys(b).join(", ")}] to [${keys(a).join(", ")}]`,
+        added === undefined
+          ? undefined
+          : causeOf("x-kubernetes-list-map-keys", (v) => Array.isArray(v) && v.includes(added)),
+      );
     }
   }
 

@@ -8,7 +8,9 @@ export interface WidgetSpec {
   // +optional
   // +kubebuilder:validation:Minimum=0
   // +kubebuilder:validation:Maximum=100
+  // +kubebuilder:validation:ExclusiveMinimum=true
   // +kubebuilder:validation:ExclusiveMaximum=true
+  // +kubebuilder:validation:MultipleOf=5
   percent?: int32;
   // +optional
   // +kubebuilder:validation:MinLength=1

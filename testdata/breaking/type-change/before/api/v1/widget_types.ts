@@ -4,7 +4,7 @@ export interface WidgetSpec {
   // +optional
   size?: int32;
   // +optional
-  name?: string;
+  name?: string | null;
 }
 
 // +kubebuilder:object:root=true
