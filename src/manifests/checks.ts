@@ -1,9 +1,11 @@
+import { relative } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
 import type { BuiltCrd } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { ts } from "../loading/typescript.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
+import { celCostErrors } from "../schema/cel-cost-gate.js";
 
 /**
  * Checks beyond controller-gen, against the resolved schemas: the TypeScript types are walked
@@ -17,8 +19,16 @@ export function checkCrds(
   checker: ts.TypeChecker,
   errors: KbtsError[],
 ): void {
+  // Where each CEL rule was written, for the cost gate (which sees whole schemas, not markers).
+  const ruleAt = new Map<JSONSchemaProps, Map<string, string>>();
   visitMarkers(crds, collector, checker, ({ markers, schema, owner, isRoot }) => {
     for (const m of markers.all) {
+      const rule = (m.value as { rule?: unknown } | undefined)?.rule;
+      if (typeof rule === "string") {
+        const at = ruleAt.get(schema) ?? new Map<string, string>();
+        at.set(rule, formatLocation(m.loc));
+        ruleAt.set(schema, at);
+      }
       for (const p of m.def.check?.(m.value, { schema, owner, isRoot }) ?? []) {
         errors.push(
           new KbtsError(p.message, { where: formatLocation(m.loc), ...(p.fix ? { fix: p.fix } : {}) }),
@@ -26,6 +36,27 @@ export function checkCrds(
       }
     }
   });
+  errors.push(
+    ...celCostErrors(
+      crds.flatMap(({ crd, versions }) =>
+        crd.spec.versions.flatMap((v) => {
+          const decl = versions.get(v.name)?.decl;
+          if (!decl) return [];
+          const sf = decl.getSourceFile();
+          const pos = sf.getLineAndCharacterOfPosition(decl.getStart(sf));
+          const kindAt = `${relative(collector.root, sf.fileName)}:${pos.line + 1}:${pos.character + 1}`;
+          return [
+            {
+              crd: crd.metadata.name,
+              version: v.name,
+              schema: v.schema.openAPIV3Schema,
+              locate: (node: JSONSchemaProps, rule: string) => ruleAt.get(node)?.get(rule) ?? kindAt,
+            },
+          ];
+        }),
+      ),
+    ),
+  );
 }
 
 /** One declaration's markers meeting the schema node they produced. */
