@@ -7,6 +7,7 @@ import { defineGenerate } from "./commands/generate.js";
 import { defineInit } from "./commands/init.js";
 import { defineLint } from "./commands/lint.js";
 import { defineManifests } from "./commands/manifests.js";
+import { defineMigrateStorage } from "./commands/migrate-storage.js";
 import { defineSetupEnvtest } from "./commands/setup-envtest.js";
 import { defineVersion } from "./commands/version.js";
 
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   defineCreate(program);
   defineManifests(program);
   defineGenerate(program);
+  defineMigrateStorage(program);
   defineLint(program);
   defineSetupEnvtest(program);
   defineEnvtest(program);
