@@ -40,6 +40,6 @@ export async function runManifests(flags: ManifestsFlags, root = process.cwd()):
   for (const f of result.changed) process.stdout.write(`wrote ${f}\n`);
   const warned = result.warnings.length;
   process.stdout.write(
-    `${result.changed.length} written, ${result.unchanged.length} unchanged (${ms}ms)${warned ? `; ${warned} warning(s) above (--strict makes them errors)` : ""}\n`,
+    `${result.changed.length} written, ${result.unchanged.length} unchanged (${ms}ms)${warned ? `; ${warned} warning(s) above (--strict makes marker warnings errors)` : ""}\n`,
   );
 }

@@ -20,6 +20,7 @@ export function crdSizeWarning(file: string, crdName: string, content: string): 
       `the CRD ${crdName} is ${n(bytes)} bytes, over the ${LIMIT_TEXT}'s ` +
       "last-applied-configuration annotation: `kubectl apply -f` (without --server-side) fails on it. " +
       "Install it with server-side apply (`make install` does: kubectl apply --server-side), " +
-      "or make it smaller (shorter field comments, fewer versions, +kubebuilder:validation:Schemaless on large embedded types)",
+      "or make it smaller (shorter field comments, fewer versions, +kubebuilder:validation:Schemaless on large embedded types); " +
+      "not an error with --strict, as server-side apply installs it",
   };
 }
