@@ -2,6 +2,7 @@ import { compareStrings } from "../compare.js";
 import type { MarkerLocation } from "../markers/registry.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { WebhookConfigMarker, WebhookMarker } from "./markers.js";
+import { applyWebhookPatch, PatchError } from "./patch.js";
 
 /** A webhook marker that cannot become an API object, with that marker's location when known. */
 export class WebhookError extends Error {
@@ -95,13 +96,13 @@ export function toWebhook(m: WebhookMarker): { [k: string]: JsonValue } {
   for (const v of m.webhookVersions ?? [])
     if (v !== "v1") throw new WebhookError(`unsupported webhook version: ${v}`);
   if (m.patch) {
-    let patch: unknown;
     try {
-      patch = JSON.parse(m.patch);
-    } catch {
-      throw new WebhookError(`failed to apply patch: ${JSON.stringify(m.patch)} is not JSON`);
+      return applyWebhookPatch(out, m.patch, m.mutating);
+    } catch (err) {
+      if (err instanceof PatchError)
+        throw new WebhookError(`patch=${m.patch} cannot be applied: ${err.message}`);
+      throw err;
     }
-    Object.assign(out, patch as Record<string, JsonValue>);
   }
   return out;
 }
