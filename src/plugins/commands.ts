@@ -41,7 +41,7 @@ import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
 import { boilerplate } from "./typescript/plugin.js";
-import { storageVersionsOf } from "./typescript/storage-version.js";
+import { apiVersionsOf, storageVersionsOf } from "./typescript/storage-version.js";
 
 /**
  * The library behind `kbts init`, `kbts create api` and `kbts create webhook`: validate every input,
@@ -266,12 +266,29 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   for (const plugin of chain) await plugin.createApi?.(ctx, model, options);
   checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
-  return {
-    written: flush(fs),
-    next: dependenciesInstalled(fs.root)
-      ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
-      : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`,
-  };
+  const next = dependenciesInstalled(fs.root)
+    ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
+    : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`;
+  return { written: flush(fs), next: [next, ...versionsNext(fs, config, model)].join("\n") };
+}
+
+/**
+ * A kind with several versions: which one is stored, and how to convert between them (a conversion
+ * webhook, the hub stored), unless one is set up already.
+ */
+function versionsNext(fs: StagedFS, config: ProjectConfig, r: ResourceModel): string[] {
+  const versions = apiVersionsOf(config, r);
+  if (
+    versions.length < 2 ||
+    config.resources?.some((x) => x.kind === r.kind && x.group === r.group && x.webhooks?.conversion)
+  ) {
+    return [];
+  }
+  const stored = storageVersionsOf(fs, config, r);
+  return [
+    `${r.kind} now has versions ${versions.join(", ")}${stored.length === 1 ? ` (${stored[0]} is the storage version)` : ""}. To convert between them, pick a hub and run:`,
+    `$ kbts create webhook --group ${r.group} --version <hub> --kind ${r.kind} --conversion --spoke <the other versions>`,
+  ];
 }
 
 export interface CreateWebhookFlags extends ResourceFlags {

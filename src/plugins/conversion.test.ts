@@ -35,6 +35,25 @@ async function failsWithoutWriting(action: () => Promise<unknown>, message: RegE
   expect(readTree(dir)).toEqual(before);
 }
 
+describe("kbts create api for more versions of a kind", () => {
+  it("keeps one storage version, also when it is re-scaffolded, and says how to convert", async () => {
+    await runInit(dir, { domain: "testproject.org", repo: "example.com/mv", runtime: "registry" });
+    const first = await runCreateApi(dir, { ...captain, version: "v1alpha1" });
+    expect(first.next).not.toContain("create webhook");
+    await runCreateApi(dir, { ...captain, version: "v1", controller: false });
+    const third = await runCreateApi(dir, { ...captain, version: "v2", controller: false });
+    expect(third.next).toContain(
+      "Captain now has versions v1alpha1, v1, v2 (v1alpha1 is the storage version). To convert between them, pick a hub and run:\n$ kbts create webhook --group crew --version <hub> --kind Captain --conversion --spoke <the other versions>",
+    );
+    // --force rewrites v1alpha1's types from the template: it stays the storage version.
+    await runCreateApi(dir, { ...captain, version: "v1alpha1", controller: false, force: true });
+    const marked = ["v1alpha1", "v1", "v2"].filter((v) =>
+      read(`api/${v}/captain_types.ts`).includes("// +kubebuilder:storageversion"),
+    );
+    expect(marked).toEqual(["v1alpha1"]);
+  }, 60_000);
+});
+
 describe("kbts create webhook --conversion", () => {
   it("makes v1 the hub and storage version, v1alpha1 and v2 its spokes, and says how to migrate", async () => {
     await threeVersions();

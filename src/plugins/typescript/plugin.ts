@@ -10,7 +10,7 @@ import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
-import { keepExistingStorageVersion } from "./storage-version.js";
+import { keepExistingStorageVersion, storageVersionsOf } from "./storage-version.js";
 
 /**
  * The default plugin: a TypeScript operator with Kubebuilder's go/v4 + kustomize/v2 layout.
@@ -95,6 +95,7 @@ export function resourceData(ctx: PluginContext, r: ResourceModel) {
 function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
   const data = resourceData(ctx, r);
   const s = ctx.scaffold;
+  const storedBefore = storageVersionsOf(s.fs, ctx.config, r);
   const force = { force: o.force };
   const set = "typescript/api";
   if (o.resource) {
@@ -120,7 +121,7 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     });
     s.edit("config/default/kustomization.yaml", (text) => uncomment(text, "#- ../crd"));
   }
-  if (o.resource) keepExistingStorageVersion(s, ctx.config, r);
+  if (o.resource) keepExistingStorageVersion(s, ctx.config, r, storedBefore);
   if (o.controller) {
     s.template(
       file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"),

@@ -79,12 +79,22 @@ function removeMarker(s: Scaffold, r: ResourceModel, version: string): void {
 }
 
 /**
- * When `create api` adds a second version of a kind and none is marked yet, the version that
- * already existed becomes the storage version (its data is what the cluster holds), as Kubebuilder's
- * types updater does for conversion hubs. Edited only where the scaffolded block is intact;
- * otherwise `kbts manifests` asks the user to choose.
+ * After `create api` wrote a version's types: when a second version of a kind is added and none is
+ * marked yet, the version that already existed becomes the storage version (its data is what the
+ * cluster holds), as Kubebuilder's types updater does for conversion hubs; a re-scaffolded (--force)
+ * storage version keeps its marker. Edited only where the scaffolded block is intact; otherwise
+ * `kbts manifests` asks the user to choose.
  */
-export function keepExistingStorageVersion(s: Scaffold, config: ProjectConfig, r: ResourceModel): void {
+export function keepExistingStorageVersion(
+  s: Scaffold,
+  config: ProjectConfig,
+  r: ResourceModel,
+  storedBefore: string[],
+): void {
+  if (storedBefore.includes(r.version)) {
+    if (!hasStorageMarker(s.fs.read(typesFile(r, r.version)), r.kind)) addMarker(s, r, r.version);
+    return;
+  }
   const others = apiVersionsOf(config, r).filter((v) => v !== r.version);
   const first = others[0];
   if (first === undefined || others.some((v) => hasStorageMarker(s.fs.read(typesFile(r, v)), r.kind))) return;
