@@ -12,8 +12,8 @@ export interface LoadedProject {
   checker: ts.TypeChecker;
   /** The scanned files (absolute paths), in a stable order. */
   files: ts.SourceFile[];
-  /** Every file the program read from disk (scanned, imported, .d.ts), absolute and sorted. */
-  read: string[];
+  /** Every file the program read from disk (scanned, imported, .d.ts): absolute path → the text parsed. */
+  read: Map<string, string>;
   /** Files an import was looked for at and not found: creating one would change the program. */
   probed: string[];
 }
@@ -103,5 +103,11 @@ export function loadProject(paths: string[], root = process.cwd(), kept = new Pa
   kept.lastProgram = program;
   const checker = program.getTypeChecker();
   const files = scanned.map((s) => program.getSourceFile(s.fileName) ?? s);
-  return { program, checker, files, read: [...read.keys()].sort(), probed: [...probed].sort() };
+  return {
+    program,
+    checker,
+    files,
+    read: new Map([...read].map(([file, sf]) => [file, sf.text])),
+    probed: [...probed].sort(),
+  };
 }

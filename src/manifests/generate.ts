@@ -3,7 +3,7 @@ import { compareStrings } from "../compare.js";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { findApiPackages } from "../loading/packages.js";
-import { findSourceFiles, loadProject } from "../loading/program.js";
+import { findSourceFiles, loadProject, type ParsedFiles } from "../loading/program.js";
 import { ts } from "../loading/typescript.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
@@ -45,6 +45,8 @@ export interface ManifestOptions {
   unchecked?: boolean;
   /** Sees every declaration's markers beside the schema node they made (the breaking-change gate's sources). */
   visitMarkers?: (node: MarkersAtNode) => void;
+  /** Parsed files kept from the last run (`--watch`): unchanged files are not parsed again. */
+  parsed?: ParsedFiles;
 }
 
 export interface ManifestResult {
@@ -52,6 +54,8 @@ export interface ManifestResult {
   files: Map<string, string>;
   /** The CRD files among them: path → CRD name (plural.group), so no caller re-parses the YAML. */
   crdNames: Map<string, string>;
+  /** What the run read, for the input-hash cache: the scanned files, every file's text, absent imports. */
+  inputs: { scanned: string[]; read: Map<string, string>; probed: string[] };
   warnings: MarkerWarning[];
 }
 
@@ -84,7 +88,7 @@ export { VERSION_ANNOTATION } from "../version.js";
 export async function generateManifests(opts: ManifestOptions): Promise<ManifestResult> {
   const root = opts.root;
   const paths = await findSourceFiles(root, opts.paths);
-  const loaded = loadProject(paths, root);
+  const loaded = loadProject(paths, root, opts.parsed);
   await loadKnownTypes(loaded.program.getSourceFiles().map((sf) => sf.text));
   const collector = new MarkerCollector(registry, root);
   const packages = findApiPackages(root, loaded.files, collector, loaded.checker);
@@ -174,6 +178,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   return {
     files: new Map([...files].sort(([a], [b]) => compareStrings(a, b))),
     crdNames,
+    inputs: { scanned: paths, read: loaded.read, probed: loaded.probed },
     warnings: [...collector.warnings, ...sizeWarnings],
   };
 }

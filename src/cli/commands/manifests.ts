@@ -27,6 +27,8 @@ export function defineManifests(program: Command): void {
       "--check-rbac",
       "write nothing; compare the permissions the code uses with the rbac markers (exit 1 when one is missing)",
     )
+    .option("--watch", "regenerate on every save of a scanned (or imported) file until Ctrl-C")
+    .option("--no-cache", "generate even when nothing changed since the last run (node_modules/.cache/kbts)")
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (opts: {
@@ -39,6 +41,8 @@ export function defineManifests(program: Command): void {
         listMarkers?: boolean;
         breakingSince?: string;
         checkRbac?: boolean;
+        watch?: boolean;
+        cache?: boolean;
       }) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
@@ -46,7 +50,8 @@ export function defineManifests(program: Command): void {
           process.stdout.write(`${markerHelp(registry)}\n`);
           return;
         }
-        exitCleanlyOnSignals();
+        // --watch stops on Ctrl-C itself (runManifests); a run is committed in one synchronous step.
+        if (!opts.watch) exitCleanlyOnSignals();
         if (opts.breakingSince !== undefined) {
           const { runBreakingSince } = await import("../../manifests/breaking-command.js");
           await runBreakingSince({
