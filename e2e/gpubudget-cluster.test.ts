@@ -83,7 +83,10 @@ async function pods(ns: string, selector?: string): Promise<PodView[]> {
   return (JSON.parse(out.stdout) as { items: PodView[] }).items;
 }
 
-async function events(ns: string, object: string): Promise<{ reason: string; message: string }[]> {
+async function events(
+  ns: string,
+  object: string,
+): Promise<{ reason: string; message: string; count?: number }[]> {
   const out = await kubectl([
     "get",
     "events",
@@ -94,7 +97,7 @@ async function events(ns: string, object: string): Promise<{ reason: string; mes
     "-o",
     "json",
   ]);
-  return (JSON.parse(out.stdout) as { items: { reason: string; message: string }[] }).items;
+  return (JSON.parse(out.stdout) as { items: { reason: string; message: string; count?: number }[] }).items;
 }
 
 beforeAll(async () => {
@@ -194,31 +197,40 @@ describe("GPUBudget on a cluster that schedules", () => {
   });
 
   // The enforcement race (issue 12, "Bursts"): pods the Job controller creates in one batch must see each
-  // other's GPUs, which a cache-only admission does not; the budget's reservations close it.
-  it("a Job with parallelism 20 against a Deny budget of 8 never has more than 8 GPUs admitted", async () => {
+  // other's GPUs, which a cache-only admission does not; the budget's reservations close it. Issue 12's
+  // acceptance: a Job with parallelism 50 against a Deny budget of 10 gets exactly 10 pods.
+  it("a Job with parallelism 50 against a Deny budget of 10 gets exactly 10 pods admitted", async () => {
     const ns = await namespace("burst");
-    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 8, { enforcement: "Deny" }));
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 10, { enforcement: "Deny" }));
     await expectStatus(ns, "cap", { allocated: 0 });
     await apply({
       apiVersion: "batch/v1",
       kind: "Job",
       metadata: { name: "sweep", namespace: ns },
       spec: {
-        parallelism: 20,
-        completions: 20,
-        backoffLimit: 100,
+        parallelism: 50,
+        completions: 50,
+        backoffLimit: 1000,
         // Pending until the test is done, so every admitted pod stays counted: a node selector none matches.
         template: gpuTemplate("sweep", 1, { restartPolicy: "Never", nodeSelector: { pool: "none" } }),
       },
     });
-    // Give the Job controller time to create (and retry) its batches.
+    // The Job controller creates in growing batches and retries refused ones: it fills the budget to
+    // exactly its cap, and its refusals name the budget.
     await eventually(async () => {
+      expect((await pods(ns, "app=sweep")).length).toBe(10);
       const refusals = (await events(ns, "sweep")).filter((e) => e.reason === "FailedCreate");
-      expect(refusals.length).toBeGreaterThan(0);
-    }, 60_000);
-    const admitted = (await pods(ns, "app=sweep")).length;
-    expect(admitted).toBeLessThanOrEqual(8);
-    await expectStatus(ns, "cap", { allocated: admitted });
+      expect(refusals.map((e) => e.message).join("\n")).toContain(`GPUBudget ${ns}/cap allows 10`);
+    }, 90_000);
+    // And it stays there: the Job controller's next retry is refused too.
+    const refused = async () =>
+      (await events(ns, "sweep"))
+        .filter((e) => e.reason === "FailedCreate")
+        .reduce((n, e) => n + (e.count ?? 1), 0);
+    const before = await refused();
+    await eventually(async () => expect(await refused()).toBeGreaterThan(before), 90_000, 1_000);
+    expect((await pods(ns, "app=sweep")).length).toBe(10);
+    await expectStatus(ns, "cap", { allocated: 10 });
   });
 
   it("a stopped node goes NotReady and its pods are evicted (left Terminating: no kubelet confirms)", async () => {

@@ -41,6 +41,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     burst: { type: "string", default: "200" },
     project: { type: "string" },
+    // The operator's webhook and metrics servers offer HTTP/2 (the scaffold's --enable-http2).
+    "enable-http2": { type: "boolean", default: false },
     // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
     cluster: { type: "boolean", default: false },
     nodes: { type: "string", default: "20" },
@@ -144,7 +146,11 @@ try {
   operator = await startOperator(project, cp, {
     name: "bench",
     logDir: join(work, "logs"),
-    extraArgs: ["--max-concurrent-reconciles=4", "--zap-log-level=error"],
+    extraArgs: [
+      "--max-concurrent-reconciles=4",
+      "--zap-log-level=error",
+      `--enable-http2=${values["enable-http2"]}`,
+    ],
   });
   const c = cp;
 
