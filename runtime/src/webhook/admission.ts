@@ -2,7 +2,7 @@ import type { KubernetesObject } from "../api/meta.js";
 import type { JsonPatchOperation } from "../client/types.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { closeConnectionAfterReply, decodeJSON, HttpError, readBody, send } from "./http.js";
+import { decodeJSON, HttpError, receiveReview, send } from "./http.js";
 import { instrumentWebhook, webhookPanicsTotal } from "./metrics.js";
 import type { HttpHandler } from "./types.js";
 
@@ -201,24 +201,18 @@ export function serveAdmission(
 ): HttpHandler {
   const log = (options.logger ?? nopLogger()).child({ webhook: path });
   return instrumentWebhook(path, async (req, res) => {
-    let review: Review;
-    try {
-      if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
-      review = parseReview(
-        await readBody(req, options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES),
-        req.headers["content-type"],
-      );
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      log.error({ err: err.message, code: err.code }, "bad admission request");
-      if (err.code === 413) closeConnectionAfterReply(req, res);
-      send(res, err.code, {
+    const review = await receiveReview(req, res, {
+      maxRequestBytes: options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES,
+      parse: parseReview,
+      refusal: (err) => ({
         apiVersion: "admission.k8s.io/v1",
         kind: "AdmissionReview",
         response: complete("", erroredResponse(err.code, err)),
-      });
-      return err.code;
-    }
+      }),
+      log,
+      what: "admission",
+    });
+    if (typeof review === "number") return review;
     const { request } = review;
     let result: AdmissionResult;
     try {

@@ -18,27 +18,13 @@ import {
   type GadgetV2 as V2,
 } from "../conversion/testdata/gadget.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { until } from "../internal/testdata/until.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { migrateStorageVersion, StorageMigrationError } from "../migration/index.js";
 import { createWebhookServer, type HttpsWebhookServer, webhookManagedBy } from "./index.js";
 
 const CRD_NAME = "gadgets.toys.kbts.dev";
 const NS = "default";
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last error: ${String(last)}`);
-}
 
 const alpha = (name: string, color: string, annotations?: Record<string, string>): V1alpha1 => ({
   apiVersion: "toys.kbts.dev/v1alpha1",

@@ -4,7 +4,7 @@ import { ConversionRegistry } from "../conversion/registry.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { MAX_ADMISSION_REQUEST_BYTES } from "./admission.js";
-import { closeConnectionAfterReply, decodeJSON, HttpError, readBody, send } from "./http.js";
+import { decodeJSON, HttpError, receiveReview, send } from "./http.js";
 import {
   conversionDurationSeconds,
   conversionErrorsTotal,
@@ -122,24 +122,18 @@ export function serveConversion(
   const path = options.path ?? CONVERT_PATH;
   const log = (options.logger ?? nopLogger()).child({ webhook: path });
   return instrumentWebhook(path, async (req, res) => {
-    let review: Review;
-    try {
-      if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
-      review = parseReview(
-        await readBody(req, options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES),
-        req.headers["content-type"],
-      );
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      log.error({ err: err.message, code: err.code }, "bad conversion request");
-      if (err.code === 413) closeConnectionAfterReply(req, res);
-      send(res, err.code, {
+    const review = await receiveReview(req, res, {
+      maxRequestBytes: options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES,
+      parse: parseReview,
+      refusal: (err) => ({
         apiVersion: "apiextensions.k8s.io/v1",
         kind: "ConversionReview",
         response: { uid: "", result: { status: "Failure", message: err.message } },
-      });
-      return err.code;
-    }
+      }),
+      log,
+      what: "conversion",
+    });
+    if (typeof review === "number") return review;
     const { request } = review;
     const response = convertRequest(registry, request);
     if (response.result.status === "Failure") {

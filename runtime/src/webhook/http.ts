@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../log/types.js";
 
 /** A request the webhook refuses before decoding it: the HTTP status and why. */
 export class HttpError extends Error {
@@ -54,5 +55,33 @@ export function decodeJSON(body: Buffer, contentType: string | undefined): unkno
     return JSON.parse(body.toString("utf8"));
   } catch (err) {
     throw new HttpError(400, `unable to decode the request: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Reads a review from a POST: the parsed review, or, for a request refused before decoding (wrong
+ * method, empty, too large, not JSON, not the review expected), the HTTP status it was answered with
+ * (`refusal` gives the body, a review carrying the error, so the caller sees why).
+ */
+export async function receiveReview<R>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: {
+    maxRequestBytes: number;
+    parse: (body: Buffer, contentType: string | undefined) => R;
+    refusal: (err: HttpError) => unknown;
+    log: Logger;
+    what: string;
+  },
+): Promise<R | number> {
+  try {
+    if (req.method !== "POST") throw new HttpError(405, `method ${req.method} not allowed; use POST`);
+    return options.parse(await readBody(req, options.maxRequestBytes), req.headers["content-type"]);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    options.log.error({ err: err.message, code: err.code }, `bad ${options.what} request`);
+    if (err.code === 413) closeConnectionAfterReply(req, res);
+    send(res, err.code, options.refusal(err));
+    return err.code;
   }
 }

@@ -7,6 +7,7 @@ import type { KubernetesObject } from "../api/meta.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { until } from "../internal/testdata/until.js";
 import { defineKind } from "../kinds.js";
 import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
@@ -43,21 +44,6 @@ function budget(name: string, spec: GPUBudget["spec"]): GPUBudget {
     metadata: { name, namespace: "default" },
     spec,
   };
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last error: ${String(last)}`);
 }
 
 describe("admission webhooks called by a real API server", () => {

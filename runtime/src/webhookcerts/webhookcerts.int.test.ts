@@ -14,6 +14,7 @@ import { createClient } from "../client/client.js";
 import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { until } from "../internal/testdata/until.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/index.js";
 import {
@@ -23,21 +24,6 @@ import {
   webhookManagedBy,
 } from "../webhook/index.js";
 import { CertRotator } from "./rotator.js";
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; last error: ${String(last)}`);
-}
 
 /** A webhook configuration as `kbts manifests` writes it: the Service, no caBundle. */
 function configuration(name: string, service: { name: string; namespace: string }) {
