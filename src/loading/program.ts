@@ -18,7 +18,8 @@ export interface LoadedProject {
   probed: string[];
 }
 
-const OPTIONS: ts.CompilerOptions = {
+/** The compiler options of every kbts program (no lib: KBTS_LIB stands in for it). */
+export const OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -4,6 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Project, ts } from "ts-morph";
 import { KBTS_LIB, KBTS_LIB_PATH } from "../loading/minimal-lib.js";
+import { OPTIONS } from "../loading/program.js";
 
 /**
  * What controller code does through @kbts/runtime, found with the type checker: each call whose
@@ -157,16 +158,7 @@ export async function scanUsages(root: string, files: string[]): Promise<UsageSc
             : undefined;
         }),
     }),
-    compilerOptions: {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      types: [],
-      noLib: true,
-    },
+    compilerOptions: OPTIONS,
   });
   project.createSourceFile(KBTS_LIB_PATH, KBTS_LIB, { overwrite: true });
   for (const f of files) project.createSourceFile(f, readFileSync(f, "utf8"), { overwrite: true });

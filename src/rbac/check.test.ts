@@ -45,7 +45,52 @@ describe("kbts manifests --check-rbac", () => {
     );
   }, 30_000);
 
-  it("exits 1 when a permission is missing; --strict also fails on unused grants", async () => {
+  it("follows finalizers, owner references, apply, createOrUpdate, subresources, indexes, leases and Kind<T> parameters", async () => {
+    const rules = testdata("check-rbac/rules");
+    const { usages, unresolved } = await scanUsages(rules, [`${rules}/internal/controller/every_call.ts`]);
+    expect(unresolved).toEqual([]);
+    const used = (call: string) =>
+      [
+        ...new Set(
+          usages.filter((u) => u.call.startsWith(call)).map((u) => `${u.verb} ${u.group}/${u.resource}`),
+        ),
+      ].sort();
+    // client.get through a Kind<Widget> parameter: the type names the kind.
+    expect(used("client.get(kind)")).toEqual([
+      "get toys.example.com/widgets",
+      "list toys.example.com/widgets",
+      "watch toys.example.com/widgets",
+    ]);
+    expect(used("addFinalizer")).toEqual(["update toys.example.com/widgets/finalizers"]);
+    expect(used("setOwnerReference")).toEqual([]);
+    expect(used("client.status().patch")).toEqual(["patch toys.example.com/widgets/status"]);
+    expect(used("client.apply")).toEqual([
+      "create toys.example.com/widgets",
+      "patch toys.example.com/widgets",
+    ]);
+    expect(used("createOrUpdate")).toEqual([
+      "create apps/deployments",
+      "get apps/deployments",
+      "list apps/deployments",
+      "update apps/deployments",
+      "watch apps/deployments",
+    ]);
+    expect(used("scale.update")).toEqual(["update apps/deployments/scale"]);
+    expect(used("client.get(kinds.configMaps)")).toEqual([
+      "get /configmaps",
+      "list /configmaps",
+      "watch /configmaps",
+    ]);
+    expect(used("leaseLock")).toEqual([
+      "create coordination.k8s.io/leases",
+      "get coordination.k8s.io/leases",
+      "update coordination.k8s.io/leases",
+    ]);
+    // Everything it uses is granted, and nothing more.
+    expect(formatRbacReport(await checkRbac({ root: rules }))).toBe("");
+  }, 30_000);
+
+  it("exits 1 when a permission is missing; a scaffold with nothing unused passes even --strict", async () => {
     await expect(runCheckRbac({}, seeded)).rejects.toThrow(KbtsError);
     await expect(runCheckRbac({ strict: true }, testdata("project-gpubudget"))).resolves.toBeUndefined();
   }, 30_000);

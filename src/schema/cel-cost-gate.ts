@@ -1,6 +1,12 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
 import { KbtsError } from "../errors.js";
-import { celRuleCosts, PER_RULE_COST_LIMIT, PER_SCHEMA_COST_LIMIT, type RuleCost } from "./cel-cost.js";
+import {
+  celRuleCosts,
+  PER_RULE_COST_LIMIT,
+  PER_SCHEMA_COST_LIMIT,
+  type RuleCost,
+  schemaCost,
+} from "./cel-cost.js";
 
 /** One version's schema, and where to report a rule found in it. */
 export interface CostGateInput {
@@ -39,6 +45,14 @@ export function celCostErrors(inputs: CostGateInput[]): KbtsError[] {
   for (const { crd, version, schema, locate } of inputs) {
     const costs = celRuleCosts(schema);
     for (const r of costs) {
+      if ((r.messageCost ?? 0) > PER_RULE_COST_LIMIT) {
+        errors.push(
+          new KbtsError(
+            `the messageExpression of CEL rule ${JSON.stringify(r.rule)} on ${r.where || "the root"} costs an estimated ${n(r.messageCost ?? 0)}, over the API server's budget of ${n(PER_RULE_COST_LIMIT)} by ${overBy(r.messageCost ?? 0, PER_RULE_COST_LIMIT)}: kube-apiserver would refuse CRD ${crd} (version ${version})`,
+            { where: locate(r.schema, r.rule), fix: fixFor(r) },
+          ),
+        );
+      }
       if (r.total <= PER_RULE_COST_LIMIT) continue;
       errors.push(
         new KbtsError(
@@ -47,7 +61,7 @@ export function celCostErrors(inputs: CostGateInput[]): KbtsError[] {
         ),
       );
     }
-    const total = costs.reduce((s, r) => Math.min(s + r.total, 2 ** 64 - 1), 0);
+    const total = schemaCost(costs);
     if (total <= PER_SCHEMA_COST_LIMIT) continue;
     const big = costs
       .filter((r) => r.total >= PER_SCHEMA_COST_LIMIT / 100)
@@ -68,6 +82,9 @@ export function celCostErrors(inputs: CostGateInput[]): KbtsError[] {
 /** Whether the API server would refuse this schema for CEL cost (what the gate reports, as a verdict). */
 export function exceedsCelBudget(schema: JSONSchemaProps): boolean {
   const costs = celRuleCosts(schema);
-  const total = costs.reduce((s, r) => Math.min(s + r.total, 2 ** 64 - 1), 0);
-  return total > PER_SCHEMA_COST_LIMIT || costs.some((r) => r.total > PER_RULE_COST_LIMIT);
+  const total = schemaCost(costs);
+  return (
+    total > PER_SCHEMA_COST_LIMIT ||
+    costs.some((r) => r.total > PER_RULE_COST_LIMIT || (r.messageCost ?? 0) > PER_RULE_COST_LIMIT)
+  );
 }

@@ -646,27 +646,15 @@ export class CostEstimator {
     return out(fixed(1), resultType);
   }
 
+  /** The k8s library's size of `s.replace(from, to)`: replacements × their size, plus what stays. */
   private replaceSize(sz: Range, args: Val[]): Range {
     const from = this.sizeOrUnknown(args[0] as Val);
     const to = this.sizeOrUnknown(args[1] as Val);
-    let countMax: number;
-    let keptMax = 0;
-    if (from[0] === 0) {
-      countMax = sz[1] < MAXU ? sz[1] + 1 : sz[1];
-      keptMax = sz[1];
-    } else if (to[1] <= from[0]) {
-      countMax = 0;
-      keptMax = sz[1];
-    } else countMax = Math.ceil(sz[1] / from[0]);
-    let countMin: number;
-    let keptMin = 0;
-    if (from[1] === 0) {
-      countMin = sz[0] < MAXU ? sz[0] + 1 : sz[0];
-      keptMin = sz[0];
-    } else if (from[1] <= to[0]) {
-      countMin = 0;
-      keptMin = sz[0];
-    } else countMin = Math.ceil(sz[0] / from[1]);
+    // At one end: an empty needle surrounds every character; a replacement no longer than it keeps the length.
+    const end = (len: number, needle: number, noGrowth: boolean): Range =>
+      needle === 0 ? [len < MAXU ? len + 1 : len, len] : noGrowth ? [0, len] : [Math.ceil(len / needle), 0];
+    const [countMax, keptMax] = end(sz[1], from[0], to[1] <= from[0]);
+    const [countMin, keptMin] = end(sz[0], from[1], from[1] <= to[0]);
     return addR(mulR([countMin, countMax], to), [keptMin, keptMax]);
   }
 
@@ -782,6 +770,13 @@ export interface RuleCost {
   total: number;
   /** Bounds that are missing, from the rule's own reads and the lists/maps above it. */
   missingBounds: string[];
+  /** The messageExpression's cost per evaluation (the API server holds it to the per-rule budget alone). */
+  messageCost?: number;
+}
+
+/** A version's total as the API server sums it: each rule times its evaluations, plus each messageExpression once. */
+export function schemaCost(costs: RuleCost[]): number {
+  return costs.reduce((sum, r) => add(add(sum, r.total), r.messageCost ?? 0), 0);
 }
 
 /** Every rule of a version's schema with its estimated cost, in schema order. */
@@ -808,7 +803,16 @@ export function celRuleCosts(root: JSONSchemaProps): RuleCost[] {
           } catch {
             return; // a rule that does not parse is the CEL check's to report
           }
+          let messageCost: number | undefined;
+          if (r.messageExpression?.trim()) {
+            try {
+              messageCost = new CostEstimator(decl).estimate(r.messageExpression)[1];
+            } catch {
+              // likewise the CEL check's
+            }
+          }
           out.push({
+            ...(messageCost === undefined ? {} : { messageCost }),
             where,
             schema: s,
             index,

@@ -149,6 +149,31 @@ export const CASES: CelCostCase[] = [
     ),
     refused: false,
   },
+  // A messageExpression is held to the per-rule budget alone (not times its evaluations).
+  {
+    name: "message-expression-over",
+    schema: root({
+      names: {
+        ...list(str(), 50),
+        "x-kubernetes-validations": [
+          { rule: "self.size() < 50", messageExpression: "self.map(x, x + x).join(', ') + ' too many'" },
+        ],
+      },
+    }),
+    refused: true,
+  },
+  {
+    name: "message-expression-within",
+    schema: root({
+      names: {
+        ...list(str(64), 50),
+        "x-kubernetes-validations": [
+          { rule: "self.size() < 50", messageExpression: "self.join(', ') + ' are too many'" },
+        ],
+      },
+    }),
+    refused: false,
+  },
   // Cheap rules on bounded data.
   {
     name: "cheap-root-rule",
