@@ -1,1 +1,3 @@
 export * from "./logger.js";
+export { TIME_ENCODINGS, type TimeEncoding } from "./time.js";
+export * from "./zap.js";

@@ -22,7 +22,7 @@ describe("createLogger", () => {
 
   it("development lowers the default level to debug", () => {
     const { lines, destination } = capture();
-    createLogger({ development: true, destination }).debug("visible");
+    createLogger({ development: true, encoder: "json", destination }).debug("visible");
     expect(lines).toHaveLength(1);
   });
 

@@ -14,8 +14,17 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { parseArgs } from "node:util";
-import { createLogger, createManager, ping, setupSignalHandler, webhookManagedBy } from "@kbts/runtime";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import {
+  createLogger,
+  createManager,
+  ping,
+  setupSignalHandler,
+  webhookManagedBy,
+  zapFlagOptions,
+  zapLoggerOptions,
+} from "@kbts/runtime";
+
 import { memcachedSpokes } from "../api/v1/memcached_conversion.js";
 import { MemcachedKind } from "../api/v1/zz_generated.kinds.js";
 import { MemcachedReconciler } from "../internal/controller/memcached_controller.js";
@@ -36,7 +45,22 @@ function normalizeBooleanFlags(args: string[]): string[] {
   });
 }
 
-const { values: flags } = parseArgs({
+/** A bad flag or flag value is reported on one line, with exit code 2, as Go's flag package does. */
+function exitOnFlagError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(2);
+  }
+}
+
+/** node:util's parseArgs, with exitOnFlagError. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  return exitOnFlagError(() => parseArgs(config));
+}
+
+const { values: flags } = parseFlags({
   args: normalizeBooleanFlags(process.argv.slice(2)),
   allowNegative: true,
   strict: true,
@@ -70,18 +94,16 @@ const { values: flags } = parseArgs({
     "metrics-cert-key": { type: "string", default: "tls.key" },
     // If set, HTTP/2 will be enabled for the metrics and webhook servers.
     "enable-http2": { type: "boolean", default: false },
-    // Development mode: human-readable logs, debug level.
-    "zap-devel": { type: "boolean", default: true },
-    // Log level: debug, info, warn or error.
-    "zap-log-level": { type: "string" },
+    // Kubebuilder's zap flags, mapped onto pino: --zap-devel (default true here: console lines, debug
+    // level, stack traces from warn), --zap-encoder (json|console), --zap-log-level (debug|info|error|panic
+    // or an integer verbosity), --zap-stacktrace-level (info|error|panic) and --zap-time-encoding
+    // (epoch|millis|nano|iso8601|rfc3339|rfc3339nano).
+    ...zapFlagOptions({ development: true }),
   },
 });
 
-const setupLog = createLogger({
-  development: flags["zap-devel"],
-  level: flags["zap-log-level"],
-  name: "setup",
-});
+const log = createLogger(exitOnFlagError(() => zapLoggerOptions(flags)));
+const setupLog = log.child({ logger: "setup" });
 
 async function main(): Promise<void> {
   // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
@@ -123,7 +145,7 @@ async function main(): Promise<void> {
         ? { secretName: flags["webhook-cert-secret"], serviceName: flags["webhook-service-name"] }
         : undefined,
     },
-    logger: createLogger({ development: flags["zap-devel"], level: flags["zap-log-level"] }),
+    logger: log,
   });
 
   new MemcachedReconciler(mgr.getClient()).setupWithManager(mgr);

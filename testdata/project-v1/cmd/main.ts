@@ -14,12 +14,22 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { parseArgs } from "node:util";
-import { createLogger, createManager, ping, setupSignalHandler } from "@kbts/runtime";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import {
+  createLogger,
+  createManager,
+  ping,
+  setupSignalHandler,
+  zapFlagOptions,
+  zapLoggerOptions,
+} from "@kbts/runtime";
 import { AdmiralReconciler } from "../internal/controller/crew/admiral_controller.js";
 import { CaptainReconciler } from "../internal/controller/crew/captain_controller.js";
+
 import { FrigateReconciler } from "../internal/controller/ship/frigate_controller.js";
+
 import { setupCaptainWebhookWithManager } from "../internal/webhook/crew/v1/captain_webhook.js";
+
 import { setupPodWebhookWithManager } from "../internal/webhook/v1/pod_webhook.js";
 
 // +kubebuilder:scaffold:imports
@@ -38,7 +48,22 @@ function normalizeBooleanFlags(args: string[]): string[] {
   });
 }
 
-const { values: flags } = parseArgs({
+/** A bad flag or flag value is reported on one line, with exit code 2, as Go's flag package does. */
+function exitOnFlagError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(2);
+  }
+}
+
+/** node:util's parseArgs, with exitOnFlagError. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  return exitOnFlagError(() => parseArgs(config));
+}
+
+const { values: flags } = parseFlags({
   args: normalizeBooleanFlags(process.argv.slice(2)),
   allowNegative: true,
   strict: true,
@@ -72,18 +97,16 @@ const { values: flags } = parseArgs({
     "metrics-cert-key": { type: "string", default: "tls.key" },
     // If set, HTTP/2 will be enabled for the metrics and webhook servers.
     "enable-http2": { type: "boolean", default: false },
-    // Development mode: human-readable logs, debug level.
-    "zap-devel": { type: "boolean", default: true },
-    // Log level: debug, info, warn or error.
-    "zap-log-level": { type: "string" },
+    // Kubebuilder's zap flags, mapped onto pino: --zap-devel (default true here: console lines, debug
+    // level, stack traces from warn), --zap-encoder (json|console), --zap-log-level (debug|info|error|panic
+    // or an integer verbosity), --zap-stacktrace-level (info|error|panic) and --zap-time-encoding
+    // (epoch|millis|nano|iso8601|rfc3339|rfc3339nano).
+    ...zapFlagOptions({ development: true }),
   },
 });
 
-const setupLog = createLogger({
-  development: flags["zap-devel"],
-  level: flags["zap-log-level"],
-  name: "setup",
-});
+const log = createLogger(exitOnFlagError(() => zapLoggerOptions(flags)));
+const setupLog = log.child({ logger: "setup" });
 
 async function main(): Promise<void> {
   // Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
@@ -125,7 +148,7 @@ async function main(): Promise<void> {
         ? { secretName: flags["webhook-cert-secret"], serviceName: flags["webhook-service-name"] }
         : undefined,
     },
-    logger: createLogger({ development: flags["zap-devel"], level: flags["zap-log-level"] }),
+    logger: log,
   });
 
   new CaptainReconciler(mgr.getClient()).setupWithManager(mgr);

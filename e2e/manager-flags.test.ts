@@ -1,0 +1,238 @@
+/**
+ * The scaffolded manager takes Kubebuilder's manager flags with their meanings: the zap flags mapped
+ * onto pino (each one run on the built manager, against a real control plane), a bad value stopping
+ * it with one line naming the flag and what it accepts (exit 2, as Go's flag package), and
+ * --enable-http2 turning on HTTP/2 for the metrics server (off by default).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:http2";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npmInstall } from "./npm.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const KBTS = join(REPO, "bin", "kbts.js");
+const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
+const project = join(work, "flags");
+const processes: ChildProcess[] = [];
+let env: Environment | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built manager with `args` until its health probe answers (then `whileUp`, then SIGTERM), or
+ * until it exits on its own. Either way the result is its exit code and output.
+ */
+async function runManager(
+  args: string[],
+  whileUp?: (ports: { metrics: number }) => Promise<void>,
+): Promise<Run> {
+  const probe = await freePort();
+  const metrics = await freePort();
+  const child = spawn(
+    "node",
+    [
+      "dist/cmd/main.js",
+      `--health-probe-bind-address=127.0.0.1:${probe}`,
+      `--metrics-bind-address=127.0.0.1:${metrics}`,
+      ...args,
+    ],
+    {
+      cwd: project,
+      env: { ...process.env, KUBECONFIG: env?.kubeconfigPath ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  processes.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 60_000;
+  let up = false;
+  while (!up && child.exitCode === null && Date.now() < deadline) {
+    up = await fetch(`http://127.0.0.1:${probe}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!up) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (up) {
+    try {
+      await whileUp?.({ metrics });
+    } finally {
+      child.kill("SIGTERM");
+    }
+  } else if (child.exitCode === null) {
+    child.kill("SIGKILL");
+    throw new Error(`the manager did not become ready in 60 s:\n${stdout}\n${stderr}`);
+  }
+  return { code: await exited, stdout, stderr };
+}
+
+const lines = (text: string) => text.split("\n").filter((l) => l.trim() !== "");
+const json = (text: string) => lines(text).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** One HTTP/2 request; rejects when the server does not speak h2. */
+function h2Get(port: number, path: string): Promise<{ status: number; protocol: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const session = connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false });
+    session.on("error", reject);
+    const stream = session.request({ ":path": path });
+    stream.on("response", (h) => {
+      const protocol = session.alpnProtocol;
+      session.close();
+      resolve({ status: Number(h[":status"]), protocol });
+    });
+    stream.on("error", reject);
+    stream.end();
+  });
+}
+
+beforeAll(async () => {
+  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  mkdirSync(project, { recursive: true });
+  const init = await execa(
+    "node",
+    [KBTS, "init", "--domain", "example.com", "--repo", "example.com/flags", "--skip-install"],
+    { cwd: project, reject: false, all: true },
+  );
+  if (init.exitCode !== 0) throw new Error(`kbts init failed:\n${init.all}`);
+  const install = await npmInstall(project);
+  if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
+  const build = await execa("npx", ["--no-install", "tsc", "-p", "tsconfig.build.json"], {
+    cwd: project,
+    reject: false,
+    all: true,
+  });
+  if (build.exitCode !== 0) throw new Error(`the manager did not build:\n${build.all}`);
+  env = await startEnvironment();
+}, 600_000);
+
+afterAll(async () => {
+  for (const p of processes) if (p.exitCode === null) p.kill("SIGKILL");
+  await env?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the scaffolded manager's zap flags", () => {
+  it("logs zap's console lines by default (--zap-devel is on in the scaffold, as Kubebuilder's)", async () => {
+    const run = await runManager([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z\tINFO\tsetup\tstarting manager$/m);
+  });
+
+  it("--zap-devel=false writes JSON lines at info", async () => {
+    const run = await runManager(["--zap-devel=false"]);
+    expect(run.code, run.stderr).toBe(0);
+    const entries = json(run.stdout);
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: "info", logger: "setup", msg: "starting manager" }),
+    );
+    expect(entries.filter((e) => e.level === "debug")).toEqual([]);
+  });
+
+  it("--zap-encoder=json keeps development's debug level in JSON", async () => {
+    const run = await runManager(["--zap-encoder=json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const entries = json(run.stdout);
+    expect(entries).toContainEqual(expect.objectContaining({ msg: "starting manager" }));
+  });
+
+  it("--zap-log-level=error silences info; --zap-log-level=debug and an integer verbosity keep it", async () => {
+    const quiet = await runManager(["--zap-devel=false", "--zap-log-level=error"]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).not.toContain("starting manager");
+    const panic = await runManager(["--zap-devel=false", "--zap-log-level=panic"]);
+    expect(panic.code, panic.stderr).toBe(0);
+    expect(panic.stdout).toBe("");
+    const verbose = await runManager(["--zap-devel=false", "--zap-log-level=2"]);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(json(verbose.stdout)).toContainEqual(expect.objectContaining({ msg: "starting manager" }));
+  });
+
+  it("--zap-stacktrace-level=info puts the caller's stack on info lines", async () => {
+    const run = await runManager(["--zap-devel=false", "--zap-stacktrace-level=info"]);
+    expect(run.code, run.stderr).toBe(0);
+    const start = json(run.stdout).find((e) => e.msg === "starting manager");
+    expect(String(start?.stacktrace)).toMatch(/main\.js/);
+  });
+
+  it("--zap-time-encoding=epoch writes seconds since the epoch; rfc3339 a second-precision date", async () => {
+    const epoch = await runManager(["--zap-devel=false", "--zap-time-encoding=epoch"]);
+    expect(epoch.code, epoch.stderr).toBe(0);
+    const t = json(epoch.stdout)[0]?.time;
+    expect(typeof t).toBe("number");
+    expect(Math.abs((t as number) - Date.now() / 1000)).toBeLessThan(120);
+    const rfc = await runManager(["--zap-devel=false", "--zap-time-encoding=rfc3339"]);
+    expect(String(json(rfc.stdout)[0]?.time)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it.each([
+    [
+      "--zap-log-level=verbose",
+      /^invalid value "verbose" for flag --zap-log-level: use one of debug, info, error, panic/,
+    ],
+    ["--zap-encoder=text", /^invalid value "text" for flag --zap-encoder: use one of json, console$/m],
+    [
+      "--zap-stacktrace-level=warn",
+      /^invalid value "warn" for flag --zap-stacktrace-level: use one of info, error, panic$/m,
+    ],
+    [
+      "--zap-time-encoding=unix",
+      /^invalid value "unix" for flag --zap-time-encoding: use one of epoch, millis, nano, iso8601, rfc3339, rfc3339nano$/m,
+    ],
+    ["--bogus-flag", /^Unknown option '--bogus-flag'/],
+  ])("%s stops the manager with one line naming the flag (exit 2)", async (flag, message) => {
+    const run = await runManager([flag]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("the scaffolded manager's --enable-http2", () => {
+  it("is off by default: the metrics server refuses an HTTP/2 client", async () => {
+    const run = await runManager(["--zap-devel=false"], async ({ metrics }) => {
+      await expect(h2Get(metrics, "/metrics")).rejects.toThrow();
+    });
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  it("--enable-http2 serves the metrics endpoint over h2 (its authorization filter answers)", async () => {
+    const run = await runManager(["--zap-devel=false", "--enable-http2"], async ({ metrics }) => {
+      const answer = await h2Get(metrics, "/metrics");
+      expect(answer).toEqual({ status: 401, protocol: "h2" });
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(json(run.stdout)).toContainEqual(
+      expect.objectContaining({ msg: "serving metrics server", protocols: ["h2", "http/1.1"] }),
+    );
+  });
+});
