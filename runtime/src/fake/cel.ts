@@ -1,6 +1,6 @@
 import { Environment, Optional } from "@marcbachmann/cel-js";
 import type { JSONSchemaProps, ValidationRule } from "../api/core.js";
-import { ruleTypeProblems } from "./celtypes.js";
+import { celPropertyName, ruleTypeProblems } from "./celtypes.js";
 import type { FieldError } from "./fielderrors.js";
 import { child, index } from "./schema.js";
 
@@ -191,10 +191,15 @@ function toCel(value: unknown, schema: JSONSchemaProps | undefined): unknown {
   if (typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
+      const declared = schema?.properties?.[k];
+      // A declared property is seen by CEL under Kubernetes' escaped name (namespace → __namespace__,
+      // x-y → x__dash__y); map keys keep theirs.
+      const name = declared ? celPropertyName(k) : k;
+      if (name === undefined) continue;
       const sub =
-        schema?.properties?.[k] ??
+        declared ??
         (typeof schema?.additionalProperties === "object" ? schema.additionalProperties : undefined);
-      out[k] = toCel(v, sub);
+      out[name] = toCel(v, sub);
     }
     return out;
   }

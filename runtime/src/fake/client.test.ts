@@ -88,6 +88,69 @@ describe("fake client: CRD schema and CEL validation", () => {
     );
   });
 
+  it("sees declared properties under Kubernetes' escaped CEL names (__namespace__, x__dash__y)", async () => {
+    const crd = {
+      spec: {
+        group: "esc.example.com",
+        names: { kind: "Esc", plural: "escs" },
+        versions: [
+          {
+            name: "v1",
+            schema: {
+              openAPIV3Schema: {
+                type: "object" as const,
+                properties: {
+                  spec: {
+                    type: "object" as const,
+                    properties: {
+                      namespace: { type: "string" as const },
+                      "x-y": { type: "string" as const },
+                      labels: { type: "object" as const, additionalProperties: { type: "string" as const } },
+                    },
+                    "x-kubernetes-validations": [
+                      {
+                        rule: "self.__namespace__ != self.x__dash__y && !('x-y' in self.?labels.orValue({}))",
+                        message: "namespace and x-y differ, no x-y label",
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const Esc = defineKind({
+      group: "esc.example.com",
+      version: "v1",
+      kind: "Esc",
+      plural: "escs",
+      namespaced: false,
+    });
+    const c = createFakeClient({ crds: [crd] });
+    await c.create(Esc, {
+      metadata: { name: "ok" },
+      spec: { namespace: "a", "x-y": "b" },
+    } as KubernetesObject);
+    expect(
+      await invalidMessage(
+        c.create(Esc, {
+          metadata: { name: "same" },
+          spec: { namespace: "a", "x-y": "a" },
+        } as KubernetesObject),
+      ),
+    ).toContain("namespace and x-y differ");
+    expect(
+      await invalidMessage(
+        c.create(Esc, {
+          metadata: { name: "label" },
+          spec: { namespace: "a", "x-y": "b", labels: { "x-y": "1" } },
+        } as KubernetesObject),
+      ),
+    ).toContain("no x-y label");
+  });
+
   it("runs optionalOldSelf rules on create too, with oldSelf as an optional", async () => {
     const crd = {
       spec: {
