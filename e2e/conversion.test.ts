@@ -12,18 +12,16 @@
  *   leaves status.storedVersions [v1].
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, freePort, metricValue } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { installGoldenProject } from "./support/golden-project.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
 const CRD = "memcacheds.cache.example.com";
@@ -66,16 +64,7 @@ async function storedVersions(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  cpSync(join(REPO, "testdata/project-multiversion"), project, { recursive: true });
-  const pkgPath = join(project, "package.json");
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as {
-    dependencies: Record<string, string>;
-    devDependencies: Record<string, string>;
-  };
-  pkg.dependencies["@kbts/runtime"] = `file:${join(REPO, "runtime")}`;
-  pkg.devDependencies.kbts = `file:${REPO.replace(/\/$/, "")}`;
-  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-  const install = await npmInstall(project);
+  const install = await installGoldenProject("project-multiversion", project);
   expect(install.exitCode, install.all).toBe(0);
 }, 600_000);
 

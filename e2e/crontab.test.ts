@@ -4,15 +4,13 @@
  * Its dependencies are linked to this checkout (as `kbts init --runtime link` writes them) and
  * installed with an npm cache of its own.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmInstall } from "./npm.js";
+import { installGoldenProject } from "./support/golden-project.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-crontab-"));
 const project = join(work, "crontab");
 const make = (target: string) =>
@@ -24,16 +22,7 @@ const make = (target: string) =>
   });
 
 beforeAll(async () => {
-  cpSync(join(REPO, "testdata/project-crontab"), project, { recursive: true });
-  const pkgPath = join(project, "package.json");
-  const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as {
-    dependencies: Record<string, string>;
-    devDependencies: Record<string, string>;
-  };
-  pkg.dependencies["@kbts/runtime"] = `file:${join(REPO, "runtime")}`;
-  pkg.devDependencies.kbts = `file:${REPO.replace(/\/$/, "")}`;
-  writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-  const install = await npmInstall(project);
+  const install = await installGoldenProject("project-crontab", project);
   expect(install.exitCode, install.all).toBe(0);
 });
 
