@@ -1,19 +1,21 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import { KbtsError } from "../errors.js";
 
-const run = promisify(execFile);
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", ["-C", cwd, ...args], {
+/**
+ * Runs git and returns its output. Synchronous on purpose: a signal is handled between git commands,
+ * never while one is writing the worktree (so it is always whole when removed).
+ */
+function git(cwd: string, args: string[]): string {
+  return execFileSync("git", ["-C", cwd, ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout.trim();
+  }).trim();
 }
 
 /** The project as it was at a git ref: its directory in a temporary worktree. */
@@ -38,7 +40,7 @@ export async function withCheckoutAt<T>(
 ): Promise<T> {
   let top: string;
   try {
-    top = await git(projectRoot, ["rev-parse", "--show-toplevel"]);
+    top = git(projectRoot, ["rev-parse", "--show-toplevel"]);
   } catch {
     throw new KbtsError(`${projectRoot} is not in a git repository, so there is no ${ref} to compare with`, {
       where: "--breaking-since",
@@ -47,7 +49,7 @@ export async function withCheckoutAt<T>(
   }
   let commit: string;
   try {
-    commit = await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    commit = git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
   } catch {
     throw new KbtsError(`git ref "${ref}" does not exist in ${top}`, {
       where: "--breaking-since",
@@ -63,13 +65,13 @@ export async function withCheckoutAt<T>(
     removed = true;
     try {
       // Twice forced: also when git was stopped half-way and left the worktree locked.
-      execFileSync("git", ["-C", top, "worktree", "remove", "--force", "--force", tree], { stdio: "ignore" });
+      git(top, ["worktree", "remove", "--force", "--force", tree]);
     } catch {
       // Not added yet, or already gone: prune forgets it either way.
     }
     rmSync(dir, { recursive: true, force: true });
     try {
-      execFileSync("git", ["-C", top, "worktree", "prune"], { stdio: "ignore" });
+      git(top, ["worktree", "prune"]);
     } catch {
       // The repository itself went away: nothing to prune.
     }
@@ -84,11 +86,7 @@ export async function withCheckoutAt<T>(
   for (const s of own) process.once(s, onSignal);
   try {
     try {
-      // Synchronous: a signal is handled once git has finished, never while it writes the worktree.
-      execFileSync("git", ["-C", top, "worktree", "add", "--detach", "--quiet", tree, commit], {
-        stdio: ["ignore", "ignore", "pipe"],
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
-      });
+      git(top, ["worktree", "add", "--detach", "--quiet", tree, commit]);
     } catch (err) {
       throw new KbtsError(`could not check out ${ref} into a temporary worktree: ${gitMessage(err)}`, {
         where: "--breaking-since",
