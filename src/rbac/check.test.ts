@@ -10,7 +10,7 @@ import { runCheckRbac } from "./check-command.js";
 import { scanUsages } from "./check-usage.js";
 
 const testdata = (p: string) => fileURLToPath(new URL(`../../testdata/${p}`, import.meta.url));
-const seeded = testdata("check-rbac/seeded");
+const seeded = testdata("check-rbac");
 
 describe("kbts manifests --check-rbac", () => {
   it("finds the seeded missing permission, the seeded unused one and the call it cannot follow", async () => {
@@ -117,6 +117,11 @@ describe("kbts manifests --check-rbac", () => {
   }, 120_000);
 
   it("says what to do outside a project", async () => {
-    await expect(checkRbac({ root: testdata("check-rbac") })).rejects.toThrow(/no TypeScript under cmd/);
+    const empty = mkdtempSync(join(tmpdir(), "kbts-check-rbac-empty-"));
+    try {
+      await expect(checkRbac({ root: empty })).rejects.toThrow(/no TypeScript under cmd/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
