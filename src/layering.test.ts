@@ -1,7 +1,8 @@
 /**
  * The generators' floors: loading (program, minimal lib, API packages and their markers) sits below
- * markers' definitions, schema and the generators; only the CLI command and the orchestrator itself
- * reach into manifests/; and no module imports itself round a circle.
+ * markers' definitions, schema and the generators; only the CLI command, the orchestrator itself and
+ * the scaffold's conversion stubs (which read the project's CRDs through the orchestrator's entry,
+ * generate.ts) reach into manifests/; and no module imports itself round a circle.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -18,12 +19,12 @@ describe("the generators' import graph", () => {
 
   it("has no cycle", () => expect(findCycle(graph)).toBeUndefined());
 
-  it("has nothing but the CLI command import manifests/", () =>
+  it("has nothing but the CLI command (and the conversion stubs' read of the CRDs) import manifests/", () =>
     expect(
       importsOf(
         (m) => !m.startsWith("manifests/") && m !== "cli/commands/manifests.ts",
         (t) => t.startsWith("manifests/"),
-      ),
+      ).filter((edge) => edge !== "plugins/typescript/conversion-stubs.ts -> manifests/generate.ts"),
     ).toEqual([]));
 
   it("loads below markers' definitions, schema and the generators", () =>

@@ -1,6 +1,6 @@
 import { crdGeneratorMarkers } from "./crd/markers.js";
 import { loadingMarkers } from "./loading/markers.js";
-import { breakingMarkers } from "./manifests/breaking-markers.js";
+import { breakingMarkers } from "./markers/defs/breaking.js";
 import { Registry } from "./markers/registry.js";
 import { rbacGeneratorMarkers } from "./rbac/markers.js";
 import { webhookGeneratorMarkers } from "./webhook/markers.js";
