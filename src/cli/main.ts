@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { KbtsError } from "../errors.js";
 import { kbtsVersion } from "../version.js";
 import { defineCreate } from "./commands/create.js";
+import { defineEdit } from "./commands/edit.js";
 import { defineEnvtest } from "./commands/envtest.js";
 import { defineGenerate } from "./commands/generate.js";
 import { defineInit } from "./commands/init.js";
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
     .exitOverride();
   defineInit(program);
   defineCreate(program);
+  defineEdit(program);
   defineManifests(program);
   defineGenerate(program);
   defineMigrateStorage(program);

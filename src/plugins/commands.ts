@@ -156,7 +156,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
   };
 }
 
-function loadProject(fs: StagedFS): ProjectConfig {
+export function loadProject(fs: StagedFS): ProjectConfig {
   removeStaleTemps(fs.root);
   const text = fs.read(PROJECT_FILE);
   if (text === undefined) {
