@@ -87,6 +87,42 @@ describe.sequential("testdata/project-multiversion", () => {
     expect(test.all).toMatch(/memcached_conversion\.test\.ts \(2 tests\)/);
   }, 600_000);
 
+  it("kustomizes config/default into a CRD converted by the webhook Service, its CA injected by cert-manager", async () => {
+    const built = await execa(KUBECTL, ["kustomize", "config/default"], {
+      cwd: project,
+      reject: false,
+      all: true,
+    });
+    expect(built.exitCode, built.all).toBe(0);
+    const crd = built.stdout
+      .split(/^---$/m)
+      .map(
+        (doc) =>
+          parse(doc) as {
+            kind?: string;
+            metadata?: { annotations?: Record<string, string> };
+            spec?: { conversion?: unknown };
+          },
+      )
+      .find((doc) => doc?.kind === "CustomResourceDefinition");
+    expect(crd?.metadata?.annotations?.["cert-manager.io/inject-ca-from"]).toBe(
+      "multiversion-system/multiversion-serving-cert",
+    );
+    expect(crd?.spec?.conversion).toEqual({
+      strategy: "Webhook",
+      webhook: {
+        clientConfig: {
+          service: {
+            name: "multiversion-webhook-service",
+            namespace: "multiversion-system",
+            path: "/convert",
+          },
+        },
+        conversionReviewVersions: ["v1"],
+      },
+    });
+  });
+
   it("serves v1alpha1, v1 and v2 of one object through the runtime's conversion webhook", async () => {
     const build = await make("build");
     expect(build.exitCode, build.all).toBe(0);

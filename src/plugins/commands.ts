@@ -488,7 +488,7 @@ function conversionNext(r: ResourceModel, spokes: string[], storedBefore: string
     const crd = `${r.plural}.${r.qualifiedGroup}`;
     lines.push(
       `The storage version of ${crd} changes from ${before.join(", ")} to ${r.version} (the hub). Objects a cluster stored as ${before.join(", ")} stay so in etcd until rewritten:`,
-      `once the new CRD is installed and the operator serves /convert (make install deploy, or make install run), migrate them with`,
+      `once the new CRD is installed and the operator serves /convert (make deploy), migrate them with`,
       "$ make migrate-storage",
       `It rewrites every ${r.kind} in ${r.version} and leaves status.storedVersions [${r.version}], so ${before.join(", ")} can later stop being served and be removed.`,
     );

@@ -93,7 +93,7 @@ export async function runMigrateStorage(dir: string, flags: MigrateStorageFlags)
       }
       throw new KbtsError(`migrating ${crd}: ${err instanceof Error ? err.message : String(err)}`, {
         where: `CustomResourceDefinition ${crd}`,
-        fix: "install the CRD (make install) and run the operator that serves its conversion webhook (make run or make deploy)",
+        fix: "install the CRD and run the operator that serves its conversion webhook (make deploy), with KUBECONFIG naming that cluster",
       });
     }
   }

@@ -66,7 +66,7 @@ const CA_SOURCES = [
 const MIGRATE_STORAGE_TARGET = `# After a kind's storage version changes (kbts create webhook --conversion says when), rewrites the
 # objects of each multi-version CRD in its storage version, then leaves only that version in
 # status.storedVersions, so an old version can stop being served and be removed. Run it once the new
-# CRDs are installed and the operator serves /convert (e.g. make install, then make run or make deploy).
+# CRDs are installed and the operator serves /convert (make deploy).
 .PHONY: migrate-storage
 migrate-storage: node_modules/.bin/kbts ## Rewrite stored objects in the storage version of each multi-version CRD.
 \t$(KBTS) migrate-storage

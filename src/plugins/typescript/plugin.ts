@@ -289,7 +289,18 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
       out = uncomment(out, caInjection("DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"));
     return out;
   });
-  if (o.defaulting || o.validation) createAdmissionWebhook(ctx, r, o, data);
+  // config/webhook/manifests.yaml is what `make manifests` writes from admission webhook markers: a
+  // project with only conversion webhooks has none, and kustomize fails on a resource that is missing.
+  const admission = o.defaulting || o.validation;
+  const hasAdmission =
+    admission || (ctx.config.resources ?? []).some((x) => x.webhooks?.defaulting || x.webhooks?.validation);
+  s.edit("config/webhook/kustomization.yaml", (text) => {
+    const listed = /^- manifests\.yaml\n/m.test(text);
+    if (hasAdmission && !listed) return text.replace(/^resources:\n/m, "resources:\n- manifests.yaml\n");
+    if (!hasAdmission && listed) return text.replace(/^- manifests\.yaml\n/m, "");
+    return text;
+  });
+  if (admission) createAdmissionWebhook(ctx, r, o, data);
   if (o.conversion) await createConversion(ctx, r, o.spokes ?? [], o.force, data);
 }
 
