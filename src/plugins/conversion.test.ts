@@ -134,7 +134,9 @@ describe("kbts create webhook --conversion", () => {
     // Only admission webhooks make config/webhook/manifests.yaml: kustomize must not look for it here.
     expect(read("config/webhook/kustomization.yaml")).toMatch(/^resources:\n- service\.yaml\n/);
     await runCreateWebhook(dir, { ...captain, version: "v1", programmaticValidation: true });
-    expect(read("config/webhook/kustomization.yaml")).toMatch(/^resources:\n- manifests\.yaml\n- service\.yaml\n/);
+    expect(read("config/webhook/kustomization.yaml")).toMatch(
+      /^resources:\n- manifests\.yaml\n- service\.yaml\n/,
+    );
 
     // The storage version moved from v1alpha1: kbts says what to do next.
     expect(result.next).toContain(
