@@ -86,12 +86,17 @@ export class MarkerCollector {
   }
 
   private claimAll(sf: ts.SourceFile): void {
+    const bodies: ts.Node[] = [];
     const visit = (node: ts.Node): void => {
       if (CLAIMED_KINDS.has(node.kind)) this.forNode(node);
       else if (DOC_IGNORED_KINDS.has(node.kind)) this.ignoreDoc(node);
+      if (ts.isBlock(node) && ts.isFunctionLike(node.parent)) bodies.push(node);
       ts.forEachChild(node, visit);
     };
     visit(sf);
+    // After every declaration has claimed its groups: what is left inside a function body is not
+    // package-level, as controller-tools never reads markers inside a Go func body.
+    for (const body of bodies) this.ignoreWithin(body);
   }
 
   /** Markers and description of a declaration (target "type") or property (target "field"). */
@@ -195,17 +200,31 @@ export class MarkerCollector {
   private ignoreDoc(node: ts.Node): void {
     const fc = this.comments(node.getSourceFile());
     const doc = fc?.claimDoc(node);
-    if (!fc || !doc) return;
+    if (fc && doc) this.warnIgnored(fc, [doc], `the doc comment of ${describe(node)}`);
+  }
+
+  /** Says that the package-level markers of `groups` (found in `place`) are ignored, as controller-gen does. */
+  private warnIgnored(fc: FileComments, groups: CommentGroup[], place: string): void {
     const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
-    for (const line of fc.lines(doc)) {
-      if (!line.marker) continue;
-      const found = this.registry.lookup("package", markerName(line.text));
-      if (!found) continue;
-      this.warnings.push({
-        where: `${file}:${line.line}:${line.col}`,
-        message: `+${found.def.name} in the doc comment of ${describe(node)} is ignored, as controller-gen ignores markers in a declaration's doc comment; leave a blank line between the markers and the declaration to make them package-level`,
-      });
+    for (const group of groups) {
+      for (const line of fc.lines(group)) {
+        if (!line.marker) continue;
+        const found = this.registry.lookup("package", markerName(line.text));
+        if (!found) continue;
+        this.warnings.push({
+          where: `${file}:${line.line}:${line.col}`,
+          message: `+${found.def.name} in ${place} is ignored, as controller-gen ignores markers in a declaration's doc comment or a function's body; put package-level markers apart from any declaration, a blank line before the next one`,
+        });
+      }
     }
+  }
+
+  /** Comment groups left inside a function body: their package-level markers are ignored, and said so. */
+  private ignoreWithin(body: ts.Node): void {
+    const fc = this.comments(body.getSourceFile());
+    if (!fc) return;
+    const owner = describe(body.parent as ts.Node);
+    this.warnIgnored(fc, fc.claimWithin(body.getStart(), body.end), `the body of ${owner}`);
   }
 
   /** The markers of a group for a target; lines in `asPackage` are package-level markers of the file. */

@@ -89,6 +89,20 @@ export class FileComments {
     return doc;
   }
 
+  /** Every group not yet claimed that lies between `start` and `end` (a function body), now claimed. */
+  claimWithin(start: number, end: number): CommentGroup[] {
+    const out: CommentGroup[] = [];
+    for (const groups of this.runs.values()) {
+      for (const g of groups) {
+        const first = g[0] as Comment;
+        if (first.pos < start || first.pos >= end || g.some((c) => this.claimed.has(c.pos))) continue;
+        for (const c of g) this.claimed.add(c.pos);
+        out.push(g);
+      }
+    }
+    return out;
+  }
+
   /** A node's doc group (ending on the line above it) and the closest group before that. */
   private groupsOf(node: ts.Node): { doc: CommentGroup | undefined; before: CommentGroup | undefined } {
     const groups = this.runs.get(node.pos) ?? [];
