@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { generateCached, writeOptions } from "./command.js";
+import { generateCached } from "./command.js";
+import { writeOptions } from "./flags.js";
 import { writeGenerated } from "./write.js";
 
 let dir: string | undefined;
@@ -197,7 +198,8 @@ describe("the input-hash cache of kbts manifests", { timeout: 60_000 }, () => {
     writeFileSync(
       script,
       `import Module from "node:module";
-import { generateCached, writeOptions } from ${JSON.stringify(command)};
+import { generateCached } from ${JSON.stringify(command)};
+import { writeOptions } from ${JSON.stringify(command.replace("command.ts", "flags.ts"))};
 const { cached } = await generateCached(writeOptions({}, ${JSON.stringify(root)}), true);
 const loaded = Object.keys((Module as unknown as { _cache: object })._cache).filter((f) => /typescript\\.js$|ts-morph/.test(f));
 console.log(JSON.stringify({ cached, loaded }));

@@ -5,8 +5,9 @@ import { checkScanPaths } from "../loading/bounds.js";
 import { ParsedFiles } from "../loading/program.js";
 import { DEFAULT_PATHS } from "../loading/sources.js";
 import { ManifestCache } from "./cache.js";
-import { type ManifestsFlags, type Output, report, STDIO, writeOptions } from "./command.js";
+import { type ManifestsFlags, writeOptions } from "./flags.js";
 import { generateManifests } from "./generate.js";
+import { type Output, report, STDIO } from "./report.js";
 import { writeGenerated } from "./write.js";
 
 export interface WatchOptions {

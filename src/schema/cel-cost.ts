@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
-import { celPropertyName } from "@kbts/runtime/fake";
+import { celPropertyName } from "@kbts/runtime/fake/celtypes";
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
 
 /**
