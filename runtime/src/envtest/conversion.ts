@@ -4,20 +4,10 @@
  * types; admission configurations get the same treatment in webhooks.ts.
  */
 import type { Kind } from "../kinds.js";
-import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
+import { localConversion, localServingURL, type WebhookConversion } from "../webhookcerts/local.js";
 import { type CustomResourceDefinitionLike, crdName } from "./crds.js";
 import { manifestFiles, readDocuments } from "./manifests.js";
 import type { InstalledWebhooks, WebhookInstallOptions } from "./webhooks.js";
-
-const DEFAULT_CONVERT_PATH = "/convert";
-
-interface WebhookConversion {
-  strategy?: string;
-  webhook?: {
-    clientConfig?: { url?: string; service?: { path?: string; [k: string]: unknown }; caBundle?: string };
-    conversionReviewVersions?: string[];
-  };
-}
 
 /**
  * The CRD names that documents under webhookInstallOptions.paths switch to webhook conversion: the
@@ -76,32 +66,14 @@ export function conversionCRDs(
   return out;
 }
 
-/**
- * The CRD with spec.conversion set to webhook conversion at the local server: the URL keeps a service's
- * path (the scaffold's is /convert), the caBundle is the local CA, and conversionReviewVersions defaults to v1.
- */
+/** The CRD with its conversion webhook at the local server (see localConversion). */
 export function pointConversionAtLocalServer(
   crd: CustomResourceDefinitionLike,
   serving: InstalledWebhooks,
 ): CustomResourceDefinitionLike {
-  const current = (crd.spec.conversion as WebhookConversion | undefined)?.webhook;
-  const service = current?.clientConfig?.service;
-  const [webhook] = pointAtLocalServer(
-    [{ clientConfig: { service: { path: service?.path ?? DEFAULT_CONVERT_PATH } } }],
-    localServingURL(serving.localServingHost, serving.localServingPort),
-    serving.caData,
-  );
+  const base = localServingURL(serving.localServingHost, serving.localServingPort);
   return {
     ...crd,
-    spec: {
-      ...crd.spec,
-      conversion: {
-        strategy: "Webhook",
-        webhook: {
-          clientConfig: webhook?.clientConfig,
-          conversionReviewVersions: current?.conversionReviewVersions ?? ["v1"],
-        },
-      },
-    },
+    spec: { ...crd.spec, conversion: localConversion(crd.spec.conversion, base, serving.caData) },
   };
 }

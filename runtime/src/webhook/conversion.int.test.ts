@@ -19,6 +19,8 @@ import {
 } from "../conversion/testdata/gadget.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { until } from "../internal/testdata/until.js";
+import { nopLogger } from "../log/logger.js";
+import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { migrateStorageVersion, StorageMigrationError } from "../migration/index.js";
 import { createWebhookServer, type HttpsWebhookServer, webhookManagedBy } from "./index.js";
@@ -243,5 +245,47 @@ describe("CRD conversion served by the runtime's /convert to a real API server",
     // Objects already in the storage version are read and written back without being re-encoded.
     const again = await migrateStorageVersion({ kubeConfig: env.kubeConfig, crd: CRD_NAME });
     expect([again.objects, again.rewritten]).toEqual([8, 0]);
+  });
+  it("make run points the CRD's conversion at the manager's own server on a local control plane, and restores it on stop", async () => {
+    const before = (await client.get(CustomResourceDefinition, { name: CRD_NAME })).spec?.conversion;
+    // The test's own server stops, so only the manager's can answer the conversions below.
+    abort.abort();
+    await serving;
+    const mgr = createManager({
+      kubeConfig: env.kubeConfig,
+      metricsBindAddress: "0",
+      healthProbeBindAddress: "0",
+      logger: nopLogger(),
+      webhookServer: { port: 0 },
+    });
+    webhookManagedBy(mgr, GadgetV1).withConversion(gadgetV1alpha1Spoke, gadgetV2Spoke).complete();
+    const stop = new AbortController();
+    const running = mgr.start(stop.signal);
+    try {
+      const pointed = await until("the CRD to point at the manager", async () => {
+        const crd = await client.get(CustomResourceDefinition, { name: CRD_NAME });
+        const url = (crd.spec?.conversion as { webhook?: { clientConfig?: { url?: string } } } | undefined)
+          ?.webhook?.clientConfig?.url;
+        return url &&
+          url !==
+            (before as typeof crd.spec & { webhook: { clientConfig: { url: string } } }).webhook.clientConfig
+              .url
+          ? crd
+          : undefined;
+      });
+      expect(pointed.metadata?.annotations?.["kbts.dev/conversion-before-local-run"]).toBe(
+        JSON.stringify(before),
+      );
+      const read = await until("a read converted by the manager", () =>
+        client.get(GadgetV1alpha1, { namespace: NS, name: "round" }),
+      );
+      expect(read.spec).toEqual({ replicas: 2, color: "red" });
+    } finally {
+      stop.abort();
+      await running;
+    }
+    const restored = await client.get(CustomResourceDefinition, { name: CRD_NAME });
+    expect(restored.spec?.conversion).toEqual(before);
+    expect(restored.metadata?.annotations?.["kbts.dev/conversion-before-local-run"]).toBeUndefined();
   });
 });

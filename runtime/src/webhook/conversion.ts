@@ -168,3 +168,8 @@ export function conversionRegistryOf(
   }
   return registry;
 }
+
+/** The registry served at /convert on this server, if a builder registered one. */
+export function registeredConversions(server: WebhookServer): ConversionRegistry | undefined {
+  return registries.get(server);
+}

@@ -5,8 +5,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
-import { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from "../api/kinds.js";
-import { isAlreadyExists, isNotFound } from "../client/errors.js";
+import {
+  CustomResourceDefinition,
+  MutatingWebhookConfiguration,
+  ValidatingWebhookConfiguration,
+} from "../api/kinds.js";
+import { isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 
 /** Whether the API server URL names this machine (127.0.0.0/8, ::1, localhost). */
@@ -46,6 +50,122 @@ export function pointAtLocalServer<W extends { clientConfig?: object }>(
     cc.caBundle = caBundle;
     return { ...w, clientConfig: cc };
   });
+}
+
+/** A CRD's spec.conversion when a webhook converts its versions. */
+export interface WebhookConversion {
+  strategy?: string;
+  webhook?: {
+    clientConfig?: { url?: string; service?: { path?: string; [k: string]: unknown }; caBundle?: string };
+    conversionReviewVersions?: string[];
+  };
+}
+
+/**
+ * spec.conversion for webhook conversion at a local server: the URL keeps a service's path (the
+ * scaffold's is /convert), the caBundle is caCert, and conversionReviewVersions defaults to v1.
+ */
+export function localConversion(current: unknown, base: string, caCert: string): WebhookConversion {
+  const webhook = (current as WebhookConversion | undefined)?.webhook;
+  const [pointed] = pointAtLocalServer(
+    [{ clientConfig: { service: { path: webhook?.clientConfig?.service?.path ?? "/convert" } } }],
+    base,
+    caCert,
+  );
+  return {
+    strategy: "Webhook",
+    webhook: {
+      clientConfig: pointed?.clientConfig,
+      conversionReviewVersions: webhook?.conversionReviewVersions ?? ["v1"],
+    },
+  };
+}
+
+/** A CRD whose conversion pointConversionsAtLocalServer changed, to put back. */
+export interface LocalConversion {
+  crd: string;
+}
+
+// The conversion a CRD had before `make run` pointed it here, kept on the CRD itself, so a run that
+// was killed (and could not restore it) does not make the next run take the dead local URL for the original.
+const ORIGINAL_CONVERSION = "kbts.dev/conversion-before-local-run";
+
+/**
+ * Points the conversion webhook of the CRDs of these group-kinds at a local server (the `make run`
+ * loop: installed CRDs name the in-cluster Service), remembering the original in an annotation for
+ * restoreConversions. CRDs not installed are skipped.
+ */
+export async function pointConversionsAtLocalServer(options: {
+  client: Client;
+  groupKinds: { group: string; kind: string }[];
+  host: string;
+  port: number;
+  caCert: string;
+}): Promise<LocalConversion[]> {
+  if (options.groupKinds.length === 0) return [];
+  const base = localServingURL(options.host, options.port);
+  const changed: LocalConversion[] = [];
+  for (const crd of await options.client.list(CustomResourceDefinition)) {
+    const spec = crd.spec;
+    if (!spec || !options.groupKinds.some((gk) => gk.group === spec.group && gk.kind === spec.names.kind))
+      continue;
+    const name = crd.metadata?.name ?? "";
+    await updateCRD(options.client, name, (current) => {
+      const annotations = { ...current.metadata?.annotations };
+      annotations[ORIGINAL_CONVERSION] ??= JSON.stringify(current.spec?.conversion ?? { strategy: "None" });
+      return {
+        ...current,
+        metadata: { ...current.metadata, annotations },
+        spec: {
+          ...spec,
+          ...current.spec,
+          conversion: localConversion(current.spec?.conversion, base, options.caCert),
+        },
+      } as CustomResourceDefinition;
+    });
+    changed.push({ crd: name });
+  }
+  return changed;
+}
+
+/** Puts back the conversion settings pointConversionsAtLocalServer replaced; a CRD gone is fine. */
+export async function restoreConversions(client: Client, changed: LocalConversion[]): Promise<void> {
+  for (const { crd } of changed) {
+    await updateCRD(client, crd, (current) => {
+      const { [ORIGINAL_CONVERSION]: original, ...annotations } = current.metadata?.annotations ?? {};
+      if (original === undefined || !current.spec) return undefined;
+      return {
+        ...current,
+        metadata: { ...current.metadata, annotations },
+        spec: { ...current.spec, conversion: JSON.parse(original) as Record<string, unknown> },
+      };
+    });
+  }
+}
+
+/** Read-modify-write of one CRD, retried on conflicts; nothing when it is gone or change returns undefined. */
+async function updateCRD(
+  client: Client,
+  name: string,
+  change: (crd: CustomResourceDefinition) => CustomResourceDefinition | undefined,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    let crd: CustomResourceDefinition;
+    try {
+      crd = await client.get(CustomResourceDefinition, { name });
+    } catch (err) {
+      if (isNotFound(err)) return;
+      throw err;
+    }
+    const next = change(crd);
+    if (!next) return;
+    try {
+      await client.update(CustomResourceDefinition, next);
+      return;
+    } catch (err) {
+      if (!isConflict(err) || attempt >= 5) throw err;
+    }
+  }
 }
 
 export interface LocalWebhookOptions {

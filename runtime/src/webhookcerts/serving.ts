@@ -3,7 +3,8 @@
  * - "files": certDir (or controller-runtime's default directory) holds it, e.g. from cert-manager;
  * - "rotation": the operator keeps its own in a Secret and injects the caBundle (CertRotator);
  * - "self-signed": nothing was given (`make run`): a certificate for this machine, and on a local
- *   control plane the webhook configurations are installed pointing here, and removed on stop.
+ *   control plane the webhook configurations are installed pointing here, and removed on stop; the
+ *   CRDs of kinds converted at /convert get their conversion webhook pointed here, restored on stop.
  */
 
 import { randomBytes } from "node:crypto";
@@ -15,6 +16,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { Client } from "../client/types.js";
 import type { Logger } from "../log/types.js";
 import { LOOPBACK_HOSTS, selfSignedServingCertificate, writeServingFiles } from "../tls/selfsigned.js";
+import { registeredConversions } from "../webhook/conversion.js";
 import {
   createWebhookServer,
   defaultCertDir,
@@ -25,8 +27,11 @@ import {
   type InstalledWebhookConfiguration,
   installLocalWebhooks,
   isLoopbackServer,
+  type LocalConversion,
   localServingURL,
+  pointConversionsAtLocalServer,
   removeLocalWebhooks,
+  restoreConversions,
 } from "./local.js";
 import { type CertRotationOptions, CertRotator } from "./rotator.js";
 
@@ -76,7 +81,7 @@ export function createManagedWebhookServer(
   const server = createWebhookServer({ ...options, ...names, certDir, logger: context.logger });
   if (mode === "files") return Object.assign(server, { servingMode: mode, certDir });
 
-  return {
+  const managed: ManagedWebhookServer = {
     ...server,
     servingMode: mode,
     certDir,
@@ -89,6 +94,7 @@ export function createManagedWebhookServer(
       }
     },
   };
+  return managed;
 
   async function startRotating(signal: AbortSignal): Promise<void> {
     const rotation = options.certRotation as CertRotationOptions;
@@ -124,8 +130,10 @@ export function createManagedWebhookServer(
     const serving = server.start(signal);
     const serverURL = context.kubeConfig.getCurrentCluster()?.server;
     let installed: InstalledWebhookConfiguration[] = [];
+    let conversions: LocalConversion[] = [];
     const client = context.client();
-    if (options.localManifests && options.localManifests.length > 0) {
+    const converted = (registeredConversions(managed)?.list() ?? []).map((c) => c.hub);
+    if ((options.localManifests && options.localManifests.length > 0) || converted.length > 0) {
       await Promise.race([server.started(), serving]);
       if (!isLoopbackServer(serverURL)) {
         log.warn(
@@ -136,20 +144,36 @@ export function createManagedWebhookServer(
         );
       } else {
         const port = server.address()?.port ?? options.port ?? 9443;
+        const url = localServingURL("127.0.0.1", port);
         try {
-          installed = await installLocalWebhooks({
+          if (options.localManifests && options.localManifests.length > 0) {
+            installed = await installLocalWebhooks({
+              client,
+              manifests: options.localManifests,
+              host: "127.0.0.1",
+              port,
+              caCert: pair.caCert,
+            });
+            log.info(
+              { configurations: installed.map((c) => c.name), url },
+              "local control plane: webhook configurations installed pointing at this process (removed on stop)",
+            );
+          }
+          conversions = await pointConversionsAtLocalServer({
             client,
-            manifests: options.localManifests,
+            groupKinds: converted,
             host: "127.0.0.1",
             port,
             caCert: pair.caCert,
           });
-          log.info(
-            { configurations: installed.map((c) => c.name), url: localServingURL("127.0.0.1", port) },
-            "local control plane: webhook configurations installed pointing at this process (removed on stop)",
-          );
+          if (conversions.length > 0) {
+            log.info(
+              { crds: conversions.map((c) => c.crd), url: `${url}/convert` },
+              "local control plane: CRD conversion webhooks pointed at this process (restored on stop)",
+            );
+          }
         } catch (err) {
-          // The manager still runs; only admission through the API server is missing, and the log says why.
+          // The manager still runs; only admission and conversion through the API server are missing, and the log says why.
           log.error({ err }, "cannot install the webhook configurations on the local control plane");
         }
       }
@@ -161,6 +185,12 @@ export function createManagedWebhookServer(
         await removeLocalWebhooks(client, installed).then(
           () => log.info("local webhook configurations removed"),
           (err: unknown) => log.error({ err }, "cannot remove the local webhook configurations"),
+        );
+      }
+      if (conversions.length > 0) {
+        await restoreConversions(client, conversions).then(
+          () => log.info("CRD conversion webhooks restored"),
+          (err: unknown) => log.error({ err }, "cannot restore the CRDs' conversion webhooks"),
         );
       }
     }
