@@ -7,13 +7,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:http2";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./demo/lib.js";
 import { npmInstall } from "./npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -22,16 +22,6 @@ const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
 const project = join(work, "flags");
 const processes: ChildProcess[] = [];
 let env: Environment | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
 
 interface Run {
   code: number | null;
