@@ -1,5 +1,5 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import type { Informer } from "../../runtime/src/cache/types.js";
 import { defineKind } from "../../runtime/src/kinds.js";
@@ -25,6 +25,29 @@ export function peakRSSMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
   return kb / 1024;
+}
+
+/** utime + stime of a process, in seconds (clock ticks are 100/s on Linux). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** This process's children by command name (etcd, kube-apiserver: envtest starts them), for their CPU. */
+export function childPids(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid) out.set(comm, Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
 }
 
 /** The p-th percentile of an ascending list (nearest rank). */

@@ -4,18 +4,21 @@
  *   - admission under a burst: 200 concurrent 1-GPU pod creates against a Deny budget of 10, the count
  *     admitted and the create latency p50/p99 (the webhook's reservation write included),
  *   - the 10,000-pod create rate with the Pod webhook off (its configuration removed) and on, in one run,
+ *     and the CPU each process (operator, kube-apiserver, etcd, this client) spent in each phase: the
+ *     difference per pod is what one admission costs, where the rate is CPU-bound,
  *   - time from the last pod create until every budget's status is correct,
  *   - the operator's peak RSS (VmHWM),
  *   - p50/p99 latency from a pod change (status phase -> Succeeded) to its budget's status update,
  *     as seen by a watch.
  *
  *   npx tsx bench/gpubudget/main.ts [--pods 10000] [--namespaces 100] [--samples 200] [--project DIR]
+ *     [--enable-http2]   the operator offers HTTP/2, which the API server's webhook client then uses
  *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
  *
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -31,7 +34,15 @@ import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import { type Budget, budgetStatusTimer, GPUBudget, peakRSSMiB, percentile } from "./common.js";
+import {
+  type Budget,
+  budgetStatusTimer,
+  childPids,
+  cpuSeconds,
+  GPUBudget,
+  peakRSSMiB,
+  percentile,
+} from "./common.js";
 
 const { values } = parseArgs({
   options: {
@@ -101,17 +112,13 @@ async function webhookRefuses(c: ControlPlane, gpus: number): Promise<void> {
   });
 }
 
-/** utime + stime of a process, in seconds (clock ticks are 100/s on Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-"));
 const project = values.project ?? join(work, "gpubudget");
 let cp: ControlPlane | undefined;
 let operator: Operator | undefined;
 
+// The figures depend on what else runs: a create rate is CPU-bound on a small machine.
+const loadAtStart = loadavg();
 try {
   if (!values.project) {
     console.log("scaffolding and building the GPUBudget project...");
@@ -199,9 +206,24 @@ try {
   console.log(
     `creating ${PODS} pods with the webhook off, then ${PODS} with it on (${CONCURRENCY} at a time)`,
   );
-  const cpu0 = cpuSeconds(operator.process.pid ?? 0);
+  // Where the CPU goes, per process, in each phase: the webhook's cost is the difference.
+  const children = childPids();
+  const operatorPid = operator.process.pid ?? 0;
+  const cpu = () => ({
+    operator: cpuSeconds(operatorPid),
+    "kube-apiserver": cpuSeconds(children.get("kube-apiserver") ?? 0),
+    etcd: cpuSeconds(children.get("etcd") ?? 0),
+    "bench client": (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+  });
+  const since = (before: ReturnType<typeof cpu>) => {
+    const now = cpu();
+    return Object.fromEntries(
+      Object.entries(now).map(([k, v]) => [k, v - before[k as keyof typeof before]]),
+    ) as ReturnType<typeof cpu>;
+  };
+  const cpu0 = cpu();
   const rateOff = await rate("off");
-  const cpuOff = cpuSeconds(operator.process.pid ?? 0) - cpu0;
+  const cpuOff = since(cpu0);
   const restored = JSON.parse(hooks.stdout) as {
     items: Record<string, { resourceVersion?: string; uid?: string }>[];
   };
@@ -214,9 +236,9 @@ try {
   });
   // The budget is full from the burst: a refusal says the webhook is called again.
   await webhookRefuses(c, 1);
-  const cpu1 = cpuSeconds(operator.process.pid ?? 0);
+  const cpu1 = cpu();
   const rateOn = await rate("on");
-  const cpuOn = cpuSeconds(operator.process.pid ?? 0) - cpu1;
+  const cpuOn = since(cpu1);
   const pods = podsOf("on");
   const lastCreate = Date.now();
   const expected = new Map<string, number>();
@@ -271,7 +293,20 @@ try {
   console.log(
     `create rate: ${rateOff.toFixed(0)} pods/s with the webhook off, ${rateOn.toFixed(0)} pods/s on (${(rateOn / rateOff).toFixed(2)}x; goal >= 0.9x)`,
   );
-  console.log(`operator CPU while creating: ${cpuOff.toFixed(1)} s webhook off, ${cpuOn.toFixed(1)} s on`);
+  console.log(
+    `CPU while creating (s, webhook off -> on; per admission): ${Object.keys(cpuOff)
+      .map((k) => {
+        const off = cpuOff[k as keyof typeof cpuOff];
+        const on = cpuOn[k as keyof typeof cpuOn];
+        return `${k} ${off.toFixed(1)} -> ${on.toFixed(1)} (${(((on - off) / PODS) * 1000).toFixed(2)} ms)`;
+      })
+      .join(", ")}`,
+  );
+  console.log(
+    `load average (1/5/15 min): ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} at the end, on ${availableParallelism()} CPUs`,
+  );
   console.log(
     `all budgets correct: ${((converged - lastCreate) / 1000).toFixed(2)} s after the last pod create`,
   );
