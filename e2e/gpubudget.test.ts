@@ -178,6 +178,55 @@ describe("one operator", () => {
     await apply(gpuPodManifest("team-a", "fits", 4));
   });
 
+  it("refuses a relabel that moves a running pod into a Deny budget it would overflow", async () => {
+    await namespace("relabel");
+    await apply(
+      budgetManifest("relabel", "ml", 2, { enforcement: "Deny", selector: { matchLabels: { team: "ml" } } }),
+    );
+    await apply(gpuPodManifest("relabel", "train", 2, { labels: { team: "ml" } }));
+    await apply(gpuPodManifest("relabel", "web", 1, { labels: { team: "web" } }));
+    await expectStatus("relabel", "ml", { allocated: 2, podCount: 1 });
+    const res = await cp.kubectl(["label", "pod", "web", "-n", "relabel", "team=ml", "--overwrite"], {
+      reject: false,
+    });
+    expect(res.exitCode).not.toBe(0);
+    expect(res.all).toContain(
+      "GPUBudget relabel/ml allows 2 nvidia.com/gpu; 2 in use (2 allocated, 0 reserved), this pod asks for 1 (3/2)",
+    );
+    const web = JSON.parse((await kubectl(["get", "pod", "web", "-n", "relabel", "-o", "json"])).stdout);
+    expect(web.metadata.labels).toEqual({ team: "web" });
+    // A label the selector does not look at changes nothing under the budget: allowed.
+    await kubectl(["label", "pod", "train", "-n", "relabel", "tier=gold"]);
+  });
+
+  it("counts a MIG request against a weighted budget and refuses it when over", async () => {
+    const mig = "nvidia.com/mig-1g.10gb";
+    await namespace("mig");
+    await apply(
+      budgetManifest("mig", "mixed", 1, {
+        enforcement: "Deny",
+        resources: [{ name: "nvidia.com/gpu" }, { name: mig, weight: "0.125" }],
+      }),
+    );
+    await eventually(async () => {
+      const res = await cp.kubectl(["apply", "--dry-run=server", "-f", "-"], {
+        input: gpuPodManifest("mig", "probe", 9, { resource: mig }),
+        reject: false,
+      });
+      expect(res.all).toContain("GPUBudget mig/mixed allows 1");
+    });
+    await apply(gpuPodManifest("mig", "slices", 7, { resource: mig }));
+    await apply(gpuPodManifest("mig", "one-more", 1, { resource: mig }));
+    const res = await cp.kubectl(["apply", "-f", "-"], {
+      input: gpuPodManifest("mig", "again", 1, { resource: mig }),
+      reject: false,
+    });
+    expect(res.exitCode).not.toBe(0);
+    expect(res.all).toMatch(
+      /GPUBudget mig\/mixed allows 1 GPUs \(nvidia.com\/gpu, nvidia.com\/mig-1g.10gb×0.125\); 1 in use \(.*\), this pod asks for 0.125 \(1.125\/1\)/,
+    );
+  });
+
   it("counts only the pods a selector picks", async () => {
     await namespace("sel");
     await apply(budgetManifest("sel", "ml", 8, { selector: { matchLabels: { team: "ml" } } }));

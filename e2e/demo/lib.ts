@@ -326,8 +326,9 @@ export function gpuPodManifest(
   namespace: string,
   name: string,
   gpus: number,
-  extra: { labels?: Record<string, string>; initGPUs?: number } = {},
+  extra: { labels?: Record<string, string>; initGPUs?: number; resource?: string } = {},
 ): string {
+  const resource = extra.resource ?? "nvidia.com/gpu";
   return JSON.stringify({
     apiVersion: "v1",
     kind: "Pod",
@@ -340,7 +341,7 @@ export function gpuPodManifest(
               name: "warmup",
               image: "busybox",
               command: ["true"],
-              resources: { limits: { "nvidia.com/gpu": String(extra.initGPUs) } },
+              resources: { limits: { [resource]: String(extra.initGPUs) } },
             },
           ]
         : undefined,
@@ -349,7 +350,7 @@ export function gpuPodManifest(
           name: "main",
           image: "busybox",
           command: ["sleep", "3600"],
-          resources: { limits: { "nvidia.com/gpu": String(gpus) } },
+          resources: { limits: { [resource]: String(gpus) } },
         },
       ],
     },
