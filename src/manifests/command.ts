@@ -1,4 +1,5 @@
 import { findSourceFiles } from "../loading/sources.js";
+import { storageVersionChanges } from "../storage/notice.js";
 import { ManifestCache } from "./cache.js";
 import { type ManifestsFlags, writeOptions } from "./flags.js";
 import type { ManifestResult } from "./generate.js";
@@ -42,6 +43,8 @@ export async function runManifests(flags: ManifestsFlags, root = process.cwd()):
   const started = performance.now();
   const opts = writeOptions(flags, root);
   const { generated, cached } = await generateCached(opts, flags.cache !== false);
+  const moved = flags.check ? [] : storageVersionChanges(root, generated.files);
   const result = await writeGenerated(opts, generated);
   report(flags, result, Math.round(performance.now() - started), cached);
+  for (const line of moved) process.stdout.write(`${line}\n`);
 }
