@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { ManifestsFlags } from "../../manifests/flags.js";
 import { exitCleanlyOnSignals } from "../interrupt.js";
 
 export function defineManifests(program: Command): void {
@@ -31,19 +32,9 @@ export function defineManifests(program: Command): void {
     .option("--no-cache", "generate even when nothing changed since the last run (node_modules/.cache/kbts)")
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
-      async (opts: {
-        paths?: string[];
-        crdOutput?: string;
-        roleName?: string;
-        allowDangerousTypes?: boolean;
-        check?: boolean;
-        strict?: boolean;
-        listMarkers?: boolean;
-        breakingSince?: string;
-        checkRbac?: boolean;
-        watch?: boolean;
-        cache?: boolean;
-      }) => {
+      async (
+        opts: ManifestsFlags & { listMarkers?: boolean; breakingSince?: string; checkRbac?: boolean },
+      ) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
           const { registry } = await import("../../registry.js");
