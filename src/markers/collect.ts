@@ -90,12 +90,14 @@ export class MarkerCollector {
     const visit = (node: ts.Node): void => {
       if (CLAIMED_KINDS.has(node.kind)) this.forNode(node);
       else if (DOC_IGNORED_KINDS.has(node.kind)) this.ignoreDoc(node);
-      if (ts.isBlock(node) && ts.isFunctionLike(node.parent)) bodies.push(node);
+      if ((ts.isBlock(node) && ts.isFunctionLike(node.parent)) || ts.isInterfaceDeclaration(node))
+        bodies.push(node);
       ts.forEachChild(node, visit);
     };
     visit(sf);
-    // After every declaration has claimed its groups: what is left inside a function body is not
-    // package-level, as controller-tools never reads markers inside a Go func body.
+    // After every declaration has claimed its groups: what is left inside a function body or an
+    // interface is not package-level, as controller-tools never reads markers inside a Go func body
+    // or a struct that no field claims.
     for (const body of bodies) this.ignoreWithin(body);
   }
 
@@ -219,11 +221,11 @@ export class MarkerCollector {
     }
   }
 
-  /** Comment groups left inside a function body: their package-level markers are ignored, and said so. */
+  /** Comment groups left inside a function body or interface: their package-level markers are ignored, and said so. */
   private ignoreWithin(body: ts.Node): void {
     const fc = this.comments(body.getSourceFile());
     if (!fc) return;
-    const owner = describe(body.parent as ts.Node);
+    const owner = describe(ts.isInterfaceDeclaration(body) ? body : (body.parent as ts.Node));
     this.warnIgnored(fc, fc.claimWithin(body.getStart(), body.end), `the body of ${owner}`);
   }
 

@@ -1,6 +1,10 @@
 import type { int32, ObjectMeta } from "@kbts/runtime";
 
 export interface HullSpec {
+  // +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get
+
+  // Three groups up from a field, inside the type: no field claims it, and it is not package-level.
+
   // length has no question mark, but the package is optional (see below).
   length: int32;
   // name is required explicitly.

@@ -3,6 +3,10 @@ package v1
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 type HullSpec struct {
+	// +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get
+
+	// Three groups up from a field, inside the type: no field claims it, and it is not package-level.
+
 	// length has no question mark, but the package is optional (see below).
 	Length int32 `json:"length"`
 	// name is required explicitly.
