@@ -94,11 +94,19 @@ describe("fake client: a kind in several versions", () => {
     await expect(c.get(GadgetV1, key)).rejects.toThrow('gadgets.toys.kbts.dev "g" not found');
   });
 
-  it("without a converter, changes only apiVersion (strategy None), or says what to pass when the CRD wants a webhook", async () => {
-    const none = createFakeClient({ crds: [gadgetCRD("v1")] });
+  it("without a converter, changes only apiVersion (strategy None) and prunes and defaults by the target's schema, as kube-apiserver does", async () => {
+    const crd = gadgetCRD("v1");
+    const v1Spec = crd.spec.versions.find((v) => v.name === "v1")?.schema?.openAPIV3Schema?.properties?.spec;
+    if (v1Spec?.properties) v1Spec.properties.size = { type: "integer", default: 3 };
+    const none = createFakeClient({ crds: [crd] });
     await none.create(GadgetV1alpha1, alpha("red"));
-    const read = (await none.get(GadgetV1, key)) as unknown as V1alpha1;
-    expect([read.apiVersion, read.spec]).toEqual(["toys.kbts.dev/v1", { replicas: 2, color: "red" }]);
+    // Stored as v1: color, unknown there, is pruned; reading v1 applies v1's default.
+    const read = (await none.get(GadgetV1, key)) as unknown as { apiVersion: string; spec: unknown };
+    expect([read.apiVersion, read.spec]).toEqual(["toys.kbts.dev/v1", { replicas: 2, size: 3 }]);
+    expect((await none.get(GadgetV1alpha1, key)).spec).toEqual({ replicas: 2 });
+  });
+
+  it("says what to pass when the CRD wants webhook conversion and no converter is given", async () => {
     const webhook = createFakeClient({ crds: [gadgetCRD("v1", { strategy: "Webhook" })] });
     await expect(webhook.create(GadgetV1alpha1, alpha("red"))).rejects.toThrow(
       "fake client: CRD gadgets.toys.kbts.dev converts Gadget.toys.kbts.dev between versions with a webhook; pass its converter: createFakeClient({ conversions: [hubAndSpokes(Hub, ...spokes)] })",

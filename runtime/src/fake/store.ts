@@ -8,6 +8,7 @@ import type { ConversionRegistry } from "../conversion/registry.js";
 import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
 import { badRequest, notFound, status } from "./errors.js";
+import { applyDefaults, prune } from "./schema.js";
 
 // Built-in kinds with a status subresource (controller-runtime's fake has a longer list; these are the ones we describe).
 const BUILTIN_STATUS = new Set([
@@ -179,13 +180,16 @@ export class FakeStore {
    * obj in apiVersion: through the kind's converter when one is given; without, a CRD with the None
    * strategy changes only apiVersion, and one asking for a webhook is an error saying what to pass.
    * A converter that throws fails the request as the API server does (500, naming the webhook).
+   * The result is pruned and defaulted by the target version's schema (checked against kube-apiserver).
    */
   private convert(kind: Kind, obj: KubernetesObject, apiVersion: string): KubernetesObject {
     if (obj.apiVersion === apiVersion) return obj;
+    const crd = this.crdTypes.get(typeKey(kind.group, kind.kind));
     const converter = this.conversions?.converterFor(kind.group, kind.kind);
+    let converted: KubernetesObject;
     if (converter) {
       try {
-        return converter.convert(obj, apiVersion);
+        converted = converter.convert(obj, apiVersion);
       } catch (err) {
         throw new ApiError(
           status(
@@ -196,14 +200,20 @@ export class FakeStore {
           500,
         );
       }
-    }
-    const crd = this.crdTypes.get(typeKey(kind.group, kind.kind));
-    if (crd?.conversionStrategy === "Webhook") {
+    } else if (crd?.conversionStrategy === "Webhook") {
       throw new Error(
         `fake client: CRD ${crd.name} converts ${groupKindOf(kind)} between versions with a webhook; pass its converter: createFakeClient({ conversions: [hubAndSpokes(Hub, ...spokes)] })`,
       );
+    } else {
+      converted = { ...jsonClone(obj), apiVersion };
     }
-    return { ...jsonClone(obj), apiVersion };
+    // As the API server: what the target version's schema does not know is pruned, and its defaults applied.
+    const schema = crd?.versions.get(apiVersion.slice(apiVersion.indexOf("/") + 1))?.schema;
+    if (schema) {
+      prune(converted, schema);
+      applyDefaults(converted, schema);
+    }
+    return converted;
   }
 
   keyFor(kind: Kind, obj: KubernetesObject | ObjectKey): { namespace?: string; name: string } {
