@@ -6,9 +6,19 @@ import module from "node:module";
 // compiling TypeScript's compiler is most of a cold `kbts manifests`. Node 20 has no such switch;
 // there dist/loading/code-cache.js caches the compiler's code itself.
 module.enableCompileCache?.();
-const { main } = await import("../dist/cli/main.js");
 
-main(process.argv).then(
+/** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see fast-path.ts). */
+async function run(argv) {
+  if (argv[2] === "manifests") {
+    const { serveCachedManifests } = await import("../dist/manifests/fast-path.js");
+    const code = await serveCachedManifests(argv);
+    if (code !== undefined) return code;
+  }
+  const { main } = await import("../dist/cli/main.js");
+  return main(argv);
+}
+
+run(process.argv).then(
   (code) => {
     process.exitCode = code;
   },

@@ -43,7 +43,18 @@ export async function runManifests(flags: ManifestsFlags, root = process.cwd()):
   const started = performance.now();
   const opts = writeOptions(flags, root);
   const { generated, cached } = await generateCached(opts, flags.cache !== false);
-  const moved = flags.check ? [] : storageVersionChanges(root, generated.files);
+  await writeAndReport(flags, opts, generated, started, cached);
+}
+
+/** Writes (or checks) a run's manifests and says what it did, with the storage-version notices. */
+export async function writeAndReport(
+  flags: ManifestsFlags,
+  opts: WriteOptions,
+  generated: ManifestResult,
+  started: number,
+  cached: boolean,
+): Promise<void> {
+  const moved = flags.check ? [] : storageVersionChanges(opts.root, generated.files);
   const result = await writeGenerated(opts, generated);
   report(flags, result, Math.round(performance.now() - started), cached);
   for (const line of moved) process.stdout.write(`${line}\n`);

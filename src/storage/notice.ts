@@ -24,14 +24,17 @@ export function storageVersionOfCrd(text: string): string | undefined {
 export function storageVersionChanges(root: string, files: ReadonlyMap<string, string>): string[] {
   const out: string[] = [];
   for (const [path, text] of files) {
-    const next = storageVersionOfCrd(text);
-    if (next === undefined) continue;
-    let before: string | undefined;
+    let current: string;
     try {
-      before = storageVersionOfCrd(readFileSync(join(root, path), "utf8"));
+      current = readFileSync(join(root, path), "utf8");
     } catch {
       continue;
     }
+    // An unchanged file stores what it stored (the usual case, and all of a cached run's files).
+    if (current === text) continue;
+    const next = storageVersionOfCrd(text);
+    if (next === undefined) continue;
+    const before = storageVersionOfCrd(current);
     if (before === undefined || before === next) continue;
     const crd = /^ {2}name: (\S+)$/m.exec(text)?.[1] ?? path;
     out.push(
