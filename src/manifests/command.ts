@@ -1,4 +1,3 @@
-import { findSourceFiles } from "../loading/sources.js";
 import { storageVersionChanges } from "../storage/notice.js";
 import { ManifestCache } from "./cache.js";
 import { type ManifestsFlags, writeOptions } from "./flags.js";
@@ -18,6 +17,7 @@ export async function generateCached(
 ): Promise<{ generated: ManifestResult; cached: boolean }> {
   const cache = useCache ? new ManifestCache(opts.root, opts) : undefined;
   if (cache) {
+    const { findSourceFiles } = await import("../loading/sources.js");
     const hit = cache.lookup(await findSourceFiles(opts.root, opts.paths));
     if (hit) return { generated: hit, cached: true };
   }

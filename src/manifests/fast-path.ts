@@ -1,6 +1,6 @@
 import { exitCleanlyOnSignals } from "../cli/interrupt.js";
 import { KbtsError } from "../errors.js";
-import { findSourceFiles } from "../loading/sources.js";
+import { listDefaultSourceFiles } from "../loading/default-sources.js";
 import { ManifestCache } from "./cache.js";
 import { writeAndReport } from "./command.js";
 import { type ManifestsFlags, writeOptions } from "./flags.js";
@@ -58,7 +58,11 @@ export async function serveCachedManifests(
   const opts = writeOptions(flags, root);
   let generated: ReturnType<ManifestCache["lookup"]>;
   try {
-    generated = new ManifestCache(root, opts).lookup(await findSourceFiles(root, opts.paths));
+    // The glob library only when the plain walk cannot stand in for it.
+    const scanned =
+      (opts.paths === undefined ? listDefaultSourceFiles(root) : undefined) ??
+      (await (await import("../loading/sources.js")).findSourceFiles(root, opts.paths));
+    generated = new ManifestCache(root, opts).lookup(scanned);
   } catch {
     return undefined;
   }
