@@ -81,6 +81,7 @@ export interface InitFlags {
   owner?: string;
   license?: string;
   multigroup?: boolean;
+  namespaced?: boolean;
   plugins?: string[];
   runtime?: string;
 }
@@ -128,6 +129,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
     owner: flags.owner,
     license: license as "apache2" | "none",
     multigroup: flags.multigroup === true,
+    namespaced: flags.namespaced === true,
     year,
     runtimeSpec: specs.runtimeSpec,
     kbtsSpec: specs.kbtsSpec,
@@ -139,6 +141,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
     domain,
     layout: plugins.map((p) => p.key),
     multigroup: options.multigroup || undefined,
+    namespaced: options.namespaced || undefined,
     projectName,
     repo: options.repo,
   };
@@ -152,9 +155,13 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
   return {
     written: flush(fs),
     kept: ctx.scaffold.kept,
-    next: "Next: define a resource with:\n$ kbts create api",
+    next: `${options.namespaced ? `${NAMESPACED_WEBHOOK_WARNING}\n` : ""}Next: define a resource with:\n$ kbts create api`,
   };
 }
+
+/** Admission and conversion webhooks are cluster-wide API server configuration: WATCH_NAMESPACE does not limit them. */
+export const NAMESPACED_WEBHOOK_WARNING =
+  "Warning: a namespaced operator's webhooks stay cluster-scoped: the API server calls them for objects in every namespace (narrow them with a namespaceSelector in config/webhook if needed).";
 
 export function loadProject(fs: StagedFS): ProjectConfig {
   removeStaleTemps(fs.root);

@@ -14,6 +14,8 @@ export interface InitOptions {
   owner?: string;
   license: "apache2" | "none";
   multigroup: boolean;
+  /** Kubebuilder's --namespaced: Role/RoleBinding, WATCH_NAMESPACE, `namespace=` on RBAC markers. */
+  namespaced: boolean;
   /** npm specs for @kbts/runtime and kbts in the generated package.json. */
   runtimeSpec: string;
   kbtsSpec: string;

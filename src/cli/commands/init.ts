@@ -19,6 +19,10 @@ export function defineInit(program: Command): void {
       "apache2",
     )
     .option("--multigroup", "API groups in api/<group>/<version> (several groups in one project)")
+    .option(
+      "--namespaced",
+      "a namespaced operator: watches only WATCH_NAMESPACE, with a Role/RoleBinding instead of cluster roles",
+    )
     .option("--plugins <keys>", "plugin keys to be used for this subcommand execution", collectList, [])
     .option(
       "--runtime <spec>",
@@ -36,6 +40,7 @@ export function defineInit(program: Command): void {
         owner: opts.owner as string | undefined,
         license: opts.license as string,
         multigroup: opts.multigroup === true,
+        namespaced: opts.namespaced === true,
         plugins: opts.plugins as string[],
         runtime: opts.runtime as string | undefined,
       });

@@ -26,7 +26,12 @@ function file(set: string, path: string, ifExists: IfExists = "skip"): TemplateF
 /** Data shared by every template of a project. */
 export function projectData(ctx: PluginContext) {
   const c = ctx.config;
-  return { projectName: c.projectName ?? "", domain: c.domain ?? "", repo: c.repo ?? "" };
+  return {
+    projectName: c.projectName ?? "",
+    domain: c.domain ?? "",
+    repo: c.repo ?? "",
+    projectNamespaced: c.namespaced === true,
+  };
 }
 
 function init(ctx: PluginContext, o: InitOptions): void {
@@ -37,6 +42,7 @@ function init(ctx: PluginContext, o: InitOptions): void {
     owner: o.owner ?? "",
     year: o.year,
     licensed: o.license === "apache2",
+    namespaced: o.namespaced,
     boilerplate: boilerplate(o),
     leaderElectionID: `${fnv32a(o.repo || o.projectName)}.${o.domain}`,
     k8sVersion: KUBERNETES_VERSION,
