@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { npmInstall } from "./npm.js";
+import { eventually } from "./support/eventually.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
@@ -25,26 +26,6 @@ let env: Environment | undefined;
 
 const kubectl = (args: string[]) =>
   execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
-
-/** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-}
 
 /** The built manager as the operator's service account, watching `watch`. */
 function startManager(kubeconfig: string, watch: string) {

@@ -15,6 +15,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npmInstall } from "./npm.js";
+import { eventually } from "./support/eventually.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -60,26 +61,6 @@ async function freePort(): Promise<number> {
       server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
     });
   });
-}
-
-/** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
 }
 
 interface Manager {
