@@ -58,7 +58,7 @@ describe("kbts edit --multigroup", () => {
     await expect(runEdit(dir, {})).rejects.toThrow("nothing to edit");
   });
 
-  it("reads --multigroup and --multigroup=false on the command line; --namespaced is not there yet", async () => {
+  it("reads --multigroup and --multigroup=false on the command line", async () => {
     await init();
     const on = await execa("node", [KBTS, "edit", "--multigroup"], { cwd: dir, reject: false, all: true });
     expect(on.exitCode, on.all).toBe(0);
@@ -70,12 +70,5 @@ describe("kbts edit --multigroup", () => {
     });
     expect(off.exitCode, off.all).toBe(0);
     expect(project()).not.toContain("multigroup");
-    const namespaced = await execa("node", [KBTS, "edit", "--namespaced"], {
-      cwd: dir,
-      reject: false,
-      all: true,
-    });
-    expect(namespaced.exitCode).not.toBe(0);
-    expect(namespaced.stderr).toContain("unknown option '--namespaced'");
   }, 60_000);
 });

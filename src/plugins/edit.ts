@@ -1,19 +1,25 @@
 /**
  * `kbts edit`: changes a project's settings in PROJECT after init, as Kubebuilder's `edit` does.
- * It writes PROJECT only, never code: when a setting moves files (multigroup puts each group's APIs,
- * controllers and webhooks in a folder of their own), it lists what to move by hand and writes nothing
- * it could not do safely.
+ * --multigroup writes PROJECT only, never moves code: it lists the folders to move by hand.
+ * --namespaced also carries init's namespaced templates into the project (namespaced-edit.ts).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { StagedFS } from "../scaffold/fs.js";
-import { loadProject } from "./commands.js";
+import { Scaffold } from "../scaffold/scaffold.js";
+import { Renderer } from "../scaffold/template.js";
+import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./commands.js";
+import { editNamespaced } from "./namespaced-edit.js";
 
 export interface EditFlags {
   /** --multigroup[=true|false]; undefined: not given. */
   multigroup?: boolean;
+  /** --namespaced[=true|false]; undefined: not given. */
+  namespaced?: boolean;
+  /** --force: overwrite scaffold-owned config files whose edits overlap a change. */
+  force?: boolean;
 }
 
 export interface EditResult {
@@ -26,34 +32,74 @@ export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult
   const root = resolve(dir);
   const fs = new StagedFS(root);
   const config = loadProject(fs);
-  if (flags.multigroup === undefined) {
+  if (flags.multigroup === undefined && flags.namespaced === undefined) {
     throw new KbtsError("nothing to edit", {
       where: "kbts edit",
-      fix: "give a setting to change, e.g. --multigroup or --multigroup=false",
+      fix: "give a setting to change, e.g. --multigroup, --multigroup=false, --namespaced or --namespaced=false",
     });
   }
-  const was = config.multigroup === true;
-  if (was === flags.multigroup) {
-    return { written: [], next: `PROJECT already has multigroup: ${was}; nothing changed.` };
+  const next: ProjectConfig = { ...config };
+  const lines: string[] = [];
+  if (flags.multigroup !== undefined) lines.push(...editMultigroup(root, config, next, flags.multigroup));
+  if (flags.namespaced !== undefined) {
+    const was = config.namespaced === true;
+    if (was === flags.namespaced) {
+      lines.push(`PROJECT already has namespaced: ${was}; nothing changed.`);
+    } else {
+      next.namespaced = flags.namespaced || undefined;
+      // The file header is added by init only to new files; carried changes never touch it.
+      const edit = editNamespaced(
+        new Scaffold(fs, new Renderer(), ""),
+        next,
+        flags.namespaced,
+        flags.force === true,
+      );
+      lines.push(
+        flags.namespaced
+          ? "PROJECT: namespaced is now true: the manager watches WATCH_NAMESPACE (its own namespace) with a Role and RoleBinding."
+          : "PROJECT: namespaced is now false: the manager watches every namespace with a ClusterRole and ClusterRoleBinding.",
+        "Run make manifests to regenerate config/rbac/role.yaml from the controllers' RBAC markers.",
+      );
+      if (flags.namespaced && (config.resources ?? []).some((r) => r.webhooks !== undefined)) {
+        lines.push(NAMESPACED_WEBHOOK_WARNING);
+      }
+      for (const h of edit.byHand) {
+        lines.push(
+          `${h.path} has edits where this change goes; kbts left it as it is. Apply by hand:\n${h.patch}`,
+        );
+      }
+    }
   }
+  if (formatProject(next) === formatProject(config)) return { written: [], next: lines.join("\n") };
+  fs.write(PROJECT_FILE, formatProject(next));
+  return { written: fs.flush(), next: lines.join("\n") };
+}
+
+/** Sets multigroup in `next`; returns what to tell the user (the folders to move by hand). */
+function editMultigroup(
+  root: string,
+  config: ProjectConfig,
+  next: ProjectConfig,
+  multigroup: boolean,
+): string[] {
+  const was = config.multigroup === true;
+  if (was === multigroup) return [`PROJECT already has multigroup: ${was}; nothing changed.`];
   const groups = [...new Set(ownResources(config).map((r) => r.group))];
-  if (!flags.multigroup && groups.length > 1) {
+  if (!multigroup && groups.length > 1) {
     throw new KbtsError(`the project has APIs in ${groups.length} groups (${groups.join(", ")})`, {
       where: "--multigroup=false",
       fix: "a single-group project has one group: remove the other groups' APIs first, or keep multigroup",
     });
   }
-  const next: ProjectConfig = { ...config, multigroup: flags.multigroup || undefined };
-  fs.write(PROJECT_FILE, formatProject(next));
-  const moves = moveList(root, config, flags.multigroup);
-  const summary = `PROJECT: multigroup is now ${flags.multigroup}; new APIs go in ${flags.multigroup ? "api/<group>/<version>" : "api/<version>"}.`;
-  return {
-    written: fs.flush(),
-    next:
-      moves.length === 0
-        ? summary
-        : `${summary}\nMove the existing code by hand (kbts does not move your files), then fix the imports (cmd/main.ts, tests) and run make manifests:\n${moves.map((m) => `  ${m}`).join("\n")}`,
-  };
+  next.multigroup = multigroup || undefined;
+  const moves = moveList(root, config, multigroup);
+  const summary = `PROJECT: multigroup is now ${multigroup}; new APIs go in ${multigroup ? "api/<group>/<version>" : "api/<version>"}.`;
+  if (moves.length === 0) return [summary];
+  return [
+    summary,
+    "Move the existing code by hand (kbts does not move your files), then fix the imports (cmd/main.ts, tests) and run make manifests:",
+    ...moves.map((m) => `  ${m}`),
+  ];
 }
 
 /** The resources this project defines (not core or external kinds): the ones with folders to move. */

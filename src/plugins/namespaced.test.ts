@@ -43,6 +43,23 @@ describe("kbts init --namespaced", () => {
     });
   });
 
+  it("makes the kind's admin, editor and viewer roles Roles, as Kubebuilder's namespaced layout does", () => {
+    for (const role of ["admin", "editor", "viewer"]) {
+      expect(parse(read(`config/rbac/frigate_${role}_role.yaml`)).kind).toBe("Role");
+    }
+  });
+
+  it("refuses the GPUBudget plugin, whose operator is cluster-wide", async () => {
+    await expect(
+      runCreateApi(dir, {
+        group: "ship",
+        version: "v1alpha1",
+        kind: "GPUBudget",
+        plugins: ["gpu-budget/v1-alpha"],
+      }),
+    ).rejects.toThrow(/GPUBudget operator cannot be namespaced/);
+  });
+
   it("sets WATCH_NAMESPACE to the pod's namespace in the manager Deployment", () => {
     const docs = read("config/manager/manager.yaml")
       .split(/^---$/m)

@@ -1,3 +1,4 @@
+import { KbtsError } from "../../errors.js";
 import { type ResourceModel, resourceModel } from "../../project/resource.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
@@ -198,6 +199,12 @@ export const gpuBudgetPlugin: Plugin = {
   key: GPU_BUDGET_PLUGIN_KEY,
   description: "The GPUBudget operator: GPU budgets per namespace, Pod admission, metrics, alerts, dashboard",
   async createApi(ctx, resource, options) {
+    if (ctx.config.namespaced) {
+      throw new KbtsError("the GPUBudget operator cannot be namespaced", {
+        where: "--plugins gpu-budget/v1-alpha",
+        fix: "it counts pods and labels namespaces cluster-wide: scaffold it in a cluster-scoped project (kbts edit --namespaced=false)",
+      });
+    }
     await runBase(ctx, resource, options);
     scaffoldGPUBudget(ctx.scaffold, templateData(ctx, resource), resource);
     const key = GPU_BUDGET_PLUGIN_KEY;

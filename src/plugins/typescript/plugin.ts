@@ -24,7 +24,7 @@ function file(set: string, path: string, ifExists: IfExists = "skip"): TemplateF
 }
 
 /** Data shared by every template of a project. */
-export function projectData(ctx: PluginContext) {
+export function projectData(ctx: Pick<PluginContext, "config">) {
   const c = ctx.config;
   return {
     projectName: c.projectName ?? "",
@@ -34,17 +34,35 @@ export function projectData(ctx: PluginContext) {
   };
 }
 
+/**
+ * The part of init's template data that PROJECT records, so a later command (`kbts edit`) renders an
+ * init template exactly as init did.
+ */
+export function projectInitData(c: {
+  projectName?: string;
+  domain?: string;
+  repo?: string;
+  namespaced?: boolean;
+}) {
+  const projectName = c.projectName ?? "";
+  const domain = c.domain ?? "";
+  const repo = c.repo ?? "";
+  return {
+    projectName,
+    domain,
+    repo,
+    namespaced: c.namespaced === true,
+    leaderElectionID: `${fnv32a(repo || projectName)}.${domain}`,
+  };
+}
+
 function init(ctx: PluginContext, o: InitOptions): void {
   const data = {
-    projectName: o.projectName,
-    domain: o.domain,
-    repo: o.repo,
+    ...projectInitData(o),
     owner: o.owner ?? "",
     year: o.year,
     licensed: o.license === "apache2",
-    namespaced: o.namespaced,
     boilerplate: boilerplate(o),
-    leaderElectionID: `${fnv32a(o.repo || o.projectName)}.${o.domain}`,
     k8sVersion: KUBERNETES_VERSION,
     runtimeSpec: o.runtimeSpec,
     kbtsSpec: o.kbtsSpec,
@@ -79,7 +97,7 @@ limitations under the License.
 }
 
 /** Template data for one resource. */
-export function resourceData(ctx: PluginContext, r: ResourceModel) {
+export function resourceData(ctx: Pick<PluginContext, "config">, r: ResourceModel) {
   const depth = r.groupDir ? "../../../" : "../../";
   const webhookDepth = r.groupDir ? "../../../../" : "../../../";
   const rbacPrefix = r.multigroup ? r.group : "";

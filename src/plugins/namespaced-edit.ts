@@ -1,0 +1,140 @@
+/**
+ * `kbts edit --namespaced[=false]`: what init --namespaced would have written, carried into an existing
+ * project. Kubebuilder's edit rewrites the RBAC files and (with --force) manager.yaml, and leaves
+ * cmd/main.go and the controllers' RBAC markers to the user. kbts renders each affected template for
+ * the old and the new setting and applies the difference as a patch, so cmd/main.ts and the
+ * controllers change too while every line the user or another command wrote stays. A file whose
+ * edits overlap the change is a conflict: nothing is written, unless --force, which then overwrites
+ * only scaffold-owned config files and still never rewrites code.
+ */
+import { KbtsError } from "../errors.js";
+import type { ProjectConfig } from "../project/config.js";
+import { resourceModel } from "../project/resource.js";
+import type { Scaffold } from "../scaffold/scaffold.js";
+import { Renderer, type TemplateFile } from "../scaffold/template.js";
+import { carryTemplateChange } from "../scaffold/template-change.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
+import { projectInitData, resourceData } from "./typescript/plugin.js";
+
+export interface NamespacedEdit {
+  /** Files changed (staged in the scaffold's tree). */
+  changed: string[];
+  /** With --force: code files whose edits overlap the change, with the patch to apply by hand. */
+  byHand: { path: string; patch: string }[];
+}
+
+/**
+ * One template whose render depends on the setting. `owner` says what a conflict means: "config" is
+ * scaffold-owned (--force overwrites it), "code" is the user's (never overwritten), "generated" is
+ * rewritten by `kbts manifests` anyway (a conflict there is left for it).
+ */
+interface Affected {
+  file: TemplateFile;
+  data: (config: ProjectConfig) => object;
+  owner: "config" | "code" | "generated";
+}
+
+const INIT = "typescript/init";
+const API = "typescript/api";
+const tmpl = (set: string, path: string): TemplateFile => ({ template: `${set}/${path}.hbs`, set });
+
+function affectedFiles(config: ProjectConfig): Affected[] {
+  const init = (path: string, owner: Affected["owner"]): Affected => ({
+    file: tmpl(INIT, path),
+    data: (c) => projectInitData(c),
+    owner,
+  });
+  const out: Affected[] = [
+    init("config/rbac/role.yaml", "generated"),
+    init("config/rbac/role_binding.yaml", "config"),
+    init("config/manager/manager.yaml", "config"),
+    init("cmd/main.ts", "code"),
+  ];
+  // The project's own kinds: their admin/editor/viewer roles and their controllers' RBAC markers.
+  for (const r of config.resources ?? []) {
+    if (r.core || r.external) continue;
+    const data = (c: ProjectConfig) =>
+      resourceData(
+        { config: c },
+        resourceModel(c, {
+          group: r.group,
+          version: r.version,
+          kind: r.kind,
+          plural: r.plural,
+          namespaced: r.api?.namespaced,
+        }),
+      );
+    if (r.api) {
+      for (const role of ["admin", "editor", "viewer"]) {
+        out.push({
+          file: tmpl(API, `config/rbac/{{rbacFilePrefix}}{{kindLower}}_${role}_role.yaml`),
+          data,
+          owner: "config",
+        });
+      }
+    }
+    if (r.controller) {
+      out.push({
+        file: tmpl(API, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts"),
+        data,
+        owner: "code",
+      });
+    }
+  }
+  return out;
+}
+
+export function editNamespaced(
+  scaffold: Scaffold,
+  config: ProjectConfig,
+  namespaced: boolean,
+  force: boolean,
+): NamespacedEdit {
+  if (namespaced && config.plugins?.[GPU_BUDGET_PLUGIN_KEY] !== undefined) {
+    throw new KbtsError("the GPUBudget operator cannot be namespaced", {
+      where: "--namespaced",
+      fix: `the ${GPU_BUDGET_PLUGIN_KEY} plugin counts pods and labels namespaces cluster-wide: keep this project cluster-scoped`,
+    });
+  }
+  const renderer = new Renderer();
+  const before: ProjectConfig = { ...config, namespaced: !namespaced || undefined };
+  const after: ProjectConfig = { ...config, namespaced: namespaced || undefined };
+  const changed: string[] = [];
+  const conflicts: { path: string; patch: string; affected: Affected }[] = [];
+  const seen = new Set<string>();
+  for (const a of affectedFiles(config)) {
+    const path = renderer.outputPath(a.file, a.data(after));
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const current = scaffold.fs.read(path);
+    if (current === undefined) continue;
+    const old = renderer.render(a.file.template, a.data(before));
+    const next = renderer.render(a.file.template, a.data(after));
+    const carried = carryTemplateChange(path, current, old, next);
+    if (carried.outcome === "applied") {
+      scaffold.fs.write(path, carried.text);
+      changed.push(path);
+    } else if (carried.outcome === "conflict" && a.owner !== "generated") {
+      conflicts.push({ path, patch: carried.patch, affected: a });
+    }
+  }
+  if (conflicts.length > 0 && !force) {
+    throw new KbtsError(
+      `your edits overlap what --namespaced=${namespaced} changes in ${conflicts.map((c) => c.path).join(", ")}`,
+      {
+        where: conflicts[0]?.path,
+        fix: "nothing was written: apply these changes by hand, or pass --force to overwrite those config files (code such as cmd/main.ts is never overwritten; its change is then printed)",
+      },
+    );
+  }
+  const byHand: NamespacedEdit["byHand"] = [];
+  for (const c of conflicts) {
+    if (c.affected.owner === "code") {
+      byHand.push({ path: c.path, patch: c.patch });
+    } else {
+      scaffold.fs.write(c.path, renderer.render(c.affected.file.template, c.affected.data(after)));
+      changed.push(c.path);
+    }
+  }
+  return { changed, byHand };
+}
