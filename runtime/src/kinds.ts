@@ -1,4 +1,4 @@
-import type { KubernetesObject } from "./api/meta.js";
+import type { KubernetesObject, PartialObjectMetadata } from "./api/meta.js";
 
 /**
  * A typed descriptor of one resource: everything the client, cache and builder need to reach it,
@@ -13,6 +13,11 @@ export interface Kind<T extends KubernetesObject = KubernetesObject> {
   /** Lower-case plural resource name, as in the URL path. */
   readonly plural: string;
   readonly namespaced: boolean;
+  /**
+   * Objects of this kind are read and cached as metadata only (PartialObjectMetadata): set by
+   * `metadataOnly(kind)`, never by hand.
+   */
+  readonly metadataOnly?: boolean;
   /** Phantom field that carries the object type; never set at run time. */
   readonly __object?: T;
 }
@@ -38,4 +43,25 @@ export function apiVersionOf(kind: Kind): string {
 /** "Deployment.apps", "Pod" for the core group: the name controller-runtime logs and labels by. */
 export function groupKindOf(kind: Kind): string {
   return kind.group === "" ? kind.kind : `${kind.kind}.${kind.group}`;
+}
+
+const metadataKinds = new WeakMap<Kind, Kind<PartialObjectMetadata>>();
+
+/**
+ * The metadata-only view of a kind (controller-runtime's builder.OnlyMetadata, or reading into a
+ * PartialObjectMetadata): the cache keeps a separate informer for it that lists and watches
+ * PartialObjectMetadata, so no spec or status is ever held, and reads return only metadata:
+ * `cache.get(metadataOnly(Pod), key)`. Use it for kinds that only trigger reconciles or whose
+ * labels, owners or annotations are all a controller reads. The same descriptor comes back for
+ * the same kind.
+ */
+export function metadataOnly(kind: Kind): Kind<PartialObjectMetadata> {
+  if (kind.metadataOnly) return kind as Kind<PartialObjectMetadata>;
+  let view = metadataKinds.get(kind);
+  if (!view) {
+    const { group, version, kind: name, plural, namespaced } = kind;
+    view = Object.freeze({ group, version, kind: name, plural, namespaced, metadataOnly: true });
+    metadataKinds.set(kind, view);
+  }
+  return view;
 }

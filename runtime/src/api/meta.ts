@@ -118,6 +118,17 @@ export interface KubernetesObject {
   metadata?: ObjectMeta;
 }
 
+/**
+ * metav1.PartialObjectMetadata: an object with its metadata only (no spec, no status), what a
+ * metadata-only watch caches and a `metadataOnly(Kind)` read returns. apiVersion and kind are those
+ * of the object's own kind (e.g. "v1" / "Pod"), as controller-runtime sets them on cache reads.
+ */
+export interface PartialObjectMetadata extends KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
 /** A list as the API server returns it. */
 export interface KubernetesList<T extends KubernetesObject> {
   apiVersion?: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { KubernetesObject } from "../api/meta.js";
+import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
 import type { Cache, Informer, InformerHandler } from "../cache/types.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
-import { defineKind, type Kind } from "../kinds.js";
+import { defineKind, type Kind, metadataOnly } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
 import type { Manager, Runnable } from "../manager/types.js";
 import { generationChangedPredicate, labelSelectorPredicate } from "../predicate/predicate.js";
@@ -28,8 +28,10 @@ const Other = defineKind({ group: "", version: "v1", kind: "Secret", plural: "se
 /** An in-memory cache whose informers the test drives. */
 function fakeCache() {
   const handlers = new Map<string, InformerHandler[]>();
+  const requested: Kind[] = [];
   const cache = {
     async getInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<Informer<T>> {
+      requested.push(kind);
       const list = handlers.get(kind.kind) ?? [];
       handlers.set(kind.kind, list);
       return {
@@ -44,18 +46,18 @@ function fakeCache() {
   const emit = (kind: Kind, ev: Parameters<InformerHandler>[0]) => {
     for (const h of handlers.get(kind.kind) ?? []) h(ev);
   };
-  return { cache, emit };
+  return { cache, emit, requested };
 }
 
 function fakeManager() {
-  const { cache, emit } = fakeCache();
+  const { cache, emit, requested } = fakeCache();
   const runnables: Runnable[] = [];
   const mgr = {
     getCache: () => cache,
     getLogger: () => nopLogger(),
     add: (r: Runnable) => runnables.push(r),
   } as unknown as Manager;
-  return { mgr, emit, runnables };
+  return { mgr, emit, runnables, requested };
 }
 
 let n = 0;
@@ -153,6 +155,36 @@ describe("controllerManagedBy", () => {
     while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 30));
     expect(seen.map((r) => r.name).sort()).toEqual(["from-s", "owner", "w1"]);
+    stop.abort();
+    await done;
+  });
+
+  it("asks the cache for metadata-only informers where metadataOnly is set, and full ones elsewhere", async () => {
+    const { mgr, requested } = fakeManager();
+    const seenByHandler: PartialObjectMetadata[] = [];
+    const c = controllerManagedBy(mgr)
+      .for(Widget, { metadataOnly: true })
+      .owns(Part, { metadataOnly: true, predicates: [{ create: (e) => e.object.metadata.name !== "x" }] })
+      .watches(
+        Other,
+        enqueueRequestsFromMapFunc((o: PartialObjectMetadata) => {
+          seenByHandler.push(o);
+          return [];
+        }),
+        { metadataOnly: true },
+      )
+      .watches(
+        Part,
+        enqueueRequestsFromMapFunc(() => []),
+      )
+      .named(name())
+      .complete(noop);
+    const stop = new AbortController();
+    const done = c.start(stop.signal);
+    const deadline = Date.now() + 2000;
+    while (requested.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(requested).toEqual([metadataOnly(Widget), metadataOnly(Part), metadataOnly(Other), Part]);
+    expect(requested.map((k) => k.metadataOnly ?? false)).toEqual([true, true, true, false]);
     stop.abort();
     await done;
   });

@@ -1,19 +1,35 @@
-import type { KubernetesObject } from "../api/meta.js";
+import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
 import { type Controller, type ControllerOptions, createController } from "../controller/controller.js";
 import { kindSource, type Source } from "../controller/source.js";
 import { enqueueRequestForObject, enqueueRequestForOwner } from "../handler/enqueue.js";
 import type { EventHandler } from "../handler/types.js";
-import type { Kind } from "../kinds.js";
+import { type Kind, metadataOnly } from "../kinds.js";
 import type { Manager } from "../manager/types.js";
 import type { Predicate } from "../predicate/predicate.js";
 import type { Reconciler } from "../reconcile/types.js";
 
 export interface WatchOptions<T extends KubernetesObject> {
   predicates?: Predicate<T>[];
+  metadataOnly?: false;
+}
+
+/**
+ * Watch the kind as metadata only (controller-runtime's builder.OnlyMetadata): its informer lists and
+ * watches PartialObjectMetadata, so no spec or status is cached, and handlers and predicates receive
+ * PartialObjectMetadata. Read those objects with `metadataOnly(Kind)` (e.g. `client.get(metadataOnly(Pod), key)`);
+ * a read of the plain Kind starts a second, full informer.
+ */
+export interface MetadataOnlyWatchOptions {
+  predicates?: Predicate<PartialObjectMetadata>[];
+  metadataOnly: true;
 }
 
 export interface OwnsOptions<T extends KubernetesObject> extends WatchOptions<T> {
   /** Reconcile every owner of the For kind, not only the controller owner (controller-runtime's MatchEveryOwner). */
+  matchEveryOwner?: boolean;
+}
+
+export interface MetadataOnlyOwnsOptions extends MetadataOnlyWatchOptions {
   matchEveryOwner?: boolean;
 }
 
@@ -26,13 +42,20 @@ export type BuilderControllerOptions = Omit<ControllerOptions, "reconciler" | "f
 export interface Builder {
   /** The kind this controller reconciles; its events enqueue the object itself. Exactly once. */
   for<T extends KubernetesObject>(kind: Kind<T>, options?: WatchOptions<T>): Builder;
+  for(kind: Kind, options: MetadataOnlyWatchOptions): Builder;
   /** Objects whose controller owner reference points at a For object enqueue that owner. Needs for(). */
   owns<T extends KubernetesObject>(kind: Kind<T>, options?: OwnsOptions<T>): Builder;
+  owns(kind: Kind, options: MetadataOnlyOwnsOptions): Builder;
   /** Any kind, mapped to requests by your handler (e.g. enqueueRequestsFromMapFunc). */
   watches<T extends KubernetesObject>(
     kind: Kind<T>,
     handler: EventHandler<T>,
     options?: WatchOptions<T>,
+  ): Builder;
+  watches(
+    kind: Kind,
+    handler: EventHandler<PartialObjectMetadata>,
+    options: MetadataOnlyWatchOptions,
   ): Builder;
   /** A source used as is: withEventFilter predicates do not apply to it. */
   watchesRawSource(source: Source): Builder;
@@ -53,6 +76,13 @@ interface WatchInput {
   predicates: Predicate[];
 }
 
+type AnyWatchOptions = WatchOptions<never> | MetadataOnlyWatchOptions;
+
+/** The kind a for/owns/watches informer is keyed by: its metadata-only view when asked for. */
+function watched(kind: Kind, options: AnyWatchOptions | undefined): Kind {
+  return options?.metadataOnly ? metadataOnly(kind) : kind;
+}
+
 export function controllerManagedBy(mgr: Manager): Builder {
   let forInput: { kind: Kind; predicates: Predicate[] } | undefined;
   const ownsInputs: { kind: Kind; predicates: Predicate[]; matchEveryOwner: boolean }[] = [];
@@ -64,26 +94,26 @@ export function controllerManagedBy(mgr: Manager): Builder {
   let built = false;
 
   const builder: Builder = {
-    for(kind, opts) {
+    for(kind: Kind, opts?: AnyWatchOptions) {
       if (forInput) {
         throw new Error(
           `For(...) should only be called once, could not assign multiple objects for reconciliation (already ${forInput.kind.kind}, now ${kind.kind})`,
         );
       }
-      forInput = { kind, predicates: (opts?.predicates ?? []) as Predicate[] };
+      forInput = { kind: watched(kind, opts), predicates: (opts?.predicates ?? []) as Predicate[] };
       return builder;
     },
-    owns(kind, opts) {
+    owns(kind: Kind, opts?: AnyWatchOptions & { matchEveryOwner?: boolean }) {
       ownsInputs.push({
-        kind,
+        kind: watched(kind, opts),
         predicates: (opts?.predicates ?? []) as Predicate[],
         matchEveryOwner: opts?.matchEveryOwner ?? false,
       });
       return builder;
     },
-    watches(kind, handler, opts) {
+    watches(kind: Kind, handler: EventHandler<never>, opts?: AnyWatchOptions) {
       watchInputs.push({
-        kind,
+        kind: watched(kind, opts),
         handler: handler as EventHandler,
         predicates: (opts?.predicates ?? []) as Predicate[],
       });

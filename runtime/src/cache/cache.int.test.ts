@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import { isNotFound, NotFoundError } from "../client/errors.js";
+import { acceptFor } from "../client/metadata.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { defineKind } from "../kinds.js";
+import { defineKind, metadataOnly } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { CacheNotStartedError, createCache, type InformerCache, KindNotServedError } from "./cache.js";
 import type { InformerEvent } from "./types.js";
@@ -337,5 +338,53 @@ describe("cache-backed client", () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     await expect(cache.waitForCacheSync(ac.signal)).resolves.toBe(false);
+  });
+});
+
+describe("metadata-only informers", () => {
+  it("list and watch PartialObjectMetadata, apart from the kind's full informer", async () => {
+    await direct.create(Pod, pod("c3", "meta-1", { role: "trigger" }));
+    const cache = started();
+    const informer = await cache.getInformer(metadataOnly(Pod));
+    const events: string[] = [];
+    informer.addEventHandler((e) => {
+      if (e.object.metadata.namespace === "c3") events.push(`${e.type} ${e.object.metadata.name}`);
+    });
+    const listed = await cache.list(metadataOnly(Pod), { namespace: "c3", labelSelector: "role=trigger" });
+    expect(listed.map((p) => p.metadata.name)).toEqual(["meta-1"]);
+    expect(listed[0]).toEqual({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: expect.objectContaining({ name: "meta-1", labels: { role: "trigger" } }),
+    });
+    expect(listed[0]?.metadata.managedFields).toBeUndefined();
+    await direct.create(Pod, pod("c3", "meta-2"));
+    await eventually("the watch event", () => events.includes("add meta-2"));
+    const got = await cache.get(metadataOnly(Pod), { namespace: "c3", name: "meta-2" });
+    expect(Object.keys(got).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+    // The full informer is a second one; both are reported, by type.
+    expect(cache.peekInformer(Pod)).toBeUndefined();
+    const full = await cache.get(Pod, { namespace: "c3", name: "meta-2" });
+    expect(full.spec?.containers[0]?.image).toBe("busybox");
+    const sizes = cache.cacheSizes().filter((s) => s.kind === "Pod");
+    expect(sizes.map((s) => s.type).sort()).toEqual(["full", "metadata"]);
+    const [meta, whole] = [sizes.find((s) => s.type === "metadata")!, sizes.find((s) => s.type === "full")!];
+    expect(meta.objects).toBe(whole.objects);
+    expect(meta.bytes).toBeLessThan(whole.bytes);
+    // What the reflector asks for is what the API server sends: no specs on the wire either.
+    const page = await cache.rest.request<{ kind: string; items: object[] }>({
+      method: "GET",
+      path: "/api/v1/namespaces/c3/pods",
+      accept: acceptFor(metadataOnly(Pod), "list"),
+    });
+    expect(page.kind).toBe("PartialObjectMetadataList");
+    expect(page.items.every((i) => !("spec" in i))).toBe(true);
+    // An uncached client reads metadata-only the same way.
+    const uncached = await direct.get(metadataOnly(Pod), { namespace: "c3", name: "meta-2" });
+    expect(Object.keys(uncached).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+    expect(uncached.kind).toBe("Pod");
+    expect((await direct.list(metadataOnly(Pod), { namespace: "c3" })).every((p) => !("spec" in p))).toBe(
+      true,
+    );
   });
 });

@@ -13,15 +13,17 @@ import { ApiError, isNotFound, notFound } from "../client/errors.js";
 import type { ResourceVersionWaiter } from "../client/own-writes.js";
 import { resourcePath } from "../client/paths.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
-import { matchesSelector, parseFieldSelector, parseSelector, selectorToString } from "../client/selector.js";
+import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
 import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { deepCopyJSON, dropManagedFields, SharedInformer } from "./informer.js";
+import { type CacheKindSize, registerCacheSizeReporter } from "../metrics/cache.js";
+import { deepCopyJSON, SharedInformer } from "./informer.js";
 import type { ReflectorTuning } from "./reflector.js";
+import { type KindScope, scopeFor, unscopedCacheWarning, validateCacheOptions } from "./scope.js";
 import { keyOf, NAMESPACE_INDEX } from "./store.js";
-import type { Cache, CacheOptions, IndexFunc, Informer, TransformFunc } from "./types.js";
+import type { Cache, CacheOptions, IndexFunc, Informer } from "./types.js";
 
 export interface CreateCacheOptions extends CacheOptions {
   logger?: Logger;
@@ -67,11 +69,6 @@ export class KindNotServedError extends Error {
   }
 }
 
-/** "apps/v1/Deployment", "v1/Pod": the key of CacheOptions.transforms. */
-export function transformKey(kind: Kind): string {
-  return `${apiVersionOf(kind)}/${kind.kind}`;
-}
-
 /** The field index name controller-runtime uses for `matchingFields` lookups. */
 export function fieldIndexName(field: string): string {
   return `field:${field}`;
@@ -84,6 +81,8 @@ export function createCache(kubeConfig: KubeConfig, options: CreateCacheOptions 
 export class InformerCache implements Cache, ResourceVersionWaiter {
   readonly rest: RestClient;
   private readonly informers = new Map<string, SharedInformer>();
+  /** Each informer's resolved scope, by the same key. */
+  private readonly scopes = new Map<string, KindScope>();
   private readonly log: Logger;
   /** What informers and reflectors bind their own `component` to (pino would repeat the key). */
   private readonly baseLog: Logger;
@@ -98,12 +97,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     // Failures are always logged somewhere: a reflector that retries silently is what this cache avoids.
     this.baseLog = options.logger ?? createLogger({ name: "cache" });
     this.log = this.baseLog.child({ component: "cache" });
-    for (const ns of options.namespaces ?? []) {
-      if (!ns)
-        throw new Error(
-          'CacheOptions.namespaces must not contain ""; omit the option to watch all namespaces',
-        );
-    }
+    validateCacheOptions(options);
   }
 
   get started(): boolean {
@@ -114,12 +108,26 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
   async start(signal: AbortSignal): Promise<void> {
     if (this.signal) throw new Error("the cache is already started");
     this.signal = signal;
+    const unregister = registerCacheSizeReporter(this);
     for (const informer of this.informers.values()) this.run(informer);
     if (!signal.aborted) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     }
     await Promise.all(this.runs);
+    unregister();
     this.rest.close();
+  }
+
+  /** Objects and approximate bytes per kind and informer type (the kbts_cache_* gauges). */
+  cacheSizes(): CacheKindSize[] {
+    return [...this.informers.values()].map((informer) => ({
+      group: informer.kind.group,
+      version: informer.kind.version,
+      kind: informer.kind.kind,
+      type: informer.kind.metadataOnly ? "metadata" : "full",
+      objects: informer.store.size,
+      bytes: informer.bytes,
+    }));
   }
 
   async waitForCacheSync(signal?: AbortSignal): Promise<boolean> {
@@ -167,7 +175,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     if (kind.namespaced && !namespace) {
       throw new Error(`${kind.kind} is namespaced: give the key's namespace for "${key.name}"`);
     }
-    if (namespace) this.checkNamespace(namespace, `get ${namespace}/${key.name}`);
+    if (namespace) this.checkNamespace(kind, namespace, `get ${namespace}/${key.name}`);
     const obj = informer.store.get(keyOf(namespace, key.name));
     if (!obj) throw notFound(kind.plural, key.name, kind.group);
     return deepCopyJSON(obj);
@@ -214,7 +222,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     }
     const informer = await this.syncedInformer(kind);
     const namespace = kind.namespaced ? options.namespace : undefined;
-    if (namespace) this.checkNamespace(namespace, `list ${groupKindOf(kind)} in ${namespace}`);
+    if (namespace) this.checkNamespace(kind, namespace, `list ${groupKindOf(kind)} in ${namespace}`);
     const fields = options.fieldSelector
       ? parseFieldSelector(options.fieldSelector)
       : (options.matchingFields ?? {});
@@ -254,11 +262,12 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     return out;
   }
 
-  private checkNamespace(namespace: string, what: string): void {
-    const allowed = this.options.namespaces;
+  private checkNamespace(kind: Kind, namespace: string, what: string): void {
+    // Reads come after informerFor, so the scope is known.
+    const allowed = this.scopes.get(kindKey(kind))?.namespaces;
     if (allowed && !allowed.includes(namespace)) {
       throw new Error(
-        `unable to ${what} because of unknown namespace for the cache (it watches ${allowed.join(", ")}); use the API reader for other namespaces`,
+        `unable to ${what} because of unknown namespace for the cache (it watches ${groupKindOf(kind)} in ${allowed.join(", ")}); use the API reader for other namespaces`,
       );
     }
   }
@@ -267,24 +276,20 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     const key = kindKey(kind);
     let informer = this.informers.get(key);
     if (!informer) {
-      const transform: TransformFunc = this.options.transforms?.[transformKey(kind)] ?? dropManagedFields;
-      const selectors = this.options.selectors?.[transformKey(kind)];
-      const labelSelector =
-        selectors?.labelSelector === undefined
-          ? undefined
-          : selectorToString(parseSelector(selectors.labelSelector));
+      const scope = scopeFor(kind, this.options);
       informer = new SharedInformer({
         rest: this.rest,
         kind,
-        namespaces: this.options.namespaces,
-        labelSelector: labelSelector || undefined,
-        fieldSelector: selectors?.fieldSelector || undefined,
-        transform,
+        namespaces: scope.namespaces,
+        labelSelector: scope.labelSelector,
+        fieldSelector: scope.fieldSelector,
+        transform: scope.transform,
         syncPeriodMs: this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
         logger: this.baseLog,
         tuning: this.options.reflector,
       });
       this.informers.set(key, informer);
+      this.scopes.set(key, scope);
       if (this.signal) this.run(informer);
     }
     return informer as unknown as SharedInformer<T>;
@@ -292,6 +297,10 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
 
   private run(informer: SharedInformer): void {
     const signal = this.signal!;
+    // Said once per informer, when it starts: at cache start, or on first use after it.
+    const scope = this.scopes.get(kindKey(informer.kind));
+    const warning = scope && unscopedCacheWarning(informer.kind, scope);
+    if (warning) this.log.warn({ kind: groupKindOf(informer.kind) }, warning);
     this.runs.push(
       informer.run(signal).catch((err) => {
         this.log.error(
@@ -345,6 +354,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
   }
 }
 
+/** A kind's full and metadata-only informers are separate, as in controller-runtime. */
 function kindKey(kind: Kind): string {
-  return `${kind.group}/${kind.version}/${kind.kind}`;
+  return `${kind.group}/${kind.version}/${kind.kind}${kind.metadataOnly ? "#metadata" : ""}`;
 }

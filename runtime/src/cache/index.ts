@@ -7,12 +7,12 @@ export {
   InformerCache,
   KindNotServedError,
   type StalledWatch,
-  transformKey,
 } from "./cache.js";
 export {
   deepCopyJSON,
   deepFreeze,
   dropManagedFields,
+  freezeAndMeasure,
   jitteredResyncPeriod,
   SharedInformer,
   type SharedInformerOptions,
@@ -26,4 +26,11 @@ export {
   type ReflectorStats,
   type ReflectorTuning,
 } from "./reflector.js";
+export {
+  type KindScope,
+  scopeFor,
+  transformKey,
+  unscopedCacheWarning,
+  validateCacheOptions,
+} from "./scope.js";
 export { keyOf, NAMESPACE_INDEX, Store, storeKey } from "./store.js";

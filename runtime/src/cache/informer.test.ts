@@ -3,11 +3,13 @@ import { describe, expect, it } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { RestClient } from "../client/rest.js";
+import { metadataOnly } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import {
   deepCopyJSON,
   deepFreeze,
   dropManagedFields,
+  freezeAndMeasure,
   jitteredResyncPeriod,
   SharedInformer,
 } from "./informer.js";
@@ -206,5 +208,69 @@ describe("deepCopyJSON", () => {
     expect(Object.isFrozen(copy.a.b)).toBe(false);
     (copy.a.b[1] as { c: string }).c = "changed";
     expect((frozen.a.b[1] as { c: string }).c).toBe("d");
+  });
+});
+
+describe("what the store holds and its size", () => {
+  it("measures an object as the length of its JSON, and freezes it", () => {
+    const values: unknown[] = [
+      { a: "x", b: [1, 2.5, true, null, { c: "é" }], d: {}, e: [] },
+      cm("ns", "n", "1", { k: "v".repeat(100) }),
+      [],
+      "plain",
+    ];
+    for (const v of values) {
+      const json = JSON.stringify(v);
+      expect(freezeAndMeasure(v)).toBe(json.length);
+      if (typeof v === "object") expect(Object.isFrozen(v)).toBe(true);
+    }
+    // Keys holding undefined are not in the JSON, so not counted.
+    expect(freezeAndMeasure({ a: 1, b: undefined })).toBe(JSON.stringify({ a: 1 }).length);
+  });
+
+  it("tracks the stored bytes through adds, updates, relists and deletes", () => {
+    const inf = informer();
+    const f = feed(inf);
+    const stored = () => [...inf.store.values()].reduce((n, o) => n + JSON.stringify(o).length, 0);
+    f.replace([cm("a", "x", "1", { k: "v" }), cm("a", "y", "2")], "2");
+    expect(inf.bytes).toBe(stored());
+    f.upsert(cm("a", "x", "3", { k: "a much longer value than before" }));
+    expect(inf.bytes).toBe(stored());
+    f.upsert(cm("b", "z", "4", { z: "1" }));
+    f.remove(cm("a", "y", "5"));
+    expect(inf.bytes).toBe(stored());
+    f.replace([cm("b", "z", "6")], "6");
+    expect(inf.store.size).toBe(1);
+    expect(inf.bytes).toBe(stored());
+    f.replace([], "7");
+    expect(inf.bytes).toBe(0);
+  });
+
+  it("keeps only metadata in a metadata-only informer, typed as its kind", () => {
+    const inf = new SharedInformer({
+      rest: new RestClient(kc),
+      kind: metadataOnly(ConfigMap),
+      transform: dropManagedFields,
+      syncPeriodMs: 0,
+      logger: silentLogger(),
+    });
+    const f = feed(inf);
+    // What a server that ignores the PartialObjectMetadata media type would send: a whole object.
+    f.replace(
+      [{ ...cm("a", "x", "1", { big: "v".repeat(1000) }), apiVersion: "v1", kind: "ConfigMap" }],
+      "1",
+    );
+    f.upsert({
+      apiVersion: "meta.k8s.io/v1",
+      kind: "PartialObjectMetadata",
+      metadata: { namespace: "a", name: "y", resourceVersion: "2" },
+    });
+    expect(inf.store.get("a/x")).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { namespace: "a", name: "x", resourceVersion: "1" },
+    });
+    expect(inf.store.get("a/y")).toMatchObject({ apiVersion: "v1", kind: "ConfigMap" });
+    expect(inf.bytes).toBeLessThan(300);
   });
 });

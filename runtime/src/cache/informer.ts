@@ -8,6 +8,7 @@
  */
 import type { KubernetesObject } from "../api/meta.js";
 import { withTypeMeta } from "../client/client.js";
+import { toPartialObjectMetadata } from "../client/metadata.js";
 import { resourceVersionReached } from "../client/own-writes.js";
 import type { RestClient } from "../client/rest.js";
 import type { ObjectKey } from "../client/types.js";
@@ -42,6 +43,9 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   private readonly progressWaiters = new Set<() => void>();
   private running = false;
   private readonly log: Logger;
+  /** Approximate JSON length of each stored object (see freezeAndMeasure), and their sum. */
+  private readonly sizes = new WeakMap<object, number>();
+  private storedBytes = 0;
 
   constructor(private readonly options: SharedInformerOptions) {
     this.kind = options.kind;
@@ -66,6 +70,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
 
   hasSynced(): boolean {
     return this.unsyncedScopes.size === 0;
+  }
+
+  /** The approximate size of what the store holds: the summed JSON length of its objects. */
+  get bytes(): number {
+    return this.storedBytes;
   }
 
   get isRunning(): boolean {
@@ -185,7 +194,36 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   }
 
   private prepare(raw: KubernetesObject): T {
-    return deepFreeze(this.options.transform(withTypeMeta(this.kind, raw))) as T;
+    // Metadata-only informers store PartialObjectMetadata typed as their kind, whatever was sent.
+    const typed = this.kind.metadataOnly
+      ? toPartialObjectMetadata(this.kind, raw)
+      : withTypeMeta(this.kind, raw);
+    const obj = this.options.transform(typed);
+    this.sizes.set(obj, freezeAndMeasure(obj));
+    return obj as T;
+  }
+
+  /** Stores an object, keeping the byte count; returns the one it replaced. */
+  private put(obj: T): T | undefined {
+    const old = this.store.set(obj);
+    this.storedBytes += this.sizeOf(obj) - (old ? this.sizeOf(old) : 0);
+    return old;
+  }
+
+  private drop(key: string): T | undefined {
+    const old = this.store.delete(key);
+    if (old) this.storedBytes -= this.sizeOf(old);
+    return old;
+  }
+
+  private sizeOf(obj: T): number {
+    let size = this.sizes.get(obj);
+    // Stored without prepare (a custom sink user): measured once, here.
+    if (size === undefined) {
+      size = freezeAndMeasure(obj);
+      this.sizes.set(obj, size);
+    }
+    return size;
   }
 
   /** What the reflector of one namespace (undefined: all) feeds; public for tests and custom sources. */
@@ -200,7 +238,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           const obj = item as T;
           const key = storeKey(obj);
           seen.add(key);
-          const old = this.store.set(obj);
+          const old = this.put(obj);
           if (!old) {
             this.emit({ type: "add", object: obj, isInInitialList: initial });
           } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
@@ -213,7 +251,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
         for (const old of held) {
           const key = storeKey(old);
           if (seen.has(key)) continue;
-          this.store.delete(key);
+          this.drop(key);
           this.emit({ type: "delete", object: old, deleteStateUnknown: true });
         }
         if (initial) {
@@ -228,13 +266,13 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
       },
       upsert: (prepared) => {
         const obj = prepared as T;
-        const old = this.store.set(obj);
+        const old = this.put(obj);
         if (old) this.emit({ type: "update", oldObject: old, object: obj });
         else this.emit({ type: "add", object: obj, isInInitialList: false });
       },
       remove: (prepared) => {
         const obj = prepared as T;
-        this.store.delete(storeKey(obj));
+        this.drop(storeKey(obj));
         this.emit({ type: "delete", object: obj, deleteStateUnknown: false });
       },
       progress: () => {
@@ -288,6 +326,45 @@ export function deepFreeze<V>(value: V): V {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * Freezes a JSON value in place (as deepFreeze) and returns the length of its JSON text, roughly:
+ * strings count their UTF-16 length and escapes are ignored. One walk, which the store needed
+ * anyway to freeze, gives the cache's byte gauges without serialising anything.
+ */
+export function freezeAndMeasure(value: unknown): number {
+  switch (typeof value) {
+    case "string":
+      return value.length + 2;
+    case "number":
+      return String(value).length;
+    case "boolean":
+      return value ? 4 : 5;
+    case "object":
+      break;
+    default:
+      return 0; // undefined and functions do not appear in JSON
+  }
+  if (value === null) return 4;
+  let size = 2;
+  let members = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      size += freezeAndMeasure(item);
+      members++;
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key in record) {
+      const child = record[key];
+      if (child === undefined) continue;
+      size += key.length + 3 + freezeAndMeasure(child);
+      members++;
+    }
+  }
+  if (!Object.isFrozen(value)) Object.freeze(value);
+  return members > 1 ? size + members - 1 : size;
 }
 
 /** The default transform: managedFields are large and of no use to a controller's reads. */

@@ -27,6 +27,7 @@
 import type { Status } from "../api/core.js";
 import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import { ApiError, errorFromStatus, isGone } from "../client/errors.js";
+import { acceptFor } from "../client/metadata.js";
 import { queryString, resourcePath } from "../client/paths.js";
 import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
 import { groupKindOf, type Kind } from "../kinds.js";
@@ -241,7 +242,12 @@ export class Reflector {
         });
       let page: KubernetesList<KubernetesObject>;
       try {
-        page = await rest.request<KubernetesList<KubernetesObject>>({ method: "GET", path, signal });
+        page = await rest.request<KubernetesList<KubernetesObject>>({
+          method: "GET",
+          path,
+          signal,
+          accept: acceptFor(this.options.kind, "list"),
+        });
       } catch (err) {
         // An expired continue token (the list took longer than etcd keeps history): list in one go.
         if (cont && isGone(err)) {
@@ -342,6 +348,7 @@ export class Reflector {
           delivered++;
         },
         watchAbort.signal,
+        acceptFor(this.options.kind, "watch"),
       );
     } catch (err) {
       const lived = Date.now() - started;
@@ -389,6 +396,7 @@ export class Reflector {
           seen.abort();
         },
         AbortSignal.any([signal, seen.signal, AbortSignal.timeout(this.tuning.livenessProbeTimeoutMs)]),
+        acceptFor(this.options.kind, "watch"),
       );
     } catch (err) {
       if (missed || isGone(err)) return "missed";

@@ -1,4 +1,5 @@
-import type { KubernetesObject, LabelSelector } from "../api/meta.js";
+import type { KubernetesObject } from "../api/meta.js";
+import type { LabelSelectorInput } from "../client/selector.js";
 import type { Reader } from "../client/types.js";
 import type { Kind } from "../kinds.js";
 
@@ -24,24 +25,45 @@ export interface Informer<T extends KubernetesObject = KubernetesObject> {
 /** A transform applied to each object before it is stored; return what the operator needs. */
 export type TransformFunc = (obj: KubernetesObject) => KubernetesObject;
 
+/**
+ * What the cache holds, for every kind (the defaults) and per kind (`byObject`): controller-runtime's
+ * cache.Options. Each kind's informer lists and watches only what its scope lets through, so the
+ * rest is never held in memory; reads of that kind then see only those objects.
+ */
 export interface CacheOptions {
-  /** Watch only these namespaces (all when absent). */
+  /** Watch only these namespaces (all when absent): controller-runtime's DefaultNamespaces. */
   namespaces?: string[];
-  /** Per-kind transforms keyed by "group/version/Kind" ("v1/Pod" for core); managedFields are dropped by default. */
+  /** Every kind's server-side label selector, unless its byObject entry gives one. */
+  defaultLabelSelector?: LabelSelectorInput;
+  /** Every kind's server-side field selector (e.g. "metadata.name!=x"), unless byObject gives one. */
+  defaultFieldSelector?: string;
+  /** Every kind's transform unless byObject gives one; by default managedFields are dropped. */
+  defaultTransform?: TransformFunc;
+  /**
+   * Per-kind scope keyed by "group/version/Kind" ("v1/Secret" for core, see transformKey(kind)):
+   * controller-runtime's ByObject. Each field given replaces the cache-wide default for that kind.
+   * It applies to the kind's full and metadata-only informers alike.
+   */
+  byObject?: Record<string, ByObject>;
+  /** Per-kind transforms keyed like byObject; shorthand for `byObject[key].transform`. */
   transforms?: Record<string, TransformFunc>;
   /** Default resync period in ms (controller-runtime: 10h with jitter). */
   syncPeriodMs?: number;
-  /**
-   * Per-kind server-side filters keyed like `transforms` ("v1/Pod"): that kind's informer lists and
-   * watches only matching objects (controller-runtime's ByObject Label/Field), so the rest is never
-   * held in memory. Reads of that kind then see only those objects.
-   */
+  /** Per-kind selectors keyed like byObject; shorthand for `byObject[key].labelSelector/fieldSelector`. */
   selectors?: Record<string, KindSelectors>;
+}
+
+/** controller-runtime's cache.ByObject: where one kind is watched and what of it is kept. */
+export interface ByObject extends KindSelectors {
+  /** Watch this kind only in these namespaces (replaces CacheOptions.namespaces for it; namespaced kinds only). */
+  namespaces?: string[];
+  /** Applied to each object before it is stored (e.g. keep only the fields the controller reads). */
+  transform?: TransformFunc;
 }
 
 export interface KindSelectors {
   /** A selector string, a label map or a LabelSelector. */
-  labelSelector?: string | Record<string, string> | LabelSelector;
+  labelSelector?: LabelSelectorInput;
   /** A server-side field selector, e.g. "spec.nodeName=node-1". */
   fieldSelector?: string;
 }

@@ -10,6 +10,7 @@ import type { Cache } from "../cache/types.js";
 import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
+import { acceptFor, toPartialObjectMetadata } from "./metadata.js";
 import { OwnWrites, type ResourceVersionWaiter } from "./own-writes.js";
 import { patchContentType } from "./patch.js";
 import { queryString, resourcePath } from "./paths.js";
@@ -87,6 +88,13 @@ export function withTypeMeta<T extends KubernetesObject>(kind: Kind, obj: T): T 
   return { ...obj, apiVersion: obj.apiVersion || apiVersionOf(kind), kind: obj.kind || kind.kind };
 }
 
+/** A read object as its kind: with apiVersion/kind, and only metadata for a metadataOnly(kind) read. */
+function typedAs<T extends KubernetesObject>(kind: Kind<T>, obj: T): T {
+  return kind.metadataOnly
+    ? (toPartialObjectMetadata(kind, obj) as KubernetesObject as T)
+    : withTypeMeta(kind, obj);
+}
+
 /** namespace/name of an object or key, checked against the kind's scope. */
 export function objectKey(kind: Kind, obj: KubernetesObject | ObjectKey): ObjectKey {
   const key: ObjectKey =
@@ -162,8 +170,12 @@ class KubeClient implements APIClient {
       const path =
         resourcePath(kind, { namespace: options.namespace }) +
         queryString({ labelSelector, fieldSelector, limit, continue: cont });
-      const list = await this.rest.request<KubernetesList<T>>({ method: "GET", path });
-      for (const item of list.items ?? []) items.push(withTypeMeta(kind, item));
+      const list = await this.rest.request<KubernetesList<T>>({
+        method: "GET",
+        path,
+        accept: acceptFor(kind, "list"),
+      });
+      for (const item of list.items ?? []) items.push(typedAs(kind, item));
       cont = list.metadata?.continue;
       if (!cont || (options.limit !== undefined && items.length >= options.limit)) break;
     }
@@ -324,7 +336,7 @@ class KubeClient implements APIClient {
     subresource?: string,
   ): Promise<T> {
     const path = resourcePath(kind, { ...objectKey(kind, key), subresource });
-    return withTypeMeta(kind, await this.rest.request<T>({ method: "GET", path }));
+    return typedAs(kind, await this.rest.request<T>({ method: "GET", path, accept: acceptFor(kind, "get") }));
   }
 
   private async patchAt<T extends KubernetesObject>(

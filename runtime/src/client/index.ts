@@ -18,6 +18,12 @@ export {
 } from "./config.js";
 export * from "./errors.js";
 export {
+  acceptFor,
+  PARTIAL_OBJECT_METADATA_ACCEPT,
+  PARTIAL_OBJECT_METADATA_LIST_ACCEPT,
+  toPartialObjectMetadata,
+} from "./metadata.js";
+export {
   compareResourceVersions,
   OwnWrites,
   type ResourceVersionWaiter,

@@ -27,6 +27,8 @@ export interface RestRequest {
   body?: unknown;
   /** Defaults to application/json when there is a body. */
   contentType?: string;
+  /** The Accept header (default application/json), e.g. the PartialObjectMetadata media type. */
+  accept?: string;
   signal?: AbortSignal;
   /** Whole-request timeout in ms; default from the client (60 s). */
   timeoutMs?: number;
@@ -123,8 +125,13 @@ export class RestClient {
    * the request fails (rejects with an ApiError for a non-200 answer, RequestAbortedError when the
    * signal aborts, or the network error). An ERROR event is passed on, not thrown: the caller decides.
    */
-  async watch(path: string, onEvent: (event: WatchEvent) => void, signal?: AbortSignal): Promise<void> {
-    const res = await this.send({ method: "GET", path, signal }, undefined, true);
+  async watch(
+    path: string,
+    onEvent: (event: WatchEvent) => void,
+    signal?: AbortSignal,
+    accept?: string,
+  ): Promise<void> {
+    const res = await this.send({ method: "GET", path, signal, accept }, undefined, true);
     const code = res.statusCode ?? 0;
     if (code !== 200) {
       const body = await readBody(res, signal);
@@ -249,7 +256,7 @@ export class RestClient {
       if (v !== undefined) headers[k] = Array.isArray(v) ? v : String(v);
     }
     headers["User-Agent"] = this.options.userAgent;
-    headers.Accept = "application/json";
+    headers.Accept = req.accept ?? "application/json";
     if (payload) {
       headers["Content-Type"] = req.contentType ?? "application/json";
       headers["Content-Length"] = String(payload.length);

@@ -1,3 +1,4 @@
+export * from "./cache.js";
 export * from "./controller.js";
 export * from "./defaults.js";
 export * from "./filters.js";

@@ -1,0 +1,31 @@
+/**
+ * Metadata-only reads: the API server answers with PartialObjectMetadata(List) when asked for it in
+ * the Accept header (client-go's metadata client), so specs and statuses never cross the wire.
+ * Each media type ends with a plain application/json fallback for servers that cannot convert (some
+ * aggregated APIs); what they send is cut down to metadata here.
+ */
+import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
+import { apiVersionOf, type Kind } from "../kinds.js";
+
+/** Accept header for a get or a watch of a metadata-only kind. */
+export const PARTIAL_OBJECT_METADATA_ACCEPT =
+  "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json";
+
+/** Accept header for a list of a metadata-only kind. */
+export const PARTIAL_OBJECT_METADATA_LIST_ACCEPT =
+  "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
+/** The Accept header a read of this kind sends: metadata-only kinds ask for PartialObjectMetadata. */
+export function acceptFor(kind: Kind, what: "get" | "list" | "watch"): string | undefined {
+  if (!kind.metadataOnly) return undefined;
+  return what === "list" ? PARTIAL_OBJECT_METADATA_LIST_ACCEPT : PARTIAL_OBJECT_METADATA_ACCEPT;
+}
+
+/**
+ * The PartialObjectMetadata of an object as it is stored and returned: only metadata, typed as the
+ * object's own kind (the server sends meta.k8s.io/v1 PartialObjectMetadata; a full object from a
+ * server that ignored the media type is cut down the same way).
+ */
+export function toPartialObjectMetadata(kind: Kind, obj: KubernetesObject): PartialObjectMetadata {
+  return { apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: obj.metadata ?? {} };
+}
