@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { KbtsError } from "../errors.js";
 import { kbtsVersion } from "../version.js";
+import { defineAlpha } from "./commands/alpha.js";
 import { defineCreate } from "./commands/create.js";
 import { defineEdit } from "./commands/edit.js";
 import { defineEnvtest } from "./commands/envtest.js";
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   defineSetupEnvtest(program);
   defineEnvtest(program);
   defineVersion(program);
+  defineAlpha(program);
   return program;
 }
 

@@ -80,6 +80,10 @@ export interface InitFlags {
   projectName?: string;
   owner?: string;
   license?: string;
+  /** --license-file's content: the license header, used as it is instead of --license/--owner. */
+  licenseText?: string;
+  /** Where licenseText came from, for its error. */
+  licenseFile?: string;
   multigroup?: boolean;
   namespaced?: boolean;
   plugins?: string[];
@@ -108,6 +112,9 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
   }
   if (flags.owner !== undefined) validateOwner(flags.owner);
   if (flags.repo !== undefined) validateRepo(flags.repo);
+  if (flags.licenseText !== undefined && flags.licenseText.trim() !== "") {
+    checkHeaderIsComment(flags.licenseText, flags.licenseFile ?? "--license-file");
+  }
   checkRuntimeSpec(flags.runtime);
   removeStaleTemps(root);
   const fs = new StagedFS(root);
@@ -128,6 +135,7 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
     projectName,
     owner: flags.owner,
     license: license as "apache2" | "none",
+    licenseText: flags.licenseText,
     multigroup: flags.multigroup === true,
     namespaced: flags.namespaced === true,
     year,

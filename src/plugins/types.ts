@@ -13,6 +13,8 @@ export interface InitOptions {
   projectName: string;
   owner?: string;
   license: "apache2" | "none";
+  /** A license header used as it is (init --license-file, or alpha generate keeping the project's). */
+  licenseText?: string;
   multigroup: boolean;
   /** Kubebuilder's --namespaced: Role/RoleBinding, WATCH_NAMESPACE, `namespace=` on RBAC markers. */
   namespaced: boolean;

@@ -125,6 +125,11 @@ export const TESTDATA = fileURLToPath(new URL("../../testdata/", import.meta.url
 export async function generateGolden(name: string, dir: string): Promise<void> {
   const steps = GOLDEN_PROJECTS[name];
   if (!steps) throw new Error(`unknown golden project ${name}`);
+  await runGoldenSteps(steps, dir);
+}
+
+/** Runs kbts commands (and overlays) in `dir` (created empty), as the golden projects are made. */
+export async function runGoldenSteps(steps: GoldenStep[], dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const cwd = process.cwd();

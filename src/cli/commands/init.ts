@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
+import { KbtsError } from "../../errors.js";
 import { exitCleanlyOnSignals } from "../interrupt.js";
 import { collectList, printResult } from "../scaffold-flags.js";
 
@@ -18,6 +20,10 @@ export function defineInit(program: Command): void {
       "license to use to boilerplate, may be one of 'apache2', 'none'",
       "apache2",
     )
+    .option(
+      "--license-file <path>",
+      "a file whose content (a comment block) is the license header of every generated file, instead of --license/--owner",
+    )
     .option("--multigroup", "API groups in api/<group>/<version> (several groups in one project)")
     .option(
       "--namespaced",
@@ -33,7 +39,10 @@ export function defineInit(program: Command): void {
       exitCleanlyOnSignals();
       const { runInit } = await import("../../plugins/commands.js");
       const { INSTALL_COMMAND, installDependencies } = await import("../../scaffold/install.js");
+      const licenseFile = opts.licenseFile as string | undefined;
       const result = await runInit(process.cwd(), {
+        licenseText: licenseFile === undefined ? undefined : readLicenseFile(licenseFile),
+        licenseFile,
         domain: opts.domain as string,
         repo: opts.repo as string | undefined,
         projectName: opts.projectName as string | undefined,
@@ -55,4 +64,19 @@ export function defineInit(program: Command): void {
       await installDependencies(process.cwd());
       process.stdout.write(`${result.next}\n`);
     });
+}
+
+/** --license-file's content, or an error that names the file. */
+function readLicenseFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new KbtsError(
+      `cannot read the license file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      {
+        where: "--license-file",
+        fix: "give the path of a file holding the license header as a comment block (/* ... */)",
+      },
+    );
+  }
 }

@@ -71,13 +71,14 @@ function init(ctx: PluginContext, o: InitOptions): void {
     devVersions: devToolVersions(),
   };
   for (const t of templateSet("typescript/init")) {
-    if (t.template.endsWith("boilerplate.ts.txt.hbs") && o.license === "none") continue;
+    if (t.template.endsWith("boilerplate.ts.txt.hbs") && boilerplate(o) === "") continue;
     ctx.scaffold.template(t, data);
   }
 }
 
 /** The license header, with YEAR kept literally (it is substituted when files are rendered). */
-export function boilerplate(o: Pick<InitOptions, "license" | "owner">): string {
+export function boilerplate(o: Pick<InitOptions, "license" | "owner" | "licenseText">): string {
+  if (o.licenseText !== undefined) return o.licenseText.trimEnd();
   if (o.license === "none") return "";
   return `/*
 Copyright YEAR${o.owner ? ` ${blockCommentText(o.owner)}` : ""}.

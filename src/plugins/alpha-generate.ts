@@ -1,0 +1,207 @@
+/**
+ * `kbts alpha generate`: re-scaffolds a project from its PROJECT file with this kbts' templates, as
+ * Kubebuilder's `alpha generate` does, to move a project to newer templates. It replays init (with
+ * the project's own license header and runtime source), then create api for every kind (APIs first,
+ * then controllers of kinds without an API of theirs), then create webhook, with the flags PROJECT
+ * recorded. The user's code is not carried over: they merge it from the old tree.
+ *
+ * Kubebuilder cleans the project directory (all but .git) before it re-scaffolds in place. kbts
+ * builds the new tree aside first and moves it in only when every step worked, and it re-scaffolds
+ * in place, or into a non-empty --output-dir, only with --force.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { compareStrings } from "../compare.js";
+import { KbtsError } from "../errors.js";
+import { PROJECT_FILE, type ProjectConfig, parseProject, type Resource } from "../project/config.js";
+import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
+import { boilerplate } from "./typescript/plugin.js";
+
+export interface AlphaGenerateFlags {
+  /** The project whose PROJECT (and license header) is read; default: the current directory. */
+  inputDir?: string;
+  /** Where the new tree goes; default: the input directory itself (then --force is needed). */
+  outputDir?: string;
+  force?: boolean;
+  /** init's --runtime for the new tree; default: what the input's package.json uses. */
+  runtime?: string;
+}
+
+export interface AlphaGenerateResult {
+  written: string[];
+  next: string;
+}
+
+const BOILERPLATE = "hack/boilerplate.ts.txt";
+
+export async function runAlphaGenerate(cwd: string, flags: AlphaGenerateFlags): Promise<AlphaGenerateResult> {
+  const input = resolve(cwd, flags.inputDir ?? ".");
+  const projectPath = join(input, PROJECT_FILE);
+  if (!existsSync(projectPath)) {
+    throw new KbtsError(`${projectPath} not found`, {
+      where: flags.inputDir === undefined ? "kbts alpha generate" : "--input-dir",
+      fix: "run it in a kbts project, or pass --input-dir with the directory that holds PROJECT",
+    });
+  }
+  const config = parseProject(readFileSync(projectPath, "utf8"), projectPath);
+  const output = resolve(cwd, flags.outputDir ?? input);
+  const inPlace = output === input;
+  if (inPlace && !flags.force) {
+    throw new KbtsError("re-scaffolding in place replaces every file of the project but .git", {
+      where: flags.outputDir === undefined ? "kbts alpha generate" : "--output-dir",
+      fix: "pass --output-dir DIR to write the new scaffold beside it and merge your code by hand, or --force to replace the project (commit it first)",
+    });
+  }
+  if (!inPlace && existsSync(output) && readdirSync(output).length > 0 && !flags.force) {
+    throw new KbtsError(`${output} is not empty`, {
+      where: "--output-dir",
+      fix: "give an empty or new directory, or pass --force to replace what is in it (but .git)",
+    });
+  }
+  mkdirSync(dirname(output), { recursive: true });
+  // Aside on the same file system as the output, so moving it in is a rename.
+  const aside = mkdtempSync(join(dirname(output), ".kbts-generate-"));
+  try {
+    await replay(input, aside, config, flags.runtime ?? runtimeOf(input));
+    const written = readdirSync(aside, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(aside, join(e.parentPath, e.name)))
+      .sort(compareStrings);
+    mkdirSync(output, { recursive: true });
+    for (const entry of readdirSync(output)) {
+      if (entry !== ".git") rmSync(join(output, entry), { recursive: true, force: true });
+    }
+    for (const entry of readdirSync(aside)) renameSync(join(aside, entry), join(output, entry));
+    const where = relative(cwd, output) || ".";
+    return {
+      written,
+      next: [
+        `Re-scaffolded ${where} from ${relative(cwd, projectPath) || PROJECT_FILE} with kbts' current templates.`,
+        inPlace
+          ? "Your code was replaced: bring it back from version control (e.g. git diff, git checkout -p), then:"
+          : `Merge your code into it (e.g. git diff --no-index ${relative(cwd, input) || "."} ${where}), then:`,
+        "$ npm install && make manifests generate && make test",
+      ].join("\n"),
+    };
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+/** init's --runtime as the input project's package.json has it: vendored, linked or from a registry. */
+function runtimeOf(input: string): string | undefined {
+  let spec: string | undefined;
+  try {
+    const pkg = JSON.parse(readFileSync(join(input, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    spec = pkg.dependencies?.["@kbts/runtime"];
+  } catch {
+    return undefined;
+  }
+  if (spec === undefined) return undefined;
+  if (spec.startsWith("file:vendor/")) return "vendor";
+  if (spec.startsWith("file:") || spec.startsWith("link:")) return "link";
+  return "registry";
+}
+
+/**
+ * init's license flags that give back the project's header: --license none when it has none,
+ * apache2 with the owner init put in it, else the header itself (--license-file).
+ */
+function licenseOf(path: string): Pick<InitFlags, "license" | "owner" | "licenseText" | "licenseFile"> {
+  if (!existsSync(path)) return { license: "none" };
+  const text = readFileSync(path, "utf8");
+  const owner = /^Copyright YEAR (.+)\.$/m.exec(text)?.[1];
+  for (const candidate of [owner, undefined]) {
+    if (text.trimEnd() === boilerplate({ license: "apache2", owner: candidate })) {
+      return { license: "apache2", owner: candidate };
+    }
+  }
+  return { licenseText: text, licenseFile: path };
+}
+
+/** The plugin keys that scaffolded a kind, beyond the project's layout (e.g. gpu-budget/v1-alpha). */
+function kindPlugins(config: ProjectConfig, r: Resource): string[] {
+  const keys: string[] = [];
+  for (const [key, value] of Object.entries(config.plugins ?? {})) {
+    const resources = (value as { resources?: Resource[] } | undefined)?.resources ?? [];
+    if (resources.some((e) => e.group === r.group && e.version === r.version && e.kind === r.kind))
+      keys.push(key);
+  }
+  return keys;
+}
+
+const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY]);
+
+async function replay(input: string, dir: string, config: ProjectConfig, runtime: string | undefined) {
+  for (const key of Object.keys(config.plugins ?? {})) {
+    if (!REPLAYED_PLUGINS.has(key)) {
+      throw new KbtsError(`PROJECT names the plugin ${key}, which alpha generate cannot replay yet`, {
+        where: join(input, PROJECT_FILE),
+        fix: "re-scaffold without it (remove it from PROJECT's plugins) and add it again afterwards",
+      });
+    }
+  }
+  await runInit(dir, {
+    domain: config.domain,
+    repo: config.repo,
+    projectName: config.projectName,
+    ...licenseOf(join(input, BOILERPLATE)),
+    multigroup: config.multigroup === true,
+    namespaced: config.namespaced === true,
+    plugins: config.layout,
+    runtime,
+  });
+  const resources = config.resources ?? [];
+  // APIs first (with their controllers), as Kubebuilder does: controllers and webhooks need them.
+  for (const r of resources) {
+    if (!r.api) continue;
+    const plugins = kindPlugins(config, r);
+    await runCreateApi(dir, {
+      group: r.group,
+      version: r.version,
+      kind: r.kind,
+      plural: r.plural,
+      namespaced: r.api.namespaced === true,
+      resource: true,
+      controller: r.controller === true,
+      plugins: plugins.length > 0 ? plugins : undefined,
+    });
+  }
+  // Controllers of kinds this project does not define (built-in or external kinds).
+  for (const r of resources) {
+    if (r.api || !r.controller) continue;
+    await runCreateApi(dir, {
+      group: r.group,
+      version: r.version,
+      kind: r.kind,
+      resource: false,
+      controller: true,
+    });
+  }
+  // Webhooks last; a plugin's create api may have made some already (GPUBudget's Pod webhook).
+  for (const r of resources) {
+    const w = r.webhooks;
+    if (!w) continue;
+    const now = parseProject(readFileSync(join(dir, PROJECT_FILE), "utf8"));
+    const made = now.resources?.find(
+      (x) => x.group === r.group && x.version === r.version && x.kind === r.kind,
+    )?.webhooks;
+    const defaulting = w.defaulting === true && made?.defaulting !== true;
+    const validation = w.validation === true && made?.validation !== true;
+    const conversion = w.conversion === true && made?.conversion !== true;
+    if (!defaulting && !validation && !conversion) continue;
+    await runCreateWebhook(dir, {
+      group: r.group,
+      version: r.version,
+      kind: r.kind,
+      plural: r.plural,
+      defaulting,
+      programmaticValidation: validation,
+      conversion,
+      spoke: conversion ? w.spoke : undefined,
+    });
+  }
+}
