@@ -74,6 +74,43 @@ describe("controller", () => {
     ).toThrow(/maxConcurrentReconciles/);
   });
 
+  it("warmUp warms every source, also one watched later, without starting them; start then runs as usual", async () => {
+    const events: string[] = [];
+    const warmable = (n: string): Source => ({
+      ...directSource(),
+      name: n,
+      async start() {
+        events.push(`${n}:start`);
+      },
+      async warmUp() {
+        events.push(`${n}:warmUp`);
+      },
+    });
+    const reconciled: string[] = [];
+    const c = createUnmanagedController(uniqueName("warm"), {
+      reconciler: {
+        reconcile: async (r) => {
+          reconciled.push(r.name);
+          return undefined;
+        },
+      },
+      enableWarmup: true,
+    });
+    expect(c.enableWarmup).toBe(true);
+    c.watch(warmable("a"));
+    const stop = new AbortController();
+    stops.push(stop);
+    await c.warmUp(stop.signal);
+    c.watch(warmable("b"));
+    expect(events).toEqual(["a:warmUp", "b:warmUp"]);
+    const done = c.start(stop.signal);
+    await until(() => events.length === 4);
+    expect(events.slice(2).sort()).toEqual(["a:start", "b:start"]);
+    stop.abort();
+    await done;
+    expect(reconciled).toEqual([]);
+  });
+
   it("success forgets the backoff; requeueAfter forgets and comes back after the delay", async () => {
     const name = uniqueName("result");
     const calls: number[] = [];

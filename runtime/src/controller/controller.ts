@@ -41,6 +41,11 @@ export interface ControllerOptions {
   cacheSyncTimeoutMs?: number;
   /** Start only on the leader (default true). */
   needLeaderElection?: boolean;
+  /**
+   * Start this controller's informers before this replica leads, so a failover needs no relist
+   * (controller-runtime's EnableWarmup). Default: the manager's enableWarmup (false).
+   */
+  enableWarmup?: boolean;
   /** Allow a name already used in this process (metrics will then be shared). */
   skipNameValidation?: boolean;
   logger?: Logger;
@@ -53,6 +58,8 @@ export interface Controller extends Runnable {
   readonly needLeaderElection: boolean;
   /** Adds an event source; sources added after start are started at once. */
   watch(source: Source): void;
+  /** Starts every source's informer without delivering events (see Runnable.warmUp). */
+  warmUp(signal: AbortSignal): Promise<void>;
   /** Starts sources, waits for them to sync, runs the workers; resolves after the signal aborts and workers finish. */
   start(signal: AbortSignal): Promise<void>;
 }
@@ -92,6 +99,7 @@ export function createUnmanagedController(name: string, options: ControllerOptio
   const sources: Source[] = [];
   let queue: RateLimitingQueue<Request> | undefined;
   let runSignal: AbortSignal | undefined;
+  let warmSignal: AbortSignal | undefined;
   let started = false;
   const labels = { controller: name };
 
@@ -208,14 +216,22 @@ export function createUnmanagedController(name: string, options: ControllerOptio
   const controller: Controller = {
     name,
     needLeaderElection: options.needLeaderElection ?? true,
+    enableWarmup: options.enableWarmup,
     watch(source) {
       sources.push(source);
+      if (!started && warmSignal && !warmSignal.aborted) void source.warmUp?.(warmSignal);
       if (started && queue && runSignal && !runSignal.aborted) {
         const q = queue;
         startSource(source, q, runSignal).catch((err: unknown) =>
           log.error({ err, source: source.name }, "source added after start failed"),
         );
       }
+    },
+    async warmUp(signal) {
+      if (started || warmSignal) return;
+      warmSignal = signal;
+      log.info("Warming up: starting informers before leading");
+      await Promise.all(sources.map((s) => s.warmUp?.(signal)));
     },
     async start(signal) {
       if (started) throw new Error(`controller ${name} was started more than once`);

@@ -14,6 +14,11 @@ export interface Source {
   start(queue: RequestQueue, signal: AbortSignal, logger: Logger): Promise<void>;
   /** Resolves true once the source has delivered its initial state, false if the signal aborts first. */
   waitForSync(signal: AbortSignal): Promise<boolean>;
+  /**
+   * Starts what the source reads from (its informer) without delivering events, before the
+   * controller leads (warm standby). Must not wait for sync: the manager's cache sync does.
+   */
+  warmUp?(signal: AbortSignal): Promise<void>;
 }
 
 function runHandler(promise: void | Promise<void>, logger: Logger, type: PredicateEventType): void {
@@ -80,6 +85,10 @@ export function kindSource<T extends KubernetesObject>(
       signal.addEventListener("abort", unsubscribe, { once: true });
       synced = () => informer.hasSynced();
       started?.();
+    },
+    async warmUp() {
+      // Creating the informer is enough: the cache starts it, and start() later attaches to it.
+      await cache.getInformer(kind);
     },
     async waitForSync(signal) {
       await Promise.race([startedPromise, aborted(signal)]);

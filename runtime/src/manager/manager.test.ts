@@ -127,6 +127,57 @@ describe("createManager", () => {
     expect(stops.slice(2)).toEqual(["other:stop", "cache:stop"]);
   });
 
+  it("warms up leader-only runnables before the caches start when enableWarmup is set, per runnable overriding", async () => {
+    const events: string[] = [];
+    const warm = (name: string, enableWarmup?: boolean): Runnable => ({
+      ...recording(events, name),
+      enableWarmup,
+      async warmUp() {
+        events.push(`${name}:warmUp`);
+      },
+    });
+    const { mgr, release } = manager(events, { enableWarmup: true });
+    mgr.add(warm("default"));
+    mgr.add(warm("optedOut", false));
+    mgr.add({ ...warm("notLeaderOnly"), needLeaderElection: false });
+    const stop = new AbortController();
+    const done = mgr.start(stop.signal);
+    await until(() => events.includes("cache:start"));
+    expect(events).toEqual(["default:warmUp", "cache:start"]);
+    // Added after the caches started but before leading: warmed at once.
+    mgr.add(warm("late"));
+    expect(events).toEqual(["default:warmUp", "cache:start", "late:warmUp"]);
+    release();
+    await until(() => events.includes("late:start"));
+    expect(events.filter((e) => e.endsWith(":warmUp"))).toEqual(["default:warmUp", "late:warmUp"]);
+    stop.abort();
+    await done;
+
+    // Off by default (controller-runtime's default); a runnable may opt in alone.
+    const events2: string[] = [];
+    const second = manager(events2);
+    second.release();
+    second.mgr.add({
+      ...recording(events2, "plain"),
+      async warmUp() {
+        events2.push("plain:warmUp");
+      },
+    });
+    second.mgr.add({
+      ...recording(events2, "optedIn"),
+      enableWarmup: true,
+      async warmUp() {
+        events2.push("optedIn:warmUp");
+      },
+    });
+    const stop2 = new AbortController();
+    const done2 = second.mgr.start(stop2.signal);
+    await until(() => events2.includes("optedIn:start") && events2.includes("plain:start"));
+    expect(events2.filter((e) => e.endsWith(":warmUp"))).toEqual(["optedIn:warmUp"]);
+    stop2.abort();
+    await done2;
+  });
+
   it("a failing runnable stops the manager and start rejects with its error", async () => {
     const events: string[] = [];
     const { mgr, release } = manager(events);

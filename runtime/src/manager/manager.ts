@@ -199,6 +199,8 @@ class ControllerManager implements Manager {
 
   private addToGroup(group: Group, runnable: Runnable): void {
     group.runnables.push(runnable);
+    // A controller added after the caches started, while this replica does not lead yet: warm it now.
+    if (group === this.groups.leader && this.groups.caches.started && !group.started) this.warmUp(runnable);
     // Added after its group started (e.g. a controller created late): start it right away.
     if (group.started) this.run(group, runnable);
   }
@@ -246,6 +248,9 @@ class ControllerManager implements Manager {
         await Promise.race([this.webhookServer.started(), stop]);
       }
       if (!stopping()) {
+        // Warm-up registers the controllers' informers first, so they start and sync with the cache
+        // (and /readyz waits for them): a replica is ready only once it could take over warm.
+        for (const r of this.groups.leader.runnables) this.warmUp(r);
         this.startGroup(this.groups.caches);
         const synced = await this.cache.waitForCacheSync(abortOn(stop));
         if (synced) this.cachesSynced = true;
@@ -307,6 +312,17 @@ class ControllerManager implements Manager {
     this.webhookServer?.drain?.();
     this.log.info({ shutdownDelayMs: delayMs }, "shutting down: not ready, serving while endpoints move");
     await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+
+  /** Runs a leader-only runnable's warmUp when enabled for it (see Runnable.warmUp). */
+  private warmUp(runnable: Runnable): void {
+    const enabled = runnable.enableWarmup ?? this.options.enableWarmup ?? false;
+    if (!enabled || !runnable.warmUp) return;
+    // Under the caches' signal: warmed informers live as long as the cache.
+    runnable.warmUp(this.groups.caches.abort.signal).catch((err: unknown) => {
+      // Not fatal: start() sets the sources up again once this replica leads.
+      this.log.error({ err }, "warm-up failed; the runnable will start cold when leading");
+    });
   }
 
   private startLeaderGroup(): void {

@@ -74,6 +74,14 @@ export interface ManagerOptions {
   };
   cache?: CacheOptions;
   /**
+   * Default for every controller's enableWarmup (controller-runtime's Controller.EnableWarmup):
+   * informers for every controller's watches start before this replica leads, so a new leader
+   * starts its workers on a synced cache instead of relisting. Followers then hold a full cache and
+   * a watch each; /readyz waits for it. Default false, as controller-runtime (a single replica gains
+   * nothing); worth it with leader election and a standby replica.
+   */
+  enableWarmup?: boolean;
+  /**
    * Hand the lease back on a clean stop, after every controller has finished, so a standby takes
    * over at once. Default true (controller-runtime's LeaderElectionReleaseOnCancel defaults to
    * false because its Start may return before runnables end; ours resolves only after they have).
