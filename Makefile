@@ -56,7 +56,7 @@ setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go 
 ##@ Tools (everything the tests use, installed before any test runs; tests never install anything)
 
 .PHONY: tools
-tools: setup-envtest envtest-cluster controller-gen prometheus node-lts ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus, Node.js LTS.
+tools: setup-envtest envtest-cluster controller-gen prometheus node-lts helm ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus, Node.js LTS, helm.
 
 .PHONY: envtest-cluster
 envtest-cluster: setup-envtest ## Build envtest's cluster mode (kube-controller-manager, kube-scheduler, kwok) beside the control plane when missing.
@@ -65,6 +65,10 @@ envtest-cluster: setup-envtest ## Build envtest's cluster mode (kube-controller-
 .PHONY: controller-gen
 controller-gen: install ## Build the controller-gen oracle (Go module proxy) into ~/.cache/kbts and fetch the Go modules it loads.
 	node --import tsx testdata/controller-gen/install.ts
+
+.PHONY: helm
+helm: install ## Build helm (e2e/tools/helm.ts: HELM_VERSION, from the Go module proxy) into ~/.cache/kbts when missing.
+	node --import tsx e2e/tools/helm.ts
 
 .PHONY: prometheus
 prometheus: ## Install promtool and prometheus (Debian's prometheus package) when they are not on PATH.

@@ -103,7 +103,11 @@ export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldRe
       fix: "use apache2 or none",
     });
   }
-  const plugins = flags.plugins?.length ? resolvePlugins(flags.plugins) : DEFAULT_LAYOUT.map(findPlugin);
+  let plugins = flags.plugins?.length ? resolvePlugins(flags.plugins) : DEFAULT_LAYOUT.map(findPlugin);
+  // Only add-on plugins named (e.g. --plugins helm/v2-alpha): the base layout scaffolds the project first.
+  if (plugins.some((p) => p.init) && !plugins.some((p) => p.createApi)) {
+    plugins = [...DEFAULT_LAYOUT.map(findPlugin), ...plugins];
+  }
   if (!plugins.some((p) => p.init)) {
     throw new KbtsError("none of the selected plugins can initialize a project", {
       where: "--plugins",

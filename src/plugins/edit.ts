@@ -2,16 +2,19 @@
  * `kbts edit`: changes a project's settings in PROJECT after init, as Kubebuilder's `edit` does.
  * --multigroup writes PROJECT only, never moves code: it lists the folders to move by hand.
  * --namespaced also carries init's namespaced templates into the project (namespaced-edit.ts).
+ * --plugins runs the named plugins' edit (e.g. helm/v2-alpha's chart).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
+import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./commands.js";
 import { editNamespaced } from "./namespaced-edit.js";
+import { resolvePlugins } from "./registry.js";
 
 export interface EditFlags {
   /** --multigroup[=true|false]; undefined: not given. */
@@ -20,6 +23,11 @@ export interface EditFlags {
   namespaced?: boolean;
   /** --force: overwrite scaffold-owned config files whose edits overlap a change. */
   force?: boolean;
+  /** Plugins whose edit runs (--plugins). */
+  plugins?: string[];
+  /** helm/v2-alpha: the kustomize output to read (--manifests) and the chart's folder (--output-dir). */
+  manifests?: string;
+  outputDir?: string;
 }
 
 export interface EditResult {
@@ -32,10 +40,17 @@ export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult
   const root = resolve(dir);
   const fs = new StagedFS(root);
   const config = loadProject(fs);
+  if (flags.plugins?.length) return runPluginEdits(fs, config, flags);
+  if (flags.manifests !== undefined || flags.outputDir !== undefined) {
+    throw new KbtsError("--manifests and --output-dir are options of a plugin's edit", {
+      where: "kbts edit",
+      fix: "name the plugin, e.g. kbts edit --plugins helm/v2-alpha",
+    });
+  }
   if (flags.multigroup === undefined && flags.namespaced === undefined) {
     throw new KbtsError("nothing to edit", {
       where: "kbts edit",
-      fix: "give a setting to change, e.g. --multigroup, --multigroup=false, --namespaced or --namespaced=false",
+      fix: "give a setting to change, e.g. --multigroup, --multigroup=false, --namespaced or --namespaced=false, or a plugin: --plugins helm/v2-alpha",
     });
   }
   const next: ProjectConfig = { ...config };
@@ -100,6 +115,44 @@ function editMultigroup(
     "Move the existing code by hand (kbts does not move your files), then fix the imports (cmd/main.ts, tests) and run make manifests:",
     ...moves.map((m) => `  ${m}`),
   ];
+}
+
+/** `kbts edit --plugins a,b`: each plugin's edit against one staged tree, then PROJECT, then one flush. */
+async function runPluginEdits(fs: StagedFS, config: ProjectConfig, flags: EditFlags): Promise<EditResult> {
+  if (flags.multigroup !== undefined || flags.namespaced !== undefined) {
+    throw new KbtsError("--multigroup/--namespaced and --plugins are separate edits", {
+      where: "kbts edit",
+      fix: "run kbts edit with the setting and kbts edit --plugins ... one after the other",
+    });
+  }
+  const plugins = resolvePlugins(flags.plugins ?? []);
+  const without = plugins.filter((p) => !p.edit);
+  if (without.length > 0) {
+    throw new KbtsError(`plugin ${without.map((p) => p.key).join(", ")} has no edit subcommand`, {
+      where: "--plugins",
+      fix: "name a plugin that edits a project, e.g. helm/v2-alpha",
+    });
+  }
+  const scaffold = new Scaffold(fs, new Renderer(), "");
+  const next: string[] = [];
+  for (const plugin of plugins) {
+    next.push(
+      await (plugin.edit?.(
+        { scaffold, config },
+        {
+          force: flags.force === true,
+          manifests: flags.manifests,
+          outputDir: flags.outputDir,
+        },
+      ) ?? ""),
+    );
+  }
+  fs.write(PROJECT_FILE, formatProject(config));
+  formatStaged(fs);
+  const kept = scaffold.kept.length
+    ? [`Kept (you may have edited them; --force regenerates all but Chart.yaml): ${scaffold.kept.join(", ")}`]
+    : [];
+  return { written: fs.flush(), next: [...kept, ...next].join("\n") };
 }
 
 /** The resources this project defines (not core or external kinds): the ones with folders to move. */

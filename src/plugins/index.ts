@@ -1,4 +1,5 @@
 import { gpuBudgetPlugin } from "./gpubudget/index.js";
+import { helmPlugin } from "./helm/index.js";
 import { registeredPlugins, registerPlugin } from "./registry.js";
 import { TYPESCRIPT_PLUGIN_KEY, typescriptPlugin } from "./typescript/plugin.js";
 
@@ -12,6 +13,7 @@ export const DEFAULT_LAYOUT = [TYPESCRIPT_PLUGIN_KEY];
 if (registeredPlugins().length === 0) {
   registerPlugin(typescriptPlugin);
   registerPlugin(gpuBudgetPlugin);
+  registerPlugin(helmPlugin);
 }
 
 export { findPlugin, registeredPlugins, registerPlugin, resolvePlugins } from "./registry.js";

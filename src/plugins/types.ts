@@ -44,6 +44,16 @@ export interface WebhookOptions {
   spokes?: string[];
 }
 
+/** `kbts edit --plugins <key>` options (Kubebuilder's helm/v2-alpha flags). */
+export interface EditOptions {
+  /** Regenerate files the user may have edited (values.yaml, ...); Chart.yaml is never overwritten. */
+  force: boolean;
+  /** The kustomize output to read (--manifests). */
+  manifests?: string;
+  /** Where the output goes (--output-dir). */
+  outputDir?: string;
+}
+
 export interface PluginContext {
   scaffold: Scaffold;
   /** PROJECT as it will be written; plugins update it (the command writes it last). */
@@ -57,4 +67,6 @@ export interface Plugin {
   init?(ctx: PluginContext, options: InitOptions): void | Promise<void>;
   createApi?(ctx: PluginContext, resource: ResourceModel, options: ApiOptions): void | Promise<void>;
   createWebhook?(ctx: PluginContext, resource: ResourceModel, options: WebhookOptions): void | Promise<void>;
+  /** `kbts edit --plugins <key>`: returns what to do next. */
+  edit?(ctx: PluginContext, options: EditOptions): string | Promise<string>;
 }

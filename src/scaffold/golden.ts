@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
@@ -156,12 +156,20 @@ export async function runGoldenSteps(steps: GoldenStep[], dir: string): Promise<
   }
 }
 
-/** Every file of a tree (relative paths, sorted), without installed or built output. */
+/**
+ * Every file of a tree (relative paths, sorted), without installed or built output. dist/chart is
+ * kept: helm/v2-alpha's chart is source that lives beside the compiled output.
+ */
 export function listTree(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.name === "node_modules" || e.name === "dist") continue;
+      if (e.name === "node_modules") continue;
+      if (e.name === "dist") {
+        const chart = join(d, e.name, "chart");
+        if (e.isDirectory() && existsSync(chart)) walk(chart);
+        continue;
+      }
       const full = join(d, e.name);
       if (e.isDirectory()) walk(full);
       else out.push(relative(dir, full).split(sep).join("/"));

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { exitCleanlyOnSignals } from "../interrupt.js";
-import { flagBool, parseBool, printResult } from "../scaffold-flags.js";
+import { collectList, flagBool, parseBool, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts edit`; the implementation loads only when it runs.
 export function defineEdit(program: Command): void {
@@ -17,10 +17,16 @@ export function defineEdit(program: Command): void {
       "watch only WATCH_NAMESPACE with a Role/RoleBinding (--namespaced=false: back to cluster-wide); carries the change into config, cmd/main.ts and the controllers' RBAC markers",
       parseBool,
     )
+    .option("--plugins <keys>", "plugins whose edit runs, e.g. helm/v2-alpha (a Helm chart)", collectList, [])
     .option(
       "--force",
-      "overwrite scaffolded config files whose edits overlap the change (code is never overwritten)",
+      "--namespaced: overwrite scaffolded config files whose edits overlap the change (code is never overwritten); helm/v2-alpha: regenerate values.yaml and the other files you may have edited (never Chart.yaml)",
     )
+    .option(
+      "--manifests <file>",
+      "helm/v2-alpha: the kustomize output to build the chart from (default dist/install.yaml)",
+    )
+    .option("--output-dir <dir>", "helm/v2-alpha: the chart goes in <dir>/chart (default dist)")
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runEdit } = await import("../../plugins/edit.js");
@@ -29,7 +35,10 @@ export function defineEdit(program: Command): void {
         await runEdit(process.cwd(), {
           multigroup: setting(opts.multigroup),
           namespaced: setting(opts.namespaced),
+          plugins: opts.plugins as string[],
           force: opts.force === true,
+          manifests: opts.manifests as string | undefined,
+          outputDir: opts.outputDir as string | undefined,
         }),
       );
     });
