@@ -7,9 +7,10 @@
  * reconciler can modify what it read and send it back with `update`, exactly as it would with
  * controller-runtime (whose cache reader DeepCopies too), without ever touching the shared store.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
+
 import type { KubernetesObject } from "../api/meta.js";
 import { ApiError, isNotFound, notFound } from "../client/errors.js";
+import type { KubeConfig } from "../client/kubeconfig.js";
 import type { ResourceVersionWaiter } from "../client/own-writes.js";
 import { resourcePath } from "../client/paths.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";

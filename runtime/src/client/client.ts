@@ -4,12 +4,13 @@
  * straight to the API server; writes always go to the API server. Every object handed back carries
  * apiVersion and kind, including list items (the API server leaves them off items).
  */
-import type { KubeConfig } from "@kubernetes/client-node";
+
 import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import type { Cache } from "../cache/types.js";
 import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
+import type { KubeConfig } from "./kubeconfig.js";
 import { acceptFor, toPartialObjectMetadata } from "./metadata.js";
 import { OwnWrites, type ResourceVersionWaiter } from "./own-writes.js";
 import { patchContentType } from "./patch.js";

@@ -1,14 +1,14 @@
 /**
  * Finding the cluster, like controller-runtime's config.GetConfig: an explicit path, then $KUBECONFIG
  * (several files joined by the path delimiter are merged), then the in-cluster service account, then
- * ~/.kube/config. Loading and authentication (client certs, tokens, exec plugins, OIDC) are
- * @kubernetes/client-node's KubeConfig; the REST layer asks it for credentials on every request.
+ * ~/.kube/config. The result (kubeconfig.ts) gives the REST layer credentials on every request: client
+ * certs, tokens, exec plugins, and through client-node, loaded only for them, OIDC and other providers.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { isIPv6 } from "node:net";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import { delimiter, join } from "node:path";
+import { LoadedKubeConfig } from "./kubeconfig.js";
 
 export interface LoadKubeConfigOptions {
   /** A kubeconfig file to use instead of the search order (a `--kubeconfig` flag). */
@@ -42,7 +42,7 @@ export function inClusterNamespace(): string | undefined {
  * directory's ca.crt, and its token re-read as the kubelet rotates it. (client-node's loadFromCluster
  * can only prefix the fixed path, not move the directory.)
  */
-export function loadInClusterConfig(dir: string = serviceAccountDir()): KubeConfig {
+export function loadInClusterConfig(dir: string = serviceAccountDir()): LoadedKubeConfig {
   const host = process.env.KUBERNETES_SERVICE_HOST?.trim();
   const port = process.env.KUBERNETES_SERVICE_PORT?.trim();
   if (!host || !port) {
@@ -57,8 +57,7 @@ export function loadInClusterConfig(dir: string = serviceAccountDir()): KubeConf
       );
     }
   }
-  const kc = new KubeConfig();
-  kc.loadFromClusterAndUser(
+  const kc = LoadedKubeConfig.fromClusterAndUser(
     {
       name: "inCluster",
       server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`,
@@ -72,23 +71,24 @@ export function loadInClusterConfig(dir: string = serviceAccountDir()): KubeConf
   return kc;
 }
 
-export function loadKubeConfig(options: LoadKubeConfigOptions = {}): KubeConfig {
-  const kc = new KubeConfig();
+export function loadKubeConfig(options: LoadKubeConfigOptions = {}): LoadedKubeConfig {
+  let kc: LoadedKubeConfig;
   const env = process.env.KUBECONFIG?.trim();
   const home = join(homedir(), ".kube", "config");
   if (options.path) {
     if (!existsSync(options.path)) {
       throw new Error(`kubeconfig ${options.path} does not exist; pass the path of a kubeconfig file`);
     }
-    kc.loadFromFile(options.path);
+    kc = LoadedKubeConfig.fromFile(options.path);
   } else if (env) {
-    // client-node merges the files of a multi-path KUBECONFIG; `true` keeps the first file's
-    // current-context, as kubectl does (client-node's default lets the last file's win).
-    kc.loadFromDefault(undefined, true);
+    // The files of a multi-path KUBECONFIG are merged; the first file's current-context wins, as in kubectl.
+    const [first, ...rest] = env.split(delimiter).filter(Boolean) as [string, ...string[]];
+    kc = LoadedKubeConfig.fromFile(first);
+    for (const file of rest) kc.merge(LoadedKubeConfig.fromFile(file));
   } else if (process.env.KUBERNETES_SERVICE_HOST && existsSync(join(serviceAccountDir(), "token"))) {
     return loadInClusterConfig();
   } else if (existsSync(home)) {
-    kc.loadFromFile(home);
+    kc = LoadedKubeConfig.fromFile(home);
   } else {
     throw new Error(
       "no Kubernetes configuration found: set KUBECONFIG, create ~/.kube/config, or run in a pod with a service account",

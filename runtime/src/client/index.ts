@@ -17,6 +17,7 @@ export {
   serviceAccountDir,
 } from "./config.js";
 export * from "./errors.js";
+export { type Cluster, type Context, type KubeConfig, LoadedKubeConfig, type User } from "./kubeconfig.js";
 export {
   acceptFor,
   PARTIAL_OBJECT_METADATA_ACCEPT,

@@ -13,9 +13,9 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
-import type { KubeConfig } from "@kubernetes/client-node";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { errorFromResponse } from "./errors.js";
+import type { KubeConfig } from "./kubeconfig.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

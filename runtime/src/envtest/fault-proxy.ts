@@ -7,12 +7,13 @@
  */
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig as AnyKubeConfig } from "../client/kubeconfig.js";
 
 export interface FaultProxy {
   /** "https://127.0.0.1:<port>" */
   url: string;
-  /** A copy of `kubeConfig` whose current cluster points at the proxy. */
-  kubeConfigFor(kubeConfig: KubeConfig): KubeConfig;
+  /** A kubeconfig of `kubeConfig`'s current context whose cluster points at the proxy. */
+  kubeConfigFor(kubeConfig: AnyKubeConfig): KubeConfig;
   /** Connections currently open through the proxy. */
   readonly open: number;
   /** Adds this much delay to every chunk in both directions (0 to stop). */
@@ -97,12 +98,20 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 
   return {
     url: proxyURL,
-    kubeConfigFor(kubeConfig: KubeConfig): KubeConfig {
+    kubeConfigFor(kubeConfig: AnyKubeConfig): KubeConfig {
+      const cluster = kubeConfig.getCurrentCluster();
+      const user = kubeConfig.getCurrentUser();
+      const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
+      if (!cluster || !user || !context) {
+        throw new Error("the kubeconfig has no current context, cluster and user to point at the proxy");
+      }
       const kc = new KubeConfig();
-      kc.loadFromString(kubeConfig.exportConfig());
-      const current = kc.getCurrentCluster();
-      if (!current) throw new Error("the kubeconfig has no current cluster to point at the proxy");
-      kc.clusters = kc.clusters.map((c) => (c.name === current.name ? { ...c, server: proxyURL } : c));
+      kc.loadFromOptions({
+        clusters: [{ ...cluster, server: proxyURL }],
+        users: [user],
+        contexts: [context],
+        currentContext: context.name,
+      });
       return kc;
     },
     get open() {

@@ -1,10 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { KubeConfig } from "@kubernetes/client-node";
 import { createCache, type InformerCache } from "../cache/cache.js";
 import type { Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
 import { inClusterNamespace, loadKubeConfig } from "../client/config.js";
+import type { KubeConfig } from "../client/kubeconfig.js";
 import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";

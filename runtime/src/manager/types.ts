@@ -1,6 +1,6 @@
-import type { KubeConfig } from "@kubernetes/client-node";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, CacheOptions } from "../cache/types.js";
+import type { KubeConfig } from "../client/kubeconfig.js";
 import type { Client, Reader } from "../client/types.js";
 import type { Logger } from "../log/types.js";
 import type { Runnable } from "../runnable.js";

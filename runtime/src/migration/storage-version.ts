@@ -3,10 +3,11 @@
  * storage version changes, objects written before stay encoded in the old version in etcd until they
  * are written again, and the old version cannot leave status.storedVersions (nor the CRD) until then.
  */
-import type { KubeConfig } from "@kubernetes/client-node";
+
 import type { CustomResourceDefinition } from "../api/core.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { isConflict, isGone, isNotFound } from "../client/errors.js";
+import type { KubeConfig } from "../client/kubeconfig.js";
 import { queryString, resourcePath } from "../client/paths.js";
 import { RestClient } from "../client/rest.js";
 import { defineKind, type Kind } from "../kinds.js";

@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "../client/kubeconfig.js";
 import type { Client } from "../client/types.js";
 import type { Logger } from "../log/types.js";
 import { LOOPBACK_HOSTS, selfSignedServingCertificate, writeServingFiles } from "../tls/selfsigned.js";

@@ -1,0 +1,65 @@
+/**
+ * What importing @kbts/runtime loads: an operator's fixed memory and start-up CPU are mostly the
+ * modules its entry point pulls in (issue 17). client-node's index loads its whole generated API
+ * (~800 modules, ~65 MiB resident); ajv, CEL and the fake client are for tests. Those are loaded only
+ * when used (a dynamic import()) or from their own entry points (@kbts/runtime/fake, /envtest).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL(".", import.meta.url));
+
+/** Static value imports (not `import type`, not dynamic import()) of one module. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /^(?:import|export)\s+(type\s+)?[^"';]*?from\s*"([^"]+)"|^import\s+"([^"]+)"/gm,
+  )) {
+    if (m[1]) continue;
+    const spec = m[2] ?? m[3];
+    if (spec) out.push(spec);
+  }
+  return out;
+}
+
+/** Every package the entry module reaches through static imports (relative modules followed). */
+function packagesReached(entry: string): Map<string, string> {
+  const packages = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith(".")) {
+        const base = resolve(dirname(file), spec).replace(/\.js$/, "");
+        const target = [`${base}.ts`, join(base, "index.ts")].find((p) => existsSync(p));
+        if (target) visit(target);
+      } else if (!spec.startsWith("node:")) {
+        packages.set(spec, file.slice(SRC.length));
+      }
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe("the main entry point (@kbts/runtime)", () => {
+  const reached = packagesReached(join(SRC, "index.ts"));
+
+  it("statically loads only the packages an operator runs on", () => {
+    expect([...reached.keys()].sort()).toEqual([
+      "@kubernetes/client-node/dist/config_types.js",
+      "pino",
+      "prom-client",
+      "yaml",
+    ]);
+  });
+
+  it("finds a heavy import when there is one", () => {
+    expect(packagesReached(join(SRC, "envtest", "fault-proxy.ts")).has("@kubernetes/client-node")).toBe(true);
+    expect(packagesReached(join(SRC, "fake", "index.ts")).has("ajv")).toBe(true);
+  });
+});
