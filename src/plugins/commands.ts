@@ -38,8 +38,9 @@ import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
-import type { Plugin, PluginContext } from "./types.js";
+import type { ApiOptions, Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
+import { type KindSource, resolveKindSource } from "./typescript/kind-source.js";
 import { boilerplate } from "./typescript/plugin.js";
 import { apiVersionsOf, storageVersionsOf } from "./typescript/storage-version.js";
 
@@ -221,18 +222,44 @@ export interface CreateApiFlags extends ResourceFlags {
   controller?: boolean;
   force?: boolean;
   plugins?: string[];
+  /** Kubebuilder's external-type flags: where the kind's types come from, its domain, its package. */
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
 }
 
 export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<ScaffoldResult> {
   const fs = new StagedFS(resolve(dir));
   const config = loadProject(fs);
   validateResourceFlags(flags);
-  refuseBuiltinGroup(flags.group, flags.kind, config.domain ?? "");
-  const options = {
+  const options: ApiOptions = {
     resource: flags.resource ?? true,
     controller: flags.controller ?? true,
     force: flags.force ?? false,
   };
+  const externalFlag = (
+    [
+      ["--external-api-path", flags.externalApiPath],
+      ["--external-api-domain", flags.externalApiDomain],
+      ["--external-api-module", flags.externalApiModule],
+    ] as const
+  ).find(([, v]) => v !== undefined)?.[0];
+  if (options.resource && externalFlag) {
+    throw new KbtsError(
+      `${externalFlag} is for a kind defined outside the project; it cannot be used with --resource=true`,
+      {
+        where: externalFlag,
+        fix: "add --resource=false --controller to scaffold a controller for the external kind",
+      },
+    );
+  }
+  if (flags.externalApiModule !== undefined && flags.externalApiPath === undefined) {
+    throw new KbtsError("--external-api-module requires --external-api-path", {
+      where: "--external-api-module",
+      fix: "name the import path of the kind's types with --external-api-path",
+    });
+  }
+  if (options.resource) refuseBuiltinGroup(flags.group, flags.kind, config.domain ?? "");
   if (!options.resource && !options.controller) {
     throw new KbtsError("nothing to create: both --resource=false and --controller=false", {
       where: "--resource, --controller",
@@ -243,7 +270,7 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   if (!chain.some((p) => p.createApi)) {
     throw new KbtsError("none of the project's plugins can create an API", { where: "--plugins" });
   }
-  const others = (config.resources ?? []).filter((r) => !r.core && r.group !== flags.group);
+  const others = (config.resources ?? []).filter((r) => !r.core && !r.external && r.group !== flags.group);
   if (!config.multigroup && others.length > 0 && options.resource) {
     throw new KbtsError(
       `multiple groups are not allowed by default (the project already has group ${JSON.stringify(others[0]?.group)})`,
@@ -263,32 +290,61 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
       fix: "pass --force to re-scaffold its files (your edits to them are overwritten)",
     });
   }
-  if (!options.resource && !existing?.api) {
-    throw new KbtsError(
-      `no API found for ${flags.group}/${flags.version}, Kind=${flags.kind} to write a controller for`,
-      {
-        where: "--resource=false",
-        fix: "create the API first (kbts create api ... --controller=false), or drop --resource=false; controllers for built-in kinds are not scaffolded yet",
-      },
-    );
-  }
   if (options.controller && !fs.exists("cmd/main.ts")) {
     throw new KbtsError("cmd/main.ts is missing; the controller could not be registered", {
       where: "cmd/main.ts",
       fix: "restore cmd/main.ts (it holds the // +kubebuilder:scaffold insertion points)",
     });
   }
-  const model = resourceModel(config, { ...flags, plural: flags.plural ?? existing?.plural });
+  if (!options.resource && !existing?.api) {
+    // A controller for a kind the project does not own: built-in, or external (--external-api-path).
+    options.source = await resolveKindSource(fs.root, config, flags, existing);
+  }
+  const model = options.source
+    ? foreignModel(config, flags, options.source)
+    : resourceModel(config, { ...flags, plural: flags.plural ?? existing?.plural });
   checkResourceNames(model);
-  refusePluralTaken(config, model);
+  if (!options.source) refusePluralTaken(config, model);
   const ctx = projectScaffold(fs, config);
   for (const plugin of chain) await plugin.createApi?.(ctx, model, options);
   checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
+  if (options.source) return { written: flush(fs), next: foreignNext(fs, model, options.source) };
   const next = dependenciesInstalled(fs.root)
     ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
     : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`;
   return { written: flush(fs), next: [next, ...versionsNext(fs, config, model)].join("\n") };
+}
+
+/**
+ * The model of a built-in or external kind: its group, domain, plural and scope are its owner's, and
+ * in a multigroup project its controller goes to internal/controller/<group>/ (as Kubebuilder's).
+ */
+function foreignModel(config: ProjectConfig, flags: CreateApiFlags, source: KindSource): ResourceModel {
+  const base = resourceModel(
+    config,
+    { ...flags, plural: source.plural, namespaced: source.namespaced },
+    source.core,
+  );
+  return {
+    ...base,
+    domain: source.domain,
+    qualifiedGroup: source.qualifiedGroup,
+    apiVersion: source.qualifiedGroup === "" ? flags.version : `${source.qualifiedGroup}/${flags.version}`,
+    groupDir: config.multigroup ? `${flags.group}/` : "",
+    modulePath: source.path,
+    irregularPlural: false,
+  };
+}
+
+function foreignNext(fs: StagedFS, model: ResourceModel, source: KindSource): string {
+  const install = dependenciesInstalled(fs.root) && !source.dependency ? [] : [`$ ${INSTALL_COMMAND}`];
+  return [
+    ...source.notes,
+    `Next: implement the reconciler of ${model.kind} (${model.apiVersion}) in internal/controller/${model.groupDir}${model.kindLower}_controller.ts, then generate the RBAC with:`,
+    ...install,
+    "$ make manifests",
+  ].join("\n");
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ProjectConfig } from "../project/config.js";
 import type { ResourceModel } from "../project/resource.js";
 import type { Scaffold } from "../scaffold/scaffold.js";
+import type { KindSource } from "./typescript/kind-source.js";
 
 /**
  * A scaffolding plugin, as Kubebuilder's: a bundle of subcommands, each contributing templates and
@@ -30,6 +31,8 @@ export interface ApiOptions {
   resource: boolean;
   controller: boolean;
   force: boolean;
+  /** A controller for a kind the project does not own (built-in or external): where its type comes from. */
+  source?: KindSource;
 }
 
 export interface WebhookOptions {

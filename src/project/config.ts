@@ -42,6 +42,8 @@ export interface Resource {
   controller?: boolean;
   core?: boolean;
   external?: boolean;
+  /** An external kind's package (Kubebuilder's --external-api-module; here an npm dependency spec). */
+  module?: string;
   webhooks?: ResourceWebhooks;
 }
 

@@ -91,9 +91,13 @@ describe("create refuses what the API server or the compiler would refuse", () =
   });
 
   it("knows the same built-in kinds as the runtime", () => {
-    expect(BUILTIN_KINDS.map((k) => `${k.group === "core" ? "" : k.group}/${k.version}/${k.kind}`)).toEqual(
+    expect(
+      BUILTIN_KINDS.map(
+        (k) => `${k.group === "core" ? "" : k.group}/${k.version}/${k.kind}/${k.plural}/${k.namespaced}`,
+      ),
+    ).toEqual(
       builtinKinds.map(
-        (k) => `${k.group.replace(/\.k8s\.io$/, "").replace(/\.authorization$/, "")}/${k.version}/${k.kind}`,
+        (k) => `${k.group.replace(/\.k8s\.io$/, "")}/${k.version}/${k.kind}/${k.plural}/${k.namespaced}`,
       ),
     );
   });

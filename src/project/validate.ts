@@ -162,40 +162,102 @@ export function refuseBuiltinGroup(group: string, kind: string, domain: string):
     `group ${JSON.stringify(group)} is a built-in Kubernetes group${group === "core" ? " (its API group name is empty)" : ""}; a new API cannot be created in it`,
     {
       where: "--group",
-      fix: `to reconcile a built-in kind, create an API of your own (e.g. --group ${group === "core" ? "app" : group}x --kind ${kind}Policy) whose controller watches ${kind} (.owns()/.watches() in its builder); to check ${kind}s, use kbts create webhook --group ${group} --version v1 --kind ${kind}`,
+      fix: `to reconcile ${kind}s, write a controller for the built-in kind: kbts create api --group ${group} --version v1 --kind ${kind} --resource=false --controller; to extend it, create an API of your own (e.g. --group ${group === "core" ? "app" : group}x --kind ${kind}Policy) whose controller watches ${kind} (.owns()/.watches() in its builder); to check ${kind}s, use kbts create webhook --group ${group} --version v1 --kind ${kind}`,
     },
   );
 }
 
 /**
  * The built-in kinds @kbts/runtime exports descriptors for (runtime/src/api/kinds.ts; a unit test
- * holds the two lists equal). A webhook for a built-in kind imports the kind from the runtime.
+ * holds the two lists equal), with groups as Kubebuilder spells them on the command line (`core`,
+ * `apps`, `networking`, `rbac.authorization`...). A webhook or controller for a built-in kind imports
+ * the kind from the runtime.
  */
-export const BUILTIN_KINDS: ReadonlyArray<{ group: string; version: string; kind: string }> = [
-  { group: "core", version: "v1", kind: "Pod" },
-  { group: "core", version: "v1", kind: "Namespace" },
-  { group: "core", version: "v1", kind: "ConfigMap" },
-  { group: "core", version: "v1", kind: "Secret" },
-  { group: "core", version: "v1", kind: "Service" },
-  { group: "core", version: "v1", kind: "ServiceAccount" },
-  { group: "core", version: "v1", kind: "Event" },
-  { group: "core", version: "v1", kind: "ResourceQuota" },
-  { group: "apps", version: "v1", kind: "Deployment" },
-  { group: "apps", version: "v1", kind: "StatefulSet" },
-  { group: "apps", version: "v1", kind: "DaemonSet" },
-  { group: "batch", version: "v1", kind: "Job" },
-  { group: "coordination", version: "v1", kind: "Lease" },
-  { group: "apiextensions", version: "v1", kind: "CustomResourceDefinition" },
-  { group: "admissionregistration", version: "v1", kind: "ValidatingWebhookConfiguration" },
-  { group: "admissionregistration", version: "v1", kind: "MutatingWebhookConfiguration" },
-  { group: "rbac", version: "v1", kind: "Role" },
-  { group: "rbac", version: "v1", kind: "RoleBinding" },
-  { group: "rbac", version: "v1", kind: "ClusterRole" },
-  { group: "rbac", version: "v1", kind: "ClusterRoleBinding" },
+export interface BuiltinKind {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+}
+
+export const BUILTIN_KINDS: ReadonlyArray<BuiltinKind> = [
+  { group: "core", version: "v1", kind: "Pod", plural: "pods", namespaced: true },
+  { group: "core", version: "v1", kind: "Namespace", plural: "namespaces", namespaced: false },
+  { group: "core", version: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true },
+  { group: "core", version: "v1", kind: "Secret", plural: "secrets", namespaced: true },
+  { group: "core", version: "v1", kind: "Service", plural: "services", namespaced: true },
+  { group: "core", version: "v1", kind: "ServiceAccount", plural: "serviceaccounts", namespaced: true },
+  { group: "core", version: "v1", kind: "Event", plural: "events", namespaced: true },
+  { group: "core", version: "v1", kind: "ResourceQuota", plural: "resourcequotas", namespaced: true },
+  { group: "core", version: "v1", kind: "Node", plural: "nodes", namespaced: false },
+  {
+    group: "core",
+    version: "v1",
+    kind: "PersistentVolumeClaim",
+    plural: "persistentvolumeclaims",
+    namespaced: true,
+  },
+  { group: "apps", version: "v1", kind: "Deployment", plural: "deployments", namespaced: true },
+  { group: "apps", version: "v1", kind: "StatefulSet", plural: "statefulsets", namespaced: true },
+  { group: "apps", version: "v1", kind: "DaemonSet", plural: "daemonsets", namespaced: true },
+  { group: "apps", version: "v1", kind: "ReplicaSet", plural: "replicasets", namespaced: true },
+  { group: "batch", version: "v1", kind: "Job", plural: "jobs", namespaced: true },
+  { group: "batch", version: "v1", kind: "CronJob", plural: "cronjobs", namespaced: true },
+  { group: "networking", version: "v1", kind: "Ingress", plural: "ingresses", namespaced: true },
+  { group: "coordination", version: "v1", kind: "Lease", plural: "leases", namespaced: true },
+  {
+    group: "apiextensions",
+    version: "v1",
+    kind: "CustomResourceDefinition",
+    plural: "customresourcedefinitions",
+    namespaced: false,
+  },
+  {
+    group: "admissionregistration",
+    version: "v1",
+    kind: "ValidatingWebhookConfiguration",
+    plural: "validatingwebhookconfigurations",
+    namespaced: false,
+  },
+  {
+    group: "admissionregistration",
+    version: "v1",
+    kind: "MutatingWebhookConfiguration",
+    plural: "mutatingwebhookconfigurations",
+    namespaced: false,
+  },
+  { group: "rbac.authorization", version: "v1", kind: "Role", plural: "roles", namespaced: true },
+  {
+    group: "rbac.authorization",
+    version: "v1",
+    kind: "RoleBinding",
+    plural: "rolebindings",
+    namespaced: true,
+  },
+  {
+    group: "rbac.authorization",
+    version: "v1",
+    kind: "ClusterRole",
+    plural: "clusterroles",
+    namespaced: false,
+  },
+  {
+    group: "rbac.authorization",
+    version: "v1",
+    kind: "ClusterRoleBinding",
+    plural: "clusterrolebindings",
+    namespaced: false,
+  },
 ];
 
 /** A webhook for a built-in kind: the group/version/kind must be one the runtime has a descriptor for. */
 export function checkBuiltinWebhookKind(group: string, version: string, kind: string): void {
+  checkBuiltinKind(group, version, kind, "write a webhook for");
+}
+
+/** A webhook or controller for a built-in kind: one the runtime has a descriptor for, else a suggestion. */
+export function checkBuiltinKind(group: string, version: string, kind: string, purpose: string): void {
   if (BUILTIN_KINDS.some((k) => k.group === group && k.version === version && k.kind === kind)) return;
   const inGroup = BUILTIN_KINDS.filter((k) => k.group === group);
   const candidates = inGroup.length > 0 ? inGroup : BUILTIN_KINDS;
@@ -208,7 +270,7 @@ export function checkBuiltinWebhookKind(group: string, version: string, kind: st
   const suggestion = best
     ? `did you mean --group ${best.group} --version ${best.version} --kind ${best.kind}? `
     : "";
-  throw new KbtsError(`${group}/${version} ${kind} is not a built-in kind kbts can write a webhook for`, {
+  throw new KbtsError(`${group}/${version} ${kind} is not a built-in kind kbts can ${purpose}`, {
     where: "--kind",
     fix: `${suggestion}built-in kinds: ${BUILTIN_KINDS.map((k) => `${k.group}/${k.version} ${k.kind}`).join(", ")}`,
   });

@@ -90,7 +90,7 @@ const CORE_GROUPS = new Set([
   "events",
   "networking",
   "node",
-  "rbac",
+  "rbac.authorization",
   "scheduling",
   "storage",
 ]);

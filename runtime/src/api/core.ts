@@ -406,6 +406,92 @@ export interface ResourceQuota extends KubernetesObject {
   status?: { hard?: Record<string, Quantity>; used?: Record<string, Quantity> };
 }
 
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+  timeAdded?: Time;
+}
+
+export interface NodeSpec {
+  podCIDR?: string;
+  podCIDRs?: string[];
+  providerID?: string;
+  unschedulable?: boolean;
+  taints?: Taint[];
+}
+
+export interface NodeCondition {
+  type: string;
+  status: "True" | "False" | "Unknown";
+  lastHeartbeatTime?: Time;
+  lastTransitionTime?: Time;
+  reason?: string;
+  message?: string;
+}
+
+export interface NodeAddress {
+  type: "Hostname" | "ExternalIP" | "InternalIP" | "ExternalDNS" | "InternalDNS";
+  address: string;
+}
+
+export interface NodeSystemInfo {
+  machineID: string;
+  systemUUID: string;
+  bootID: string;
+  kernelVersion: string;
+  osImage: string;
+  containerRuntimeVersion: string;
+  kubeletVersion: string;
+  operatingSystem: string;
+  architecture: string;
+}
+
+export interface NodeStatus {
+  capacity?: Record<string, Quantity>;
+  allocatable?: Record<string, Quantity>;
+  phase?: string;
+  conditions?: NodeCondition[];
+  addresses?: NodeAddress[];
+  daemonEndpoints?: { kubeletEndpoint?: { Port: int32 } };
+  nodeInfo?: NodeSystemInfo;
+  images?: { names?: string[]; sizeBytes?: int64 }[];
+}
+
+/** core/v1 Node (cluster-scoped). */
+export interface Node extends KubernetesObject {
+  spec?: NodeSpec;
+  status?: NodeStatus;
+}
+
+export interface PersistentVolumeClaimSpec {
+  accessModes?: ("ReadWriteOnce" | "ReadOnlyMany" | "ReadWriteMany" | "ReadWriteOncePod")[];
+  selector?: LabelSelector;
+  resources?: ResourceRequirements;
+  volumeName?: string;
+  storageClassName?: string;
+  volumeMode?: "Block" | "Filesystem";
+  dataSource?: { apiGroup?: string; kind: string; name: string };
+  volumeAttributesClassName?: string;
+}
+
+export interface PersistentVolumeClaim extends KubernetesObject {
+  spec?: PersistentVolumeClaimSpec;
+  status?: {
+    phase?: "Pending" | "Bound" | "Lost";
+    accessModes?: string[];
+    capacity?: Record<string, Quantity>;
+    conditions?: {
+      type: string;
+      status: "True" | "False" | "Unknown";
+      lastProbeTime?: Time;
+      lastTransitionTime?: Time;
+      reason?: string;
+      message?: string;
+    }[];
+  };
+}
+
 /** autoscaling/v1 Scale, served by the `scale` subresource. */
 export interface Scale extends KubernetesObject {
   spec?: { replicas?: int32 };
@@ -515,6 +601,24 @@ export interface DaemonSet extends KubernetesObject {
   };
 }
 
+export interface ReplicaSet extends KubernetesObject {
+  spec?: {
+    replicas?: int32;
+    minReadySeconds?: int32;
+    selector: LabelSelector;
+    template?: PodTemplateSpec;
+  };
+  status?: {
+    replicas: int32;
+    fullyLabeledReplicas?: int32;
+    readyReplicas?: int32;
+    availableReplicas?: int32;
+    terminatingReplicas?: int32;
+    observedGeneration?: int64;
+    conditions?: WorkloadCondition[];
+  };
+}
+
 export interface JobSpec {
   template: PodTemplateSpec;
   parallelism?: int32;
@@ -538,6 +642,66 @@ export interface Job extends KubernetesObject {
     succeeded?: int32;
     failed?: int32;
     ready?: int32;
+  };
+}
+
+export interface CronJobSpec {
+  /** The schedule in Cron format, e.g. "*\/5 * * * *". */
+  schedule: string;
+  timeZone?: string;
+  startingDeadlineSeconds?: int64;
+  concurrencyPolicy?: "Allow" | "Forbid" | "Replace";
+  suspend?: boolean;
+  jobTemplate: { metadata?: ObjectMeta; spec?: JobSpec };
+  successfulJobsHistoryLimit?: int32;
+  failedJobsHistoryLimit?: int32;
+}
+
+export interface CronJob extends KubernetesObject {
+  spec?: CronJobSpec;
+  status?: {
+    active?: ObjectReference[];
+    lastScheduleTime?: Time;
+    lastSuccessfulTime?: Time;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// networking.k8s.io/v1
+
+export interface IngressBackend {
+  service?: { name: string; port?: { name?: string; number?: int32 } };
+  resource?: { apiGroup?: string; kind: string; name: string };
+}
+
+export interface HTTPIngressPath {
+  path?: string;
+  pathType: "Exact" | "Prefix" | "ImplementationSpecific";
+  backend: IngressBackend;
+}
+
+export interface IngressRule {
+  host?: string;
+  http?: { paths: HTTPIngressPath[] };
+}
+
+export interface IngressSpec {
+  ingressClassName?: string;
+  defaultBackend?: IngressBackend;
+  tls?: { hosts?: string[]; secretName?: string }[];
+  rules?: IngressRule[];
+}
+
+export interface Ingress extends KubernetesObject {
+  spec?: IngressSpec;
+  status?: {
+    loadBalancer?: {
+      ingress?: {
+        ip?: string;
+        hostname?: string;
+        ports?: { port: int32; protocol: "TCP" | "UDP" | "SCTP"; error?: string }[];
+      }[];
+    };
   };
 }
 

@@ -70,6 +70,22 @@ export const ResourceQuota = defineKind<t.ResourceQuota>({
   plural: "resourcequotas",
   namespaced: true,
 });
+export type Node = t.Node;
+export const Node = defineKind<t.Node>({
+  group: "",
+  version: "v1",
+  kind: "Node",
+  plural: "nodes",
+  namespaced: false,
+});
+export type PersistentVolumeClaim = t.PersistentVolumeClaim;
+export const PersistentVolumeClaim = defineKind<t.PersistentVolumeClaim>({
+  group: "",
+  version: "v1",
+  kind: "PersistentVolumeClaim",
+  plural: "persistentvolumeclaims",
+  namespaced: true,
+});
 export type Deployment = t.Deployment;
 export const Deployment = defineKind<t.Deployment>({
   group: "apps",
@@ -94,12 +110,36 @@ export const DaemonSet = defineKind<t.DaemonSet>({
   plural: "daemonsets",
   namespaced: true,
 });
+export type ReplicaSet = t.ReplicaSet;
+export const ReplicaSet = defineKind<t.ReplicaSet>({
+  group: "apps",
+  version: "v1",
+  kind: "ReplicaSet",
+  plural: "replicasets",
+  namespaced: true,
+});
 export type Job = t.Job;
 export const Job = defineKind<t.Job>({
   group: "batch",
   version: "v1",
   kind: "Job",
   plural: "jobs",
+  namespaced: true,
+});
+export type CronJob = t.CronJob;
+export const CronJob = defineKind<t.CronJob>({
+  group: "batch",
+  version: "v1",
+  kind: "CronJob",
+  plural: "cronjobs",
+  namespaced: true,
+});
+export type Ingress = t.Ingress;
+export const Ingress = defineKind<t.Ingress>({
+  group: "networking.k8s.io",
+  version: "v1",
+  kind: "Ingress",
+  plural: "ingresses",
   namespaced: true,
 });
 export type Lease = t.Lease;
@@ -167,7 +207,7 @@ export const ClusterRoleBinding = defineKind<t.ClusterRoleBinding>({
   namespaced: false,
 });
 
-/** The core descriptors above, for lookups by apiVersion and kind (e.g. when decoding owner references). */
+/** The built-in descriptors above, for lookups by apiVersion and kind (e.g. when decoding owner references). */
 export const builtinKinds = [
   Pod,
   Namespace,
@@ -177,10 +217,15 @@ export const builtinKinds = [
   ServiceAccount,
   Event,
   ResourceQuota,
+  Node,
+  PersistentVolumeClaim,
   Deployment,
   StatefulSet,
   DaemonSet,
+  ReplicaSet,
   Job,
+  CronJob,
+  Ingress,
   Lease,
   CustomResourceDefinition,
   ValidatingWebhookConfiguration,

@@ -31,7 +31,7 @@ export {
   startEnvironment,
 } from "./environment.js";
 export { EnvtestError } from "./errors.js";
-export { readObjects } from "./manifests.js";
+export { readDocuments, readObjects, type SourcedDoc } from "./manifests.js";
 export {
   DEFAULT_NODE_CAPACITY,
   nodesFromEnv,

@@ -42,9 +42,22 @@ export function defineCreate(program: Command): void {
       "resource is namespaced (default true; --namespaced=false for a cluster-scoped kind)",
       parseBool,
     )
+    .option(
+      "--external-api-path <path>",
+      "with --resource=false: where an external kind's types come from: its CRD file (types generated into api/external/<group>/<version>), a local TypeScript path (./...) or an npm package (@acme/types/v1)",
+    )
+    .option(
+      "--external-api-domain <domain>",
+      "the external kind's domain, after the group (--group cert-manager --external-api-domain io: cert-manager.io); used for RBAC",
+    )
+    .option(
+      "--external-api-module <package>",
+      "the npm package (with an optional @version) that --external-api-path comes from; added to package.json",
+    )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runCreateApi } = await import("../../plugins/commands.js");
+      const text = (v: unknown) => (v === undefined ? undefined : trimmed(v));
       printResult(
         await runCreateApi(process.cwd(), {
           group: trimmed(opts.group),
@@ -53,9 +66,12 @@ export function defineCreate(program: Command): void {
           plural: opts.plural === undefined ? undefined : trimmed(opts.plural),
           resource: flagBool(opts.resource, true),
           controller: flagBool(opts.controller, true),
-          namespaced: flagBool(opts.namespaced, true),
+          namespaced: opts.namespaced === undefined ? undefined : flagBool(opts.namespaced, true),
           force: opts.force === true,
           plugins: opts.plugins as string[],
+          externalApiPath: text(opts.externalApiPath),
+          externalApiDomain: text(opts.externalApiDomain),
+          externalApiModule: text(opts.externalApiModule),
         }),
       );
     });

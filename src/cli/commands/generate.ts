@@ -5,14 +5,43 @@ export function defineGenerate(program: Command): void {
   program
     .command("generate")
     .description(
-      "write typed Kind descriptors (api/<version>/zz_generated.kinds.ts) for the project's API types",
+      "write typed Kind descriptors (api/<version>/zz_generated.kinds.ts) for the project's API types, or with --from-crd types and descriptors for another project's CRD",
     )
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
-    .action(async (opts: { paths?: string[] }) => {
+    .option(
+      "--from-crd <file>",
+      "a CustomResourceDefinition YAML file: write TypeScript interfaces and a Kind descriptor for each served version",
+    )
+    .option(
+      "--output <dir>",
+      "with --from-crd: the directory for the group's files, <dir>/<version>/<kind>_types.ts (default: api/external/<group>)",
+    )
+    .option("--force", "with --from-crd: overwrite files there that kbts did not generate")
+    .action(async (opts: { paths?: string[]; fromCrd?: string; output?: string; force?: boolean }) => {
       exitCleanlyOnSignals();
-      const { writeKinds } = await import("../../kinds/generate.js");
-      const changed = await writeKinds({ root: process.cwd(), ...(opts.paths ? { paths: opts.paths } : {}) });
+      if (opts.fromCrd === undefined) {
+        if (opts.output !== undefined || opts.force) {
+          const { KbtsError } = await import("../../errors.js");
+          throw new KbtsError("--output and --force go with --from-crd", {
+            where: opts.output !== undefined ? "--output" : "--force",
+            fix: "add --from-crd <file>, or drop them",
+          });
+        }
+        const { writeKinds } = await import("../../kinds/generate.js");
+        const changed = await writeKinds({
+          root: process.cwd(),
+          ...(opts.paths ? { paths: opts.paths } : {}),
+        });
+        for (const f of changed) process.stdout.write(`wrote ${f}\n`);
+        if (changed.length === 0) process.stdout.write("kind descriptors are up to date\n");
+        return;
+      }
+      const { runGenerateFromCrd } = await import("../../kinds/from-crd.js");
+      const changed = await runGenerateFromCrd(process.cwd(), opts.fromCrd, {
+        output: opts.output,
+        force: opts.force === true,
+      });
       for (const f of changed) process.stdout.write(`wrote ${f}\n`);
-      if (changed.length === 0) process.stdout.write("kind descriptors are up to date\n");
+      if (changed.length === 0) process.stdout.write(`types from ${opts.fromCrd} are up to date\n`);
     });
 }

@@ -1,5 +1,7 @@
+import { posix } from "node:path";
 import { compareStrings } from "../../compare.js";
 import { pluralize } from "../../crd/plural.js";
+import { stageGenerated } from "../../kinds/from-crd.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { blockCommentText } from "../../scaffold/encode.js";
@@ -10,6 +12,7 @@ import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
+import type { KindSource } from "./kind-source.js";
 import { keepExistingStorageVersion, storageVersionsOf } from "./storage-version.js";
 
 /**
@@ -118,7 +121,11 @@ export function resourceData(ctx: Pick<PluginContext, "config">, r: ResourceMode
 }
 
 function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
-  const data = resourceData(ctx, r);
+  if (o.source) {
+    createForeignController(ctx, r, o, o.source);
+    return;
+  }
+  const data = { ...resourceData(ctx, r), crdsRequired: true };
   const s = ctx.scaffold;
   const storedBefore = storageVersionsOf(s.fs, ctx.config, r);
   const force = { force: o.force };
@@ -172,6 +179,75 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
     controller: o.controller || undefined,
   });
   if (o.resource) writeKindDescriptors(ctx, r, data);
+}
+
+/**
+ * A controller for a kind the project does not own (Kubebuilder's `create api --resource=false
+ * --controller` for a core or external kind): the controller, its test and the wiring in
+ * cmd/main.ts; no API types, CRD or samples. An external kind's types generated from its CRD are
+ * staged with it, and --external-api-module becomes a package.json dependency.
+ */
+function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOptions, src: KindSource): void {
+  const s = ctx.scaffold;
+  const controllerDir = `internal/controller/${r.groupDir}`;
+  const typeImport =
+    "file" in src.from
+      ? relativeImport(controllerDir, src.from.file)
+      : "specifier" in src.from
+        ? src.from.specifier
+        : "@kbts/runtime";
+  const data = {
+    ...resourceData(ctx, r),
+    crdsRequired: false,
+    runtimeKind: "runtime" in src.from,
+    descriptor: src.descriptor,
+    typeName: src.typeName,
+    typeImport,
+    path: src.path,
+    rbacGroup: src.qualifiedGroup === "" ? "core" : src.qualifiedGroup,
+  };
+  stageGenerated(s.fs, src.files, o.force);
+  const set = "typescript/external-controller";
+  const force = { force: o.force };
+  s.template(file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"), data, force);
+  s.template(
+    file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.test.ts", "error"),
+    data,
+    force,
+  );
+  s.template(file("typescript/api", "internal/controller/{{groupDir}}suite_test.ts"), data);
+  s.insert("cmd/main.ts", {
+    imports: [
+      `import { ${r.kind}Reconciler } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
+    ],
+    builder: [`  new ${r.kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
+  });
+  if (src.dependency) {
+    const dep = src.dependency;
+    s.edit("package.json", (text) => addDependency(text, dep.name, dep.spec));
+  }
+  upsertResource(ctx.config, {
+    ...resourceEntry(r),
+    core: src.core || undefined,
+    external: src.external || undefined,
+    module: src.module,
+    controller: true,
+  });
+}
+
+/** An ESM import of a project .ts file from a folder of the project: `../../api/external/x/v1/a_types.js`. */
+function relativeImport(fromDir: string, file: string): string {
+  const rel = posix.relative(fromDir, file).replace(/\.ts$/, ".js");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+/** package.json with one more dependency, sorted as npm writes them; an existing entry is kept. */
+function addDependency(text: string, name: string, spec: string): string {
+  const pkg = JSON.parse(text) as { dependencies?: Record<string, string> };
+  if (pkg.dependencies?.[name] !== undefined) return text;
+  const deps = { ...pkg.dependencies, [name]: spec };
+  pkg.dependencies = Object.fromEntries(Object.entries(deps).sort(([a], [b]) => compareStrings(a, b)));
+  return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 /**
