@@ -9,7 +9,7 @@
  * builds the new tree aside first and moves it in only when every step worked, and it re-scaffolds
  * in place, or into a non-empty --output-dir, only with --force.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
@@ -170,15 +170,23 @@ async function replay(input: string, dir: string, config: ProjectConfig, runtime
       plugins: plugins.length > 0 ? plugins : undefined,
     });
   }
-  // Controllers of kinds this project does not define (built-in or external kinds).
+  // Controllers of kinds this project does not define (built-in or external kinds). An external
+  // kind's local source (its CRD file, say) is an input of the scaffold: it comes along.
   for (const r of resources) {
     if (r.api || !r.controller) continue;
+    if (r.external && r.path?.startsWith("./") && existsSync(join(input, r.path))) {
+      mkdirSync(dirname(join(dir, r.path)), { recursive: true });
+      cpSync(join(input, r.path), join(dir, r.path), { recursive: true });
+    }
     await runCreateApi(dir, {
       group: r.group,
       version: r.version,
       kind: r.kind,
       resource: false,
       controller: true,
+      externalApiPath: r.external ? r.path : undefined,
+      externalApiDomain: r.external ? r.domain : undefined,
+      externalApiModule: r.external ? r.module : undefined,
     });
   }
   // Webhooks last; a plugin's create api may have made some already (GPUBudget's Pod webhook).

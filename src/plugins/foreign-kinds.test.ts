@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runManifests } from "../manifests/index.js";
 import { readTree } from "../scaffold/golden.js";
+import { runAlphaGenerate } from "./alpha-generate.js";
 import { type CreateApiFlags, runCreateApi, runInit } from "./commands.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)
@@ -266,5 +267,20 @@ describe("create api --resource=false --controller --external-api-path", () => {
     await controller({ group: "apps", version: "v1", kind: "Deployment" });
     await controller(certificate);
     expect(readTree(dir)).toEqual(first);
+  });
+
+  it("is re-scaffolded from PROJECT by kbts alpha generate, the CRD file coming along", async () => {
+    await controller({ group: "apps", version: "v1", kind: "Deployment" });
+    await controller(certificate);
+    const out = join(dir, "..", `${dir.split("/").pop()}-regen`);
+    try {
+      await runAlphaGenerate(dir, { outputDir: out, runtime: "registry" });
+      const regenerated = readTree(out);
+      for (const [path, content] of readTree(dir)) {
+        expect({ path, content: regenerated.get(path) }).toEqual({ path, content });
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
