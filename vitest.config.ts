@@ -19,7 +19,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "runtime/src/**/*.test.ts", "testdata/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "runtime/src/**/*.test.ts",
+            "testdata/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
           exclude: [
             "**/*.int.test.ts",
             "**/node_modules/**",

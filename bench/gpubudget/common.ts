@@ -6,7 +6,11 @@ import { defineKind } from "../../runtime/src/kinds.js";
 
 export interface Budget extends KubernetesObject {
   spec: { maxGPUs: number };
-  status?: { allocatedGPUs?: number; conditions?: { type: string; status: string }[] };
+  status?: {
+    allocatedGPUs?: number;
+    observedGeneration?: number;
+    conditions?: { type: string; status: string }[];
+  };
 }
 
 export const GPUBudget = defineKind<Budget>({
@@ -20,18 +24,8 @@ export const GPUBudget = defineKind<Budget>({
 /** The i-th benchmark namespace: bench-000, bench-001, ... */
 export const ns = (i: number) => `bench-${String(i).padStart(3, "0")}`;
 
-/** A process's peak resident set (VmHWM), in MiB. */
-export function peakRSSMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? "0");
-  return kb / 1024;
-}
-
-/** utime + stime of a process, in seconds (clock ticks are 100/s on Linux). */
-export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
+// Kept here for the figures that already import them; footprint.ts reads /proc for every figure.
+export { cpuSeconds, peakRSSMiB } from "./footprint.js";
 
 /** This process's children by command name (etcd, kube-apiserver: envtest starts them), for their CPU. */
 export function childPids(): Map<string, number> {
@@ -48,6 +42,19 @@ export function childPids(): Map<string, number> {
     }
   }
   return out;
+}
+
+/** Runs `fn` over `items`, at most `n` at a time. */
+export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const item = items[next++] as T;
+        await fn(item);
+      }
+    }),
+  );
 }
 
 /** The p-th percentile of an ascending list (nearest rank). */
