@@ -128,8 +128,12 @@ demo-lts: build node-lts ## The demo story on the Node.js LTS (NODE_LTS_VERSION)
 	@bin="$(NODE_LTS_BIN)"; echo "== demo on node $$("$$bin/node" --version) ($$bin)"; \
 	PATH="$$bin:$$PATH" $(MAKE) --no-print-directory demo
 
+.PHONY: bench-go-operator
+bench-go-operator: install ## Build the Go GPUBudget operator (bench/gpubudget/go, Kubebuilder v4.16) into ~/.cache/kbts when missing: the baseline of bench/gpubudget --compare-go.
+	node --import tsx bench/gpubudget/install-go.ts
+
 .PHONY: bench
-bench: build ## Run every benchmark in bench/ and print its figures.
+bench: build bench-go-operator ## Run every benchmark in bench/ and print its figures.
 	@for b in bench/*/; do echo "== $$b"; KUBEBUILDER_ASSETS="$(ENVTEST_ASSETS)" node --import tsx "$$b/main.ts" || exit 1; done
 
 ##@ Golden files
