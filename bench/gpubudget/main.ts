@@ -14,6 +14,7 @@
  *   npx tsx bench/gpubudget/main.ts [--pods 10000] [--namespaces 100] [--samples 200] [--project DIR]
  *     [--enable-http2]   the operator offers HTTP/2, which the API server's webhook client then uses
  *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
+ *     [--compare-go [--rounds 2]]   the TS operator beside its Go port, interleaved (compare-go.ts)
  *
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
  */
@@ -42,6 +43,7 @@ import {
   GPUBudget,
   peakRSSMiB,
   percentile,
+  pool,
 } from "./common.js";
 
 const { values } = parseArgs({
@@ -57,8 +59,25 @@ const { values } = parseArgs({
     // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
     cluster: { type: "boolean", default: false },
     nodes: { type: "string", default: "20" },
+    // --compare-go: the TS operator against its Kubebuilder (Go) port, TS, Go, TS, Go (compare-go.ts).
+    "compare-go": { type: "boolean", default: false },
+    rounds: { type: "string", default: "2" },
+    "max-concurrent-reconciles": { type: "string", default: "4" },
   },
 });
+if (values["compare-go"]) {
+  const { runCompareGo } = await import("./compare-go.js");
+  await runCompareGo({
+    pods: Number(values.pods),
+    namespaces: Number(values.namespaces),
+    samples: Number(values.samples),
+    rounds: Number(values.rounds),
+    concurrency: Number(values.concurrency),
+    maxConcurrentReconciles: Number(values["max-concurrent-reconciles"]),
+    ...(values.project ? { project: values.project } : {}),
+  });
+  process.exit(0);
+}
 if (values.cluster) {
   const { runClusterBench } = await import("./cluster.js");
   await runClusterBench({
@@ -79,18 +98,6 @@ const BURST = Number(values.burst);
 const BURST_CAP = 10;
 
 const ns = (i: number, set = "on") => `bench-${set}-${String(i).padStart(3, "0")}`;
-
-async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: n }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T;
-        await fn(item);
-      }
-    }),
-  );
-}
 
 /** Polls until a dry-run pod asking for `gpus` in namespace "burst" is refused. */
 async function webhookRefuses(c: ControlPlane, gpus: number): Promise<void> {

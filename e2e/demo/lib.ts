@@ -236,6 +236,11 @@ export interface OperatorOptions {
   serveWebhook?: boolean;
   extraArgs?: string[];
   logDir: string;
+  /**
+   * Run this executable with the same flags instead of `node dist/cmd/main.js`: the Kubebuilder (Go)
+   * GPUBudget operator of bench/gpubudget --compare-go, whose flags have the same names.
+   */
+  executable?: string;
 }
 
 /** Runs the built manager (dist/cmd/main.js) against the control plane, logs to a file. */
@@ -263,7 +268,7 @@ export async function startOperator(
   mkdirSync(options.logDir, { recursive: true });
   const logFile = join(options.logDir, `${name}.log`);
   const log = createWriteStream(logFile);
-  const child = spawn("node", args, {
+  const child = spawn(options.executable ?? "node", options.executable ? args.slice(1) : args, {
     cwd: projectDir,
     env: { ...process.env, KUBECONFIG: cp.env.kubeconfigPath, ENABLE_WEBHOOKS: "true" },
     stdio: ["ignore", "pipe", "pipe"],

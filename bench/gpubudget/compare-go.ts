@@ -1,0 +1,278 @@
+/**
+ * bench/gpubudget --compare-go: the scaffolded TypeScript GPUBudget operator against its Go port
+ * (bench/gpubudget/go: Kubebuilder v4.16, controller-runtime v0.25), each on a fresh, identical local
+ * control plane, interleaved TS, Go, TS, Go (--rounds pairs) so a shared machine's load falls on both.
+ * Each run: namespaces with one budget each, the operator started and measured once idle (footprint.ts),
+ * then the pods created, the time until every budget is correct, the pod change -> status latency, and
+ * the process's peak RSS and CPU. Prints one line per run and the side-by-side table (medians, TS/Go).
+ *
+ * Both sides are compared on the reconcile side: no ValidatingWebhookConfiguration is installed, so the
+ * API server calls no webhook. The TypeScript operator runs as deployed (its webhook server is up but
+ * never called); the Go port has no webhook.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  buildProject,
+  type ControlPlane,
+  eventually,
+  type Operator,
+  scaffoldProject,
+  startControlPlane,
+  startOperator,
+} from "../../e2e/demo/lib.js";
+import type { Pod as PodObject } from "../../runtime/src/api/core.js";
+import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
+import { createCache } from "../../runtime/src/cache/index.js";
+import { type APIClient, createClient } from "../../runtime/src/client/index.js";
+import { budgetStatusTimer, GPUBudget, ns, percentile, pool } from "./common.js";
+import { cpuSeconds, DEFAULT_IDLE_RULE, peakRSSMiB, waitForIdle } from "./footprint.js";
+import { cachedGoOperator } from "./go-operator.js";
+
+export interface CompareGoOptions {
+  pods: number;
+  namespaces: number;
+  samples: number;
+  /** Pairs of runs, TS then Go each time. */
+  rounds: number;
+  concurrency: number;
+  maxConcurrentReconciles: number;
+  /** An already scaffolded and built TypeScript project. */
+  project?: string;
+}
+
+type Side = "TS" | "Go";
+
+/** What one operator run measured. */
+export interface RunFigures {
+  side: Side;
+  /** From the last pod create until every budget's status is correct (s). */
+  convergedSeconds: number;
+  statusP50Ms: number;
+  statusP99Ms: number;
+  peakRSSMiB: number;
+  idleRSSMiB: number;
+  cpuWholeSeconds: number;
+  cpuStartToIdleSeconds: number;
+}
+
+/** The table's rows: label, how a run's figure is read, its unit and the issue's goal for TS/Go. */
+const MEASURES: {
+  label: string;
+  unit: string;
+  digits: number;
+  pick: (r: RunFigures) => number[];
+  goal?: number;
+}[] = [
+  { label: "all budgets correct after last create", unit: "s", digits: 2, pick: (r) => [r.convergedSeconds] },
+  {
+    label: "pod change → status p50 / p99",
+    unit: "ms",
+    digits: 1,
+    pick: (r) => [r.statusP50Ms, r.statusP99Ms],
+  },
+  { label: "peak RSS", unit: "MiB", digits: 0, pick: (r) => [r.peakRSSMiB], goal: 1.1 },
+  { label: "idle RSS after cache sync", unit: "MiB", digits: 0, pick: (r) => [r.idleRSSMiB], goal: 1.5 },
+  { label: "CPU, whole run", unit: "s", digits: 2, pick: (r) => [r.cpuWholeSeconds] },
+  { label: "CPU, start to idle", unit: "s", digits: 2, pick: (r) => [r.cpuStartToIdleSeconds], goal: 3 },
+];
+
+/** The median; of an even count, the mean of the middle two (with two rounds: their mean). */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** The side-by-side table (Markdown) of medians over the runs of each side; Go's column says why it is empty. */
+export function compareTable(runs: readonly RunFigures[], goSkipped?: string): string {
+  const of = (side: Side) => runs.filter((r) => r.side === side);
+  const lines = ["| measure | kbts (TS) | controller-runtime (Go) | TS/Go | goal |", "|---|---|---|---|---|"];
+  for (const m of MEASURES) {
+    const figures = (side: Side) => {
+      const rs = of(side);
+      if (rs.length === 0) return undefined;
+      const parts = m.pick(rs[0] as RunFigures).map((_, i) => median(rs.map((r) => m.pick(r)[i] as number)));
+      return parts;
+    };
+    const ts = figures("TS");
+    const go = figures("Go");
+    const show = (xs: number[] | undefined) =>
+      xs ? `${xs.map((x) => x.toFixed(m.digits)).join(" / ")} ${m.unit}` : goSkipped ? "skipped" : "n/a";
+    const ratio = ts && go ? ts.map((t, i) => (t / (go[i] as number)).toFixed(2)).join(" / ") : "n/a";
+    const goal =
+      m.goal === undefined
+        ? ""
+        : ts && go
+          ? `≤ ${m.goal}× ${ts.every((t, i) => Number((t / (go[i] as number)).toFixed(2)) <= (m.goal as number)) ? "(met)" : "(not met)"}`
+          : `≤ ${m.goal}×`;
+    lines.push(`| ${m.label} | ${show(ts)} | ${show(go)} | ${ratio} | ${goal} |`);
+  }
+  return lines.join("\n");
+}
+
+const fmtLoad = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
+export async function runCompareGo(options: CompareGoOptions): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-compare-"));
+  const project = options.project ?? join(work, "gpubudget");
+  const go = await cachedGoOperator();
+  const loadAtStart = fmtLoad();
+  try {
+    if (!go.ok) console.log(`Go baseline skipped: ${go.reason}`);
+    if (!options.project) {
+      console.log("scaffolding and building the GPUBudget project...");
+      await scaffoldProject(project);
+      await buildProject(project);
+    }
+    console.log(
+      `${options.pods} pods in ${options.namespaces} namespaces (one GPUBudget each), --max-concurrent-reconciles=${options.maxConcurrentReconciles}, ${options.rounds} round(s) of TS then Go, each on a fresh control plane`,
+    );
+    console.log(
+      "reconcile side only: no ValidatingWebhookConfiguration is installed on either control plane (the TS operator runs as deployed, its webhook server up but never called; the Go port has no webhook)",
+    );
+    console.log(
+      `idle: the first ${DEFAULT_IDLE_RULE.windowMs / 1000} s window after cache sync and the start-up reconciles in which the process's CPU grew by at most ${DEFAULT_IDLE_RULE.maxCpuSeconds} s (footprint.ts)`,
+    );
+    const runs: RunFigures[] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const side of ["TS", "Go"] as const) {
+        if (side === "Go" && !go.ok) continue;
+        const figures = await runOnce(
+          side,
+          project,
+          work,
+          options,
+          side === "Go" && go.ok ? go.bin : undefined,
+        );
+        runs.push(figures);
+        console.log(
+          `round ${round} ${side}: correct ${figures.convergedSeconds.toFixed(2)} s after the last create; status p50 ${figures.statusP50Ms.toFixed(1)} / p99 ${figures.statusP99Ms.toFixed(1)} ms; RSS idle ${figures.idleRSSMiB.toFixed(0)} / peak ${figures.peakRSSMiB.toFixed(0)} MiB; CPU start to idle ${figures.cpuStartToIdleSeconds.toFixed(2)} s, whole run ${figures.cpuWholeSeconds.toFixed(2)} s (load ${fmtLoad()})`,
+        );
+      }
+    }
+    console.log(`\nmedians over ${options.rounds} run(s) each:`);
+    console.log(compareTable(runs, go.ok ? undefined : go.reason));
+    console.log(
+      `load average (1/5/15 min): ${loadAtStart} at the start, ${fmtLoad()} at the end, on ${availableParallelism()} CPUs`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** One operator on a fresh control plane: namespaces and budgets, start to idle, pods, convergence, latency. */
+async function runOnce(
+  side: Side,
+  project: string,
+  work: string,
+  options: CompareGoOptions,
+  goBin: string | undefined,
+): Promise<RunFigures> {
+  let cp: ControlPlane | undefined;
+  let operator: Operator | undefined;
+  const abort = new AbortController();
+  try {
+    cp = await startControlPlane(project);
+    // The reconcile side only: the API server calls no webhook on either side.
+    await cp.kubectl(["delete", "validatingwebhookconfigurations", "--all"]);
+    const client = createClient(cp.env.kubeConfig);
+    const perNs = Math.ceil(options.pods / options.namespaces);
+    for (let i = 0; i < options.namespaces; i++) {
+      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i) } });
+      await client.create(GPUBudget, {
+        apiVersion: "capacity.lab.example.com/v1alpha1",
+        kind: "GPUBudget",
+        metadata: { name: "budget", namespace: ns(i) },
+        spec: { maxGPUs: perNs },
+      });
+    }
+    operator = await startOperator(project, cp, {
+      name: side,
+      logDir: join(work, "logs"),
+      extraArgs: [`--max-concurrent-reconciles=${options.maxConcurrentReconciles}`, "--zap-log-level=error"],
+      ...(goBin ? { executable: goBin } : {}),
+    });
+    const pid = operator.process.pid ?? 0;
+    const idle = await waitForIdle(pid, () => startupReconciled(client));
+
+    const pods: PodObject[] = Array.from({ length: options.pods }, (_, i) => ({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: `p-${i}`, namespace: ns(i % options.namespaces) },
+      spec: {
+        containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }],
+      },
+    }));
+    const expected = new Map<string, number>();
+    for (const p of pods) {
+      const namespace = p.metadata?.namespace ?? "";
+      expected.set(namespace, (expected.get(namespace) ?? 0) + 1);
+    }
+    await pool(pods, options.concurrency, async (p) => {
+      await client.create(Pod, p);
+    });
+    const lastCreate = performance.now();
+    await eventually(
+      async () => {
+        const wrong = (await client.list(GPUBudget, {})).filter(
+          (b) => b.status?.allocatedGPUs !== expected.get(b.metadata?.namespace ?? ""),
+        );
+        if (wrong.length > 0) throw new Error(`${side}: ${wrong.length} budgets not yet correct`);
+      },
+      600_000,
+      100,
+    );
+    const converged = performance.now();
+
+    // Latency: a watch on budgets timestamps each status update after a pod's phase goes Succeeded.
+    const cache = createCache(cp.env.kubeConfig, {});
+    const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 30_000);
+    void cache.start(abort.signal);
+    await cache.waitForCacheSync(abort.signal);
+    const latencies: number[] = [];
+    for (let s = 0; s < options.samples; s++) {
+      const pod = pods[s * Math.floor(options.pods / options.samples)] as PodObject;
+      const namespace = pod.metadata?.namespace ?? "";
+      const want = (expected.get(namespace) ?? 0) - 1;
+      expected.set(namespace, want);
+      const seen = statusTimer.next(namespace, want);
+      const t0 = performance.now();
+      await client
+        .status()
+        .patch(
+          Pod,
+          { namespace, name: pod.metadata?.name ?? "" },
+          { type: "merge", data: { status: { phase: "Succeeded" } } },
+        );
+      latencies.push((await seen) - t0);
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      side,
+      convergedSeconds: (converged - lastCreate) / 1000,
+      statusP50Ms: percentile(latencies, 50),
+      statusP99Ms: percentile(latencies, 99),
+      peakRSSMiB: peakRSSMiB(pid),
+      idleRSSMiB: idle.rssMiB,
+      cpuWholeSeconds: cpuSeconds(pid),
+      cpuStartToIdleSeconds: idle.cpuSeconds,
+    };
+  } finally {
+    abort.abort();
+    await operator?.stop().catch(() => undefined);
+    await cp?.stop().catch(() => undefined);
+  }
+}
+
+/** Whether every budget's status reports its generation: the operator's start-up reconciles are done. */
+async function startupReconciled(client: APIClient): Promise<boolean> {
+  const budgets = await client.list(GPUBudget, {});
+  return budgets.every((b) => b.status?.observedGeneration === b.metadata?.generation);
+}
