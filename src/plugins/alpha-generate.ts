@@ -9,7 +9,16 @@
  * builds the new tree aside first and moves it in only when every step worked, and it re-scaffolds
  * in place, or into a non-empty --output-dir, only with --force.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
