@@ -19,7 +19,7 @@ import {
   startControlPlane,
   startOperator,
 } from "./demo/lib.js";
-import { budgetStatus, expectBudgetStatus } from "./support/gpubudget.js";
+import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-cluster-"));
 const reuse = process.env.GPUBUDGET_PROJECT;
@@ -145,6 +145,8 @@ describe("GPUBudget on a cluster that schedules", () => {
   it("a ReplicaSet scaled into a Deny budget leaves the extra pods uncreated, and its events say why", async () => {
     const ns = await namespace("rs");
     await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 4, { enforcement: "Deny" }));
+    // Its namespace is labelled: from now on kube-apiserver sends the namespace's GPU pods to the webhook.
+    await expectEnforcing(kubectl, ns, "cap");
     await apply({
       apiVersion: "apps/v1",
       kind: "ReplicaSet",
@@ -203,6 +205,7 @@ describe("GPUBudget on a cluster that schedules", () => {
     const ns = await namespace("burst");
     await kubectl(["apply", "-f", "-"], budgetManifest(ns, "cap", 10, { enforcement: "Deny" }));
     await expectStatus(ns, "cap", { allocated: 0 });
+    await expectEnforcing(kubectl, ns, "cap");
     await apply({
       apiVersion: "batch/v1",
       kind: "Job",

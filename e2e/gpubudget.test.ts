@@ -28,7 +28,15 @@ import {
   startControlPlane,
   startOperator,
 } from "./demo/lib.js";
-import { type BudgetStatus, budgetStatus, expectBudgetStatus } from "./support/gpubudget.js";
+import {
+  type BudgetStatus,
+  budgetStatus,
+  ENFORCEMENT_LABEL,
+  enforcementLabel,
+  enforcingCondition,
+  expectBudgetStatus,
+  expectEnforcing,
+} from "./support/gpubudget.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
 // GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
@@ -53,6 +61,8 @@ const apply = (manifest: string) => kubectl(["apply", "-f", "-"], manifest);
 const status = (namespace: string, name: string) => budgetStatus(kubectl, namespace, name);
 const expectStatus = (namespace: string, name: string, want: Partial<BudgetStatus>, timeoutMs?: number) =>
   expectBudgetStatus(kubectl, namespace, name, want, timeoutMs);
+/** Until a Deny budget is Enforcing, its namespace's pods are not sent to the webhook at all. */
+const enforcing = (namespace: string, name: string) => expectEnforcing(kubectl, namespace, name);
 
 async function namespace(name: string): Promise<string> {
   await kubectl(["create", "namespace", name]);
@@ -83,11 +93,28 @@ describe("the scaffolded GPUBudget project", () => {
     expect(readFileSync(join(project, "config/manager/manager.yaml"), "utf8")).toContain("--leader-elect");
   });
 
-  it("patches the webhook's namespaceSelector in through kustomize", async () => {
+  it("patches the webhook's namespaceSelector and matchConditions in through kustomize", async () => {
     const out = await kubectl(["kustomize", join(project, "config/default")]);
-    expect(out.stdout).toMatch(
-      /name: vpod-v1.kb.io\n\s+namespaceSelector:\n\s+matchExpressions:\n\s+- key: kubernetes.io\/metadata.name\n\s+operator: NotIn\n\s+values:\n\s+- kube-system\n\s+- gpubudget-system/,
-    );
+    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    const config = docs.find((d) => d?.kind === "ValidatingWebhookConfiguration") as {
+      webhooks: {
+        name: string;
+        namespaceSelector: unknown;
+        matchConditions: { name: string; expression: string }[];
+      }[];
+    };
+    const hook = config.webhooks.find((w) => w.name === "vpod-v1.kb.io");
+    expect(hook?.namespaceSelector).toEqual({
+      matchExpressions: [
+        { key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny"] },
+        {
+          key: "kubernetes.io/metadata.name",
+          operator: "NotIn",
+          values: ["kube-system", "gpubudget-system"],
+        },
+      ],
+    });
+    expect(hook?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
   });
 
   it("passes its own unit and integration tests", async () => {
@@ -164,6 +191,7 @@ describe("one operator", () => {
       "-p",
       '{"spec":{"enforcement":"Deny"}}',
     ]);
+    await enforcing("team-a", "team-a-budget");
     await eventually(async () => {
       const res = await cp.kubectl(["apply", "-f", "-"], {
         input: gpuPodManifest("team-a", "g2", 6),
@@ -183,6 +211,7 @@ describe("one operator", () => {
     await apply(
       budgetManifest("relabel", "ml", 2, { enforcement: "Deny", selector: { matchLabels: { team: "ml" } } }),
     );
+    await enforcing("relabel", "ml");
     await apply(gpuPodManifest("relabel", "train", 2, { labels: { team: "ml" } }));
     await apply(gpuPodManifest("relabel", "web", 1, { labels: { team: "web" } }));
     await expectStatus("relabel", "ml", { allocated: 2, podCount: 1 });
@@ -208,6 +237,7 @@ describe("one operator", () => {
         resources: [{ name: "nvidia.com/gpu" }, { name: mig, weight: "0.125" }],
       }),
     );
+    await enforcing("mig", "mixed");
     await eventually(async () => {
       const res = await cp.kubectl(["apply", "--dry-run=server", "-f", "-"], {
         input: gpuPodManifest("mig", "probe", 9, { resource: mig }),
@@ -225,6 +255,89 @@ describe("one operator", () => {
     expect(res.all).toMatch(
       /GPUBudget mig\/mixed allows 1 GPUs \(nvidia.com\/gpu, nvidia.com\/mig-1g.10gb×0.125\); 1 in use \(.*\), this pod asks for 0.125 \(1.125\/1\)/,
     );
+  });
+
+  it("sends no pod of a namespace with only a Report budget to the webhook, and still counts it", async () => {
+    await namespace("report-only");
+    await apply(budgetManifest("report-only", "b", 1));
+    await expectStatus("report-only", "b", { allocated: 0 });
+    const before = await webhookCalls();
+    await apply(gpuPodManifest("report-only", "big", 3));
+    await apply(gpuPodManifest("report-only", "more", 2));
+    await expectStatus("report-only", "b", { allocated: 5, ready: "False", reason: "BudgetExceeded" });
+    // Not one call to the webhook: the namespace is not labelled, so kube-apiserver never sent them.
+    expect(diff(await webhookCalls(), before)).toEqual({});
+    expect(await enforcementLabel(kubectl, "report-only")).toBeUndefined();
+    expect(await enforcingCondition(kubectl, "report-only", "b")).toBeUndefined();
+  });
+
+  it("labels a Deny budget's namespace, refuses there, and un-labels it when the budget goes", async () => {
+    await namespace("enforced");
+    await apply(budgetManifest("enforced", "cap", 1, { enforcement: "Deny" }));
+    await enforcing("enforced", "cap");
+    expect(await enforcementLabel(kubectl, "enforced")).toBe("Deny");
+    const beforeRefusal = await webhookCalls();
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: gpuPodManifest("enforced", "over", 2),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toContain("GPUBudget enforced/cap allows 1 nvidia.com/gpu; 0 in use");
+    // The counter the "not sent" checks read does move when a pod is sent (and refused).
+    const sent = diff(await webhookCalls(), beforeRefusal);
+    console.log(`refusal in "enforced": the API server's webhook calls ${JSON.stringify(sent)}`);
+    expect(Object.keys(sent)).toContain(
+      'apiserver_admission_webhook_rejection_count{error_type="no_error",rejection_code="403"}',
+    );
+
+    // A pod that asks for no extended resource is not sent either (matchConditions), even here.
+    const before = await webhookCalls();
+    await apply(
+      JSON.stringify({
+        apiVersion: "v1",
+        kind: "Pod",
+        metadata: { name: "cpu-only", namespace: "enforced" },
+        spec: { containers: [{ name: "c", image: "busybox", resources: { limits: { cpu: "100m" } } }] },
+      }),
+    );
+    expect(diff(await webhookCalls(), before)).toEqual({});
+
+    // Someone removes the label: the operator puts it back.
+    await kubectl(["label", "namespace", "enforced", `${ENFORCEMENT_LABEL}-`]);
+    await eventually(async () => expect(await enforcementLabel(kubectl, "enforced")).toBe("Deny"));
+    await enforcing("enforced", "cap");
+
+    // Switched to Report: un-labelled, no Enforcing condition, and pods past the cap are admitted unsent.
+    await kubectl([
+      "patch",
+      "gb",
+      "cap",
+      "-n",
+      "enforced",
+      "--type=merge",
+      "-p",
+      '{"spec":{"enforcement":"Report"}}',
+    ]);
+    await eventually(async () => {
+      expect(await enforcementLabel(kubectl, "enforced")).toBeUndefined();
+      expect(await enforcingCondition(kubectl, "enforced", "cap")).toBeUndefined();
+    });
+    await apply(gpuPodManifest("enforced", "now-fine", 2));
+
+    // Deny again, then deleted: labelled, then un-labelled.
+    await kubectl([
+      "patch",
+      "gb",
+      "cap",
+      "-n",
+      "enforced",
+      "--type=merge",
+      "-p",
+      '{"spec":{"enforcement":"Deny"}}',
+    ]);
+    await enforcing("enforced", "cap");
+    await kubectl(["delete", "gb", "cap", "-n", "enforced"]);
+    await eventually(async () => expect(await enforcementLabel(kubectl, "enforced")).toBeUndefined());
   });
 
   it("counts only the pods a selector picks", async () => {
@@ -299,8 +412,11 @@ describe("one operator", () => {
       );
       expect(queries.length).toBeGreaterThan(20);
       // An operator at work: each round creates a pod (an admission) in a namespace with a budget (a reconcile).
+      // Deny (with room to spare), so its namespace's pods are sent to the webhook; 0 GPUs still names
+      // the resource, so the matchConditions send them.
       await namespace("traffic");
-      await apply(budgetManifest("traffic", "b", 1));
+      await apply(budgetManifest("traffic", "b", 1000, { enforcement: "Deny" }));
+      await enforcing("traffic", "b");
       let round = 0;
       await eventually(
         async () => {
@@ -669,6 +785,7 @@ describe("atomic admission: two webhook replicas under a burst", () => {
   async function burst(ns: string, during?: () => Promise<void>) {
     await namespace(ns);
     await apply(budgetManifest(ns, "cap", CAP, { enforcement: "Deny" }));
+    await enforcing(ns, "cap");
     // Both replicas' caches have the budget: a dry-run past the cap is refused through each of them.
     for (const op of backends) {
       const only = backends;
@@ -723,6 +840,7 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     const follower = leader === a ? b : a;
     await namespace("follower");
     await apply(budgetManifest("follower", "cap", 2, { enforcement: "Deny" }));
+    await enforcing("follower", "cap");
     backends = [follower];
     try {
       await apply(gpuPodManifest("follower", "fits", 2));
@@ -775,8 +893,13 @@ describe("atomic admission: two webhook replicas under a burst", () => {
 describe("with the operator stopped", () => {
   it("pods are still admitted (failurePolicy: Ignore), even past a Deny budget, and WebhookUnreachable fires", async () => {
     await Promise.all(operators.map((op) => op.stop()));
+    // The Deny budget is enforced (its namespace labelled) before the operator stops: the API server
+    // then still calls the webhook for this namespace's pods, fails to reach it, and fails open.
+    const labeller = await operator("down");
     await namespace("down");
     await apply(budgetManifest("down", "cap", 1, { enforcement: "Deny" }));
+    await enforcing("down", "cap");
+    await labeller.stop();
     const res = await cp.kubectl(["apply", "-f", "-"], {
       input: gpuPodManifest("down", "big", 8),
       reject: false,

@@ -127,6 +127,12 @@ async function main(): Promise<void> {
     ["patch", "gb", "team-a-budget", "-n", "team-a", "--type=merge", "-p", '{"spec":{"enforcement":"Deny"}}'],
     { show: true },
   );
+  // Only namespaces holding a Deny budget are sent to the webhook: the operator labels team-a, and the
+  // budget's Enforcing condition turns True once it has.
+  await cp.kubectl(
+    ["wait", "gb", "team-a-budget", "-n", "team-a", "--for=condition=Enforcing", "--timeout=60s"],
+    { show: true },
+  );
   await cp.kubectl(["get", "gb", "-n", "team-a", "-o", "wide"], { show: true });
   // The webhook reads budgets from the operator's cache: wait until it has seen Deny.
   let refusal = "";

@@ -147,8 +147,8 @@ type Doc = Record<string, unknown>;
 
 /**
  * The project's ValidatingWebhookConfiguration as `kubectl kustomize config/webhook` would write it:
- * config/webhook/manifests.yaml with the namespaceSelector of pod_namespace_selector_patch.yaml merged
- * in by webhook name (the strategic-merge key of `webhooks`).
+ * config/webhook/manifests.yaml with the namespaceSelector and matchConditions of
+ * pod_namespace_selector_patch.yaml merged in by webhook name (the strategic-merge key of `webhooks`).
  */
 export function webhookConfigurations(projectDir: string): Doc[] {
   const manifests = parseAllDocuments(readFileSync(join(projectDir, "config/webhook/manifests.yaml"), "utf8"))
@@ -160,7 +160,8 @@ export function webhookConfigurations(projectDir: string): Doc[] {
   for (const doc of manifests) {
     for (const hook of (doc.webhooks as Doc[]) ?? []) {
       const p = patch.webhooks.find((w) => w.name === hook.name);
-      if (p) Object.assign(hook, { namespaceSelector: p.namespaceSelector });
+      if (p)
+        Object.assign(hook, { namespaceSelector: p.namespaceSelector, matchConditions: p.matchConditions });
     }
   }
   return manifests;

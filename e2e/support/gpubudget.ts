@@ -45,3 +45,48 @@ export async function expectBudgetStatus(
     timeoutMs,
   );
 }
+
+/** The budget's Enforcing condition (Deny budgets only): status and reason, or undefined when absent. */
+export async function enforcingCondition(
+  kubectl: Kubectl,
+  namespace: string,
+  name: string,
+): Promise<{ status: string; reason: string } | undefined> {
+  const out = await kubectl(["get", "gb", name, "-n", namespace, "-o", "json"]);
+  const b = JSON.parse(out.stdout) as {
+    status?: { conditions?: { type: string; status: string; reason: string }[] };
+  };
+  const c = b.status?.conditions?.find((x) => x.type === "Enforcing");
+  return c && { status: c.status, reason: c.reason };
+}
+
+/**
+ * Polls until a Deny budget reports Enforcing=True: its namespace carries the enforcement label, so
+ * kube-apiserver sends the namespace's pods to the webhook. Before that, nothing is refused.
+ */
+export async function expectEnforcing(
+  kubectl: Kubectl,
+  namespace: string,
+  name: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await eventually(
+    async () =>
+      expect(await enforcingCondition(kubectl, namespace, name)).toEqual({
+        status: "True",
+        reason: "NamespaceLabelled",
+      }),
+    timeoutMs,
+  );
+}
+
+/** The namespace label the operator sets where a Deny budget is (ENFORCEMENT_LABEL in the scaffold). */
+export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement";
+
+/** The namespace's enforcement label, or undefined. */
+export async function enforcementLabel(kubectl: Kubectl, namespace: string): Promise<string | undefined> {
+  const out = await kubectl(["get", "namespace", namespace, "-o", "json"]);
+  return (JSON.parse(out.stdout) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.[
+    ENFORCEMENT_LABEL
+  ];
+}

@@ -133,6 +133,9 @@ export interface GPUBudgetStatus {
   idleGPUs?: int32;
 
   // conditions: Ready is True (WithinBudget) or False (BudgetExceeded), with a message like "6/4 GPUs".
+  // A Deny budget also has Enforcing: True (NamespaceLabelled) once the operator has labelled its
+  // namespace so that the Pod webhook is called for its pods, False (NamespaceNotLabelled) until then,
+  // when pods are admitted unchecked. Wait for it before relying on refusals.
   // +listType=map
   // +listMapKey=type
   // +optional

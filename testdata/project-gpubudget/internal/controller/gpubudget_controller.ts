@@ -17,6 +17,7 @@ limitations under the License.
 import {
   type Client,
   type Condition,
+  type ConditionInput,
   controllerManagedBy,
   type EventRecorder,
   enqueueRequestsFromMapFunc,
@@ -25,6 +26,8 @@ import {
   isNotFound,
   type Logger,
   type Manager,
+  mergePatch,
+  Namespace,
   Pod,
   type Predicate,
   type Reader,
@@ -32,6 +35,7 @@ import {
   type Reconciler,
   type Request,
   type Result,
+  removeStatusCondition,
   retryOnConflict,
   setStatusCondition,
 } from "@kbts/runtime";
@@ -53,6 +57,18 @@ export { DEFAULT_RESOURCE_NAME };
 /** Field index on GPUBudget: the budgets of a namespace, so a Pod event never lists every budget. */
 export const BUDGET_NAMESPACE_INDEX = "gpubudget.namespace";
 
+/**
+ * The namespace label the Pod webhook's namespaceSelector requires
+ * (config/webhook/pod_namespace_selector_patch.yaml). Only a Deny budget can refuse a pod, so only
+ * namespaces that hold one need their pods checked at admission: the operator sets the label (value
+ * Deny) on those and removes it elsewhere, and kube-apiserver calls the webhook for nothing else. A
+ * Report budget costs no admission call, whatever the pod rate. Anyone allowed to edit a namespace's
+ * labels can therefore switch its enforcement off, as with Pod Security Admission's labels; the
+ * operator puts the label back on the next Namespace event, and the budget's Enforcing condition says
+ * False meanwhile.
+ */
+export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement";
+
 export interface GPUBudgetReconcilerOptions {
   client: Client;
   /** Where to read a budget again after a write conflict; the API server (mgr.getAPIReader()) is fresh. */
@@ -70,6 +86,7 @@ export interface GPUBudgetReconcilerOptions {
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;patch
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 
 /**
@@ -126,6 +143,7 @@ export class GPUBudgetReconciler implements Reconciler {
     const message = `${formatGPUs(usage.allocatedMilli)}/${max} GPUs`;
 
     const utilization = await this.utilization(namespace, usage.podNames, context);
+    const enforcing = isDeny(budget) ? await this.namespaceEnforced(namespace) : undefined;
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
 
     let nextExpiry = Number.POSITIVE_INFINITY;
@@ -155,6 +173,8 @@ export class GPUBudgetReconciler implements Reconciler {
         message,
         observedGeneration: generation,
       });
+      if (enforcing === undefined) removeStatusCondition(status.conditions, "Enforcing");
+      else setStatusCondition(status.conditions, enforcingCondition(namespace, enforcing, generation));
     });
 
     this.metrics.set(namespace, request.name, {
@@ -224,6 +244,17 @@ export class GPUBudgetReconciler implements Reconciler {
     return wrote;
   }
 
+  /** Whether the namespace carries ENFORCEMENT_LABEL=Deny in the cache, i.e. its pods reach the webhook. */
+  private async namespaceEnforced(name: string): Promise<boolean> {
+    try {
+      const ns = await this.options.client.get(Namespace, { name });
+      return ns.metadata?.labels?.[ENFORCEMENT_LABEL] === "Deny";
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
   private async utilization(
     namespace: string,
     pods: string[],
@@ -240,6 +271,35 @@ export class GPUBudgetReconciler implements Reconciler {
       return "failed";
     }
   }
+}
+
+function isDeny(budget: GPUBudget): boolean {
+  return budget.spec?.enforcement === "Deny";
+}
+
+/**
+ * A Deny budget's Enforcing condition: True only once its namespace carries ENFORCEMENT_LABEL in the
+ * operator's cache, so "kubectl wait --for=condition=Enforcing" is how to know pods are being checked.
+ * Between creating a Deny budget (or switching one to Deny) and that moment, pods are admitted
+ * unchecked: the condition reports that window instead of hiding it. Report budgets have no such
+ * condition (they never refuse).
+ */
+function enforcingCondition(namespace: string, enforced: boolean, generation: number): ConditionInput {
+  return enforced
+    ? {
+        type: "Enforcing",
+        status: "True",
+        reason: "NamespaceLabelled",
+        message: `the Pod webhook checks pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL}=Deny)`,
+        observedGeneration: generation,
+      }
+    : {
+        type: "Enforcing",
+        status: "False",
+        reason: "NamespaceNotLabelled",
+        message: `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=Deny yet: until it does, its pods are not sent to the Pod webhook and none is refused`,
+        observedGeneration: generation,
+      };
 }
 
 function isBudgetExceeded(conditions: Condition[] | undefined): boolean {
@@ -299,8 +359,10 @@ export interface SetupGPUBudgetOptions {
 }
 
 /**
- * Registers the controller: For(GPUBudget) with the generation-changed predicate (status writes do
- * not wake it), Watches(Pod) mapped to the budgets of the pod's namespace through a field index.
+ * Registers two controllers. "gpubudget": For(GPUBudget) with the generation-changed predicate
+ * (status writes do not wake it), Watches(Pod) mapped to the budgets of the pod's namespace through a
+ * field index, and Watches(Namespace) when its enforcement label changes (the Enforcing condition).
+ * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny budget.
  */
 export async function setupGPUBudgetController(
   mgr: Manager,
@@ -327,10 +389,77 @@ export async function setupGPUBudgetController(
         predicates: [podCountMayChange],
       },
     )
+    .watches(
+      Namespace,
+      enqueueRequestsFromMapFunc((ns) => budgetsInNamespace(client, ns.metadata?.name)),
+      {
+        predicates: [{ ...enforcementLabelChanged, create: () => false }],
+      },
+    )
     .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
     .named("gpubudget")
     .complete(reconciler);
+
+  // Every namespace passes once at start-up (the informer's initial list), so a label left behind by
+  // a budget deleted while the operator was down is removed too.
+  controllerManagedBy(mgr)
+    .for(Namespace, { predicates: [enforcementLabelChanged] })
+    .watches(
+      GPUBudgetKind,
+      enqueueRequestsFromMapFunc((b) => [{ name: b.metadata?.namespace ?? "" }]),
+      {
+        predicates: [enforcementChanged],
+      },
+    )
+    .named("gpubudget-namespace")
+    .complete(new GPUBudgetNamespaceReconciler(client));
 }
+
+/**
+ * Keeps ENFORCEMENT_LABEL=Deny on a namespace exactly while it holds a Deny budget, read from the
+ * cache's budget index, with a merge patch of that one label (nothing else on the namespace is touched).
+ */
+export class GPUBudgetNamespaceReconciler implements Reconciler {
+  constructor(private readonly client: Client) {}
+
+  async reconcile(request: Request): Promise<Result> {
+    let ns: Namespace;
+    try {
+      ns = await this.client.get(Namespace, { name: request.name });
+    } catch (err) {
+      if (isNotFound(err)) return {};
+      throw err;
+    }
+    const budgets = await this.client.list(GPUBudgetKind, {
+      matchingFields: { [BUDGET_NAMESPACE_INDEX]: request.name },
+    });
+    const want = budgets.some(isDeny) ? "Deny" : undefined;
+    if (ns.metadata?.labels?.[ENFORCEMENT_LABEL] === want) return {};
+    await this.client.patch(
+      Namespace,
+      { name: request.name },
+      mergePatch({ metadata: { labels: { [ENFORCEMENT_LABEL]: want ?? null } } }),
+    );
+    return {};
+  }
+}
+
+/** Namespace events that can change enforcement: a new namespace (and the initial list), a label change. */
+const enforcementLabelChanged: Predicate<Namespace> = {
+  create: () => true,
+  update: ({ objectOld, objectNew }) =>
+    objectOld?.metadata?.labels?.[ENFORCEMENT_LABEL] !== objectNew?.metadata?.labels?.[ENFORCEMENT_LABEL],
+  delete: () => false,
+  generic: () => false,
+};
+
+/** Budget events that can change whether its namespace needs the label. */
+const enforcementChanged: Predicate<GPUBudget> = {
+  create: () => true,
+  update: ({ objectOld, objectNew }) => objectOld?.spec?.enforcement !== objectNew?.spec?.enforcement,
+  delete: () => true,
+  generic: () => false,
+};
 
 /**
  * Drops pod updates that cannot change any budget (condition and IP updates, annotations...): only

@@ -19,14 +19,20 @@ limitations under the License.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { type Client, type KubernetesObject, Pod, type ReconcileContext } from "@kbts/runtime";
+import { type Client, type KubernetesObject, Namespace, Pod, type ReconcileContext } from "@kbts/runtime";
 import { createFakeClient } from "@kbts/runtime/fake";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import { UsageTracker } from "../gpu/usage.js";
 import type { BudgetMetrics } from "../metrics/metrics.js";
-import { BUDGET_NAMESPACE_INDEX, GPUBudgetReconciler, podCountMayChange } from "./gpubudget_controller.js";
+import {
+  BUDGET_NAMESPACE_INDEX,
+  ENFORCEMENT_LABEL,
+  GPUBudgetNamespaceReconciler,
+  GPUBudgetReconciler,
+  podCountMayChange,
+} from "./gpubudget_controller.js";
 
 const CRDS = fileURLToPath(new URL("../../config/crd/bases", import.meta.url));
 const NS = "team-a";
@@ -294,6 +300,59 @@ describe("GPUBudgetReconciler", () => {
     const result = await reconcile("b");
     expect((await get("b")).status?.reservations).toEqual([live]);
     expect(result.requeueAfter).toBeGreaterThan(55_000); // back when the live one expires
+  });
+});
+
+describe("enforcement: the namespace label the Pod webhook's namespaceSelector requires", () => {
+  const namespaces = () => new GPUBudgetNamespaceReconciler(client);
+  const label = async (name = NS) =>
+    (await client.get(Namespace, { name })).metadata?.labels?.[ENFORCEMENT_LABEL];
+  const enforcing = async (name: string) =>
+    (await get(name)).status?.conditions?.find((c) => c.type === "Enforcing");
+  beforeEach(async () => {
+    await client.create(Namespace, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: NS, labels: { team: "a" } },
+    });
+  });
+
+  it("labels a namespace that holds a Deny budget, and only the label changes", async () => {
+    await client.create(GPUBudgetKind, budget("report", 4));
+    await namespaces().reconcile({ name: NS });
+    expect(await label()).toBeUndefined();
+    await client.create(GPUBudgetKind, budget("deny", 4, { enforcement: "Deny" }));
+    await namespaces().reconcile({ name: NS });
+    expect(await label()).toBe("Deny");
+    expect((await client.get(Namespace, { name: NS })).metadata?.labels?.team).toBe("a");
+  });
+
+  it("removes the label when the last Deny budget goes to Report or is deleted", async () => {
+    const a = await client.create(GPUBudgetKind, budget("a", 4, { enforcement: "Deny" }));
+    await client.create(GPUBudgetKind, budget("b", 4, { enforcement: "Deny" }));
+    await namespaces().reconcile({ name: NS });
+    await client.update(GPUBudgetKind, { ...a, spec: { ...a.spec, enforcement: "Report" } });
+    await namespaces().reconcile({ name: NS });
+    expect(await label()).toBe("Deny"); // b still denies
+    await client.delete(GPUBudgetKind, { namespace: NS, name: "b" });
+    await namespaces().reconcile({ name: NS });
+    expect(await label()).toBeUndefined();
+  });
+
+  it("reports Enforcing on a Deny budget only once its namespace is labelled, and none on a Report budget", async () => {
+    await client.create(GPUBudgetKind, budget("deny", 4, { enforcement: "Deny" }));
+    await client.create(GPUBudgetKind, budget("report", 4));
+    await reconcile("deny");
+    await reconcile("report");
+    expect(await enforcing("deny")).toMatchObject({ status: "False", reason: "NamespaceNotLabelled" });
+    expect(await enforcing("report")).toBeUndefined();
+    await namespaces().reconcile({ name: NS });
+    await reconcile("deny");
+    expect(await enforcing("deny")).toMatchObject({ status: "True", reason: "NamespaceLabelled" });
+    const deny = await get("deny");
+    await client.update(GPUBudgetKind, { ...deny, spec: { ...deny.spec, enforcement: "Report" } });
+    await reconcile("deny");
+    expect(await enforcing("deny")).toBeUndefined();
   });
 });
 
