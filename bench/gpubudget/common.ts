@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import type { Informer } from "../../runtime/src/cache/types.js";
+import type { APIClient } from "../../runtime/src/client/index.js";
 import { defineKind } from "../../runtime/src/kinds.js";
 
 export interface Budget extends KubernetesObject {
@@ -26,6 +27,15 @@ export const ns = (i: number) => `bench-${String(i).padStart(3, "0")}`;
 
 // Kept here for the figures that already import them; footprint.ts reads /proc for every figure.
 export { cpuSeconds, peakRSSMiB } from "./footprint.js";
+
+/**
+ * Whether every budget's status reports its generation: the operator's start-up reconciles are done
+ * (with waitForIdle in footprint.ts, what "idle after cache sync" waits for).
+ */
+export async function startupReconciled(client: APIClient): Promise<boolean> {
+  const budgets = await client.list(GPUBudget, {});
+  return budgets.every((b) => b.status?.observedGeneration === b.metadata?.generation);
+}
 
 /** This process's children by command name (etcd, kube-apiserver: envtest starts them), for their CPU. */
 export function childPids(): Map<string, number> {

@@ -25,8 +25,8 @@ import {
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
-import { type APIClient, createClient } from "../../runtime/src/client/index.js";
-import { budgetStatusTimer, GPUBudget, ns, percentile, pool } from "./common.js";
+import { createClient } from "../../runtime/src/client/index.js";
+import { budgetStatusTimer, GPUBudget, ns, percentile, pool, startupReconciled } from "./common.js";
 import { cpuSeconds, DEFAULT_IDLE_RULE, peakRSSMiB, waitForIdle } from "./footprint.js";
 import { cachedGoOperator } from "./go-operator.js";
 
@@ -78,6 +78,55 @@ const MEASURES: {
   { label: "CPU, start to idle", unit: "s", digits: 2, pick: (r) => [r.cpuStartToIdleSeconds], goal: 3 },
 ];
 
+/** main.ts's flags, as far as --compare-go reads them. */
+export interface CompareGoFlags {
+  pods?: string;
+  namespaces?: string;
+  samples?: string;
+  rounds?: string;
+  concurrency?: string;
+  "max-concurrent-reconciles"?: string;
+  project?: string;
+}
+
+/** The options of a --compare-go run from its flags; a bad count is an error naming the flag. */
+export function compareGoOptions(flags: CompareGoFlags): CompareGoOptions {
+  const count = (flag: keyof CompareGoFlags, fallback: string) => {
+    const text = flags[flag] ?? fallback;
+    if (!/^[1-9][0-9]*$/.test(text))
+      throw new Error(`--${flag} must be a positive whole number, got "${text}"`);
+    return Number(text);
+  };
+  const options: CompareGoOptions = {
+    pods: count("pods", "10000"),
+    namespaces: count("namespaces", "100"),
+    samples: count("samples", "200"),
+    rounds: count("rounds", "2"),
+    concurrency: count("concurrency", "32"),
+    maxConcurrentReconciles: count("max-concurrent-reconciles", "4"),
+    ...(flags.project ? { project: flags.project } : {}),
+  };
+  if (options.samples > options.pods) {
+    throw new Error(
+      `--samples (${options.samples}) cannot exceed --pods (${options.pods}): each sample changes one pod`,
+    );
+  }
+  return options;
+}
+
+/** main.ts --compare-go: runs the comparison; returns the exit code (2 for a bad flag, printed once). */
+export async function compareGoMain(flags: CompareGoFlags): Promise<number> {
+  let options: CompareGoOptions;
+  try {
+    options = compareGoOptions(flags);
+  } catch (err) {
+    console.error(`error: ${(err as Error).message}`);
+    return 2;
+  }
+  await runCompareGo(options);
+  return 0;
+}
+
 /** The median; of an even count, the mean of the middle two (with two rounds: their mean). */
 export function median(xs: readonly number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -126,6 +175,9 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
   const loadAtStart = fmtLoad();
   try {
     if (!go.ok) console.log(`Go baseline skipped: ${go.reason}`);
+    console.log(
+      `TS: node ${process.version} ${join(project, "dist/cmd/main.js")}${go.ok ? `; Go: ${go.bin} (bench/gpubudget/go)` : ""}`,
+    );
     if (!options.project) {
       console.log("scaffolding and building the GPUBudget project...");
       await scaffoldProject(project);
@@ -269,10 +321,4 @@ async function runOnce(
     await operator?.stop().catch(() => undefined);
     await cp?.stop().catch(() => undefined);
   }
-}
-
-/** Whether every budget's status reports its generation: the operator's start-up reconciles are done. */
-async function startupReconciled(client: APIClient): Promise<boolean> {
-  const budgets = await client.list(GPUBudget, {});
-  return budgets.every((b) => b.status?.observedGeneration === b.metadata?.generation);
 }

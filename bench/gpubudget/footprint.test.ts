@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { compareTable, type RunFigures } from "./compare-go.js";
+import { compareGoOptions, compareTable, median, type RunFigures } from "./compare-go.js";
 import {
   endsIdle,
   type Footprint,
@@ -106,15 +106,17 @@ describe("waitForIdle on real processes", () => {
   });
 
   it("gives up on a busy process, saying how busy", async () => {
-    child = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
-    await expect(
-      waitForIdle(child.pid ?? 0, async () => true, {
-        windowMs: 300,
-        maxCpuSeconds: 0.01,
-        pollMs: 50,
-        timeoutMs: 1500,
-      }),
-    ).rejects.toThrow(/did not go idle within 1500 ms: .* s CPU in the last/);
+    // A process that spends 5 ticks per 100 ms, read through a fake /proc so the machine's load cannot
+    // starve it into looking idle.
+    let cpu = 0;
+    const busy = (): Footprint => {
+      cpu += 0.05;
+      return { at: performance.now(), cpuSeconds: cpu, rssMiB: 80, peakRSSMiB: 90 };
+    };
+    const rule = { windowMs: 300, maxCpuSeconds: 0.01, pollMs: 50, timeoutMs: 1500 };
+    await expect(waitForIdle(1, async () => true, rule, busy)).rejects.toThrow(
+      /process 1 did not go idle within 1500 ms: \d+\.\d\d s CPU in the last \d+\.\d s/,
+    );
   });
 });
 
@@ -142,6 +144,39 @@ describe("compareTable", () => {
   it("says the Go side was skipped when it was", () => {
     const table = compareTable([run("TS", 1)], "go not on PATH");
     expect(table).toContain("| peak RSS | 100 MiB | skipped | n/a | ≤ 1.1× |");
+  });
+});
+
+describe("compareGoOptions", () => {
+  it("defaults to the issue's run: 10,000 pods, 100 namespaces, 4 concurrent reconciles, TS, Go, TS, Go", () => {
+    expect(compareGoOptions({})).toEqual({
+      pods: 10000,
+      namespaces: 100,
+      samples: 200,
+      rounds: 2,
+      concurrency: 32,
+      maxConcurrentReconciles: 4,
+    });
+    expect(compareGoOptions({ pods: "500", rounds: "3", project: "/p" })).toMatchObject({
+      pods: 500,
+      rounds: 3,
+      project: "/p",
+    });
+  });
+
+  it("names the flag of a bad count", () => {
+    expect(() => compareGoOptions({ rounds: "0" })).toThrow(
+      '--rounds must be a positive whole number, got "0"',
+    );
+    expect(() => compareGoOptions({ pods: "1e4" })).toThrow(/^--pods must be/);
+    expect(() => compareGoOptions({ pods: "100", samples: "200" })).toThrow(
+      /--samples \(200\) cannot exceed --pods/,
+    );
+  });
+
+  it("takes the mean of the middle two of an even count", () => {
+    expect(median([4, 1])).toBe(2.5);
+    expect(median([3, 1, 2])).toBe(2);
   });
 });
 

@@ -110,13 +110,14 @@ export function endsIdle(
 
 /**
  * Waits until the process is idle after start-up (see the module comment) and returns the reading at
- * that moment. Throws when the process exits, or is not idle within rule.timeoutMs (naming the last
+ * that moment (`read` is for tests). Throws when the process exits, or is not idle within rule.timeoutMs (naming the last
  * window's CPU, so a busy operator says how busy).
  */
 export async function waitForIdle(
   pid: number,
   ready: () => Promise<boolean>,
   rule: IdleRule = DEFAULT_IDLE_RULE,
+  read: (pid: number) => Footprint = readFootprint,
 ): Promise<Footprint> {
   const deadline = performance.now() + rule.timeoutMs;
   const sleep = () => new Promise((resolve) => setTimeout(resolve, rule.pollMs));
@@ -127,7 +128,7 @@ export async function waitForIdle(
   }
   const readings: Footprint[] = [];
   for (;;) {
-    readings.push(readFootprint(pid));
+    readings.push(read(pid));
     // Keep what a window needs; older readings cannot be a window's start any more.
     while (readings.length > 2 && (readings.at(-1)?.at ?? 0) - (readings[1]?.at ?? 0) >= rule.windowMs) {
       readings.shift();

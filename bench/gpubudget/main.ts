@@ -9,13 +9,14 @@
  *     default), so with the scaffold's namespaceSelector none of them is sent to the webhook: only
  *     namespaces holding a Deny budget are (the burst's),
  *   - time from the last pod create until every budget's status is correct,
- *   - the operator's peak RSS (VmHWM),
+ *   - the operator's idle RSS and start-to-idle CPU (footprint.ts), and its peak RSS (VmHWM),
  *   - p50/p99 latency from a pod change (status phase -> Succeeded) to its budget's status update,
  *     as seen by a watch.
  *
  *   npx tsx bench/gpubudget/main.ts [--pods 10000] [--namespaces 100] [--samples 200] [--project DIR]
  *     [--enable-http2]   the operator offers HTTP/2, which the API server's webhook client then uses
  *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
+ *     [--max-concurrent-reconciles 4]
  *     [--compare-go [--rounds 2]]   the TS operator beside its Go port, interleaved (compare-go.ts)
  *
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
@@ -46,7 +47,9 @@ import {
   peakRSSMiB,
   percentile,
   pool,
+  startupReconciled,
 } from "./common.js";
+import { waitForIdle } from "./footprint.js";
 
 const { values } = parseArgs({
   options: {
@@ -68,17 +71,8 @@ const { values } = parseArgs({
   },
 });
 if (values["compare-go"]) {
-  const { runCompareGo } = await import("./compare-go.js");
-  await runCompareGo({
-    pods: Number(values.pods),
-    namespaces: Number(values.namespaces),
-    samples: Number(values.samples),
-    rounds: Number(values.rounds),
-    concurrency: Number(values.concurrency),
-    maxConcurrentReconciles: Number(values["max-concurrent-reconciles"]),
-    ...(values.project ? { project: values.project } : {}),
-  });
-  process.exit(0);
+  const { compareGoMain } = await import("./compare-go.js");
+  process.exit(await compareGoMain(values));
 }
 if (values.cluster) {
   const { runClusterBench } = await import("./cluster.js");
@@ -177,11 +171,12 @@ try {
     name: "bench",
     logDir: join(work, "logs"),
     extraArgs: [
-      "--max-concurrent-reconciles=4",
+      `--max-concurrent-reconciles=${values["max-concurrent-reconciles"]}`,
       "--zap-log-level=error",
       `--enable-http2=${values["enable-http2"]}`,
     ],
   });
+  const idle = await waitForIdle(operator.process.pid ?? 0, () => startupReconciled(client));
   const c = cp;
 
   // Admission under a burst: BURST concurrent creates against a Deny budget of BURST_CAP.
@@ -339,6 +334,9 @@ try {
   );
   console.log(
     `all budgets correct: ${((converged - lastCreate) / 1000).toFixed(2)} s after the last pod create`,
+  );
+  console.log(
+    `operator idle after cache sync: RSS ${idle.rssMiB.toFixed(0)} MiB, CPU start to idle ${idle.cpuSeconds.toFixed(2)} s (footprint.ts)`,
   );
   console.log(`operator peak RSS: ${rss.toFixed(0)} MiB`);
   console.log(
