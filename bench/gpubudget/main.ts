@@ -15,6 +15,8 @@
  *
  *   npx tsx bench/gpubudget/main.ts [--pods 10000] [--namespaces 100] [--samples 200] [--project DIR]
  *     [--enable-http2]   the operator offers HTTP/2, which the API server's webhook client then uses
+ *     [--enforcement Deny]   the 10,000 pods' budgets are Deny (room for every pod): every pod is sent to
+ *       the webhook, which is what an admission costs where a Deny budget applies
  *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
  *     [--max-concurrent-reconciles 4]
  *     [--compare-go [--rounds 2]]   the TS operator beside its Go port, interleaved (compare-go.ts)
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     project: { type: "string" },
     // The operator's webhook and metrics servers offer HTTP/2 (the scaffold's --enable-http2).
     "enable-http2": { type: "boolean", default: false },
+    enforcement: { type: "string", default: "Report" },
     // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
     cluster: { type: "boolean", default: false },
     nodes: { type: "string", default: "20" },
@@ -92,6 +95,10 @@ const CONCURRENCY = Number(values.concurrency);
 const PER_NS = Math.ceil(PODS / NAMESPACES);
 const BURST = Number(values.burst);
 const BURST_CAP = 10;
+const ENFORCEMENT = values.enforcement;
+if (ENFORCEMENT !== "Report" && ENFORCEMENT !== "Deny") {
+  throw new Error(`--enforcement ${ENFORCEMENT}: give Report (the default) or Deny`);
+}
 
 const ns = (i: number, set = "on") => `bench-${set}-${String(i).padStart(3, "0")}`;
 
@@ -152,7 +159,7 @@ try {
         apiVersion: "capacity.lab.example.com/v1alpha1",
         kind: "GPUBudget",
         metadata: { name: "budget", namespace: ns(i, set) },
-        spec: { maxGPUs: PER_NS },
+        spec: { maxGPUs: PER_NS, enforcement: ENFORCEMENT } as Budget["spec"],
       });
     }
   };
@@ -256,6 +263,10 @@ try {
   });
   // The budget is full from the burst: a refusal says the webhook is called again.
   await webhookRefuses(c, 1);
+  if (ENFORCEMENT === "Deny") {
+    // Every namespace labelled, so each of the pods below is sent to the webhook.
+    await c.kubectl(["wait", "gb", "--all", "-A", "--for=condition=Enforcing", "--timeout=300s"]);
+  }
   const cpu1 = cpu();
   const calls1 = await webhookCalls(c);
   const rateOn = await rate("on");
@@ -316,7 +327,7 @@ try {
     `create rate: ${rateOff.toFixed(0)} pods/s with the webhook off, ${rateOn.toFixed(0)} pods/s on (${(rateOn / rateOff).toFixed(2)}x; goal >= 0.9x)`,
   );
   console.log(
-    `webhook calls while creating with it on: ${callsOn} (the budgets are Report: their namespaces are not labelled for the webhook)`,
+    `webhook calls while creating with it on: ${callsOn} (the budgets are ${ENFORCEMENT}${ENFORCEMENT === "Report" ? ": their namespaces are not labelled for the webhook" : ""})`,
   );
   console.log(
     `CPU while creating (s, webhook off -> on; difference per pod): ${Object.keys(cpuOff)
