@@ -22,6 +22,7 @@ export * from "./metrics/index.js";
 export * from "./migration/index.js";
 export * from "./predicate/index.js";
 export * from "./reconcile/index.js";
+export * from "./tracing/index.js";
 export * from "./webhook/index.js";
 export * from "./webhookcerts/index.js";
 export * from "./workqueue/index.js";

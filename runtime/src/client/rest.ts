@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { restClientRequestsTotal } from "../metrics/registry.js";
+import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
 import { errorFromResponse } from "./errors.js";
 import type { KubeConfig } from "./kubeconfig.js";
 
@@ -93,7 +94,11 @@ export class RestClient {
   }
 
   /** A JSON request; throws a typed ApiError for any non-2xx answer. */
-  async request<T = unknown>(req: RestRequest): Promise<T> {
+  request<T = unknown>(req: RestRequest): Promise<T> {
+    return traceRequest(req.method, req.path, this.server, (status) => this.exchange<T>(req, status));
+  }
+
+  private async exchange<T>(req: RestRequest, status?: ReportStatus): Promise<T> {
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     for (let attempt = 0; ; attempt++) {
       let res: http.IncomingMessage;
@@ -108,6 +113,7 @@ export class RestClient {
         throw err;
       }
       const code = res.statusCode ?? 0;
+      status?.(code);
       if (code >= 200 && code < 300) {
         return (body.length === 0 ? undefined : JSON.parse(body.toString("utf8"))) as T;
       }

@@ -24,6 +24,7 @@ import {
   type Result,
   TerminalError,
 } from "../reconcile/types.js";
+import { loadTracing, type ReportOutcome, traceQueue, traceReconcile } from "../tracing/tracing.js";
 import { createRateLimitingQueue, type RateLimitingQueue } from "../workqueue/queue.js";
 import type { RateLimiter } from "../workqueue/ratelimiter.js";
 import { claimControllerName } from "./names.js";
@@ -120,6 +121,7 @@ export function createUnmanagedController(name: string, options: ControllerOptio
     req: Request,
     priority: number,
     signal: AbortSignal,
+    report: ReportOutcome,
   ) {
     const reconcileID = randomUUID();
     const reqLog = log.child({ namespace: req.namespace ?? "", name: req.name, reconcileID });
@@ -192,6 +194,12 @@ export function createUnmanagedController(name: string, options: ControllerOptio
       q.forget(req);
       reqLog.debug("Reconcile successful");
     }
+    report({
+      result: outcome,
+      requeueAfterMs: requeueAfter,
+      error: failed ? failure : undefined,
+      reconcileID,
+    });
     controllerRuntimeReconcileTotal.inc({ controller: name, result: outcome });
     controllerRuntimeReconcileTime.observe(labels, (performance.now() - t0) / 1000);
   }
@@ -202,7 +210,9 @@ export function createUnmanagedController(name: string, options: ControllerOptio
       if (!next) return;
       controllerRuntimeActiveWorkers.inc(labels);
       try {
-        await reconcileHandler(q, next.item, next.priority, signal);
+        await traceReconcile(q, name, next.item, (report) =>
+          reconcileHandler(q, next.item, next.priority, signal, report),
+        );
       } catch (err) {
         // Only bookkeeping runs here; keep the worker alive whatever happens.
         log.error({ err }, "unexpected error handling a reconcile result");
@@ -238,7 +248,8 @@ export function createUnmanagedController(name: string, options: ControllerOptio
       started = true;
       runSignal = signal;
       initControllerMetrics(name, workers);
-      const q = createRateLimitingQueue<Request>({ name, rateLimiter: options.rateLimiter });
+      void loadTracing(); // not awaited: sources start at once; spans begin once it has loaded
+      const q = traceQueue(createRateLimitingQueue<Request>({ name, rateLimiter: options.rateLimiter }));
       queue = q;
       signal.addEventListener("abort", () => q.shutdown(), { once: true });
       log.info("Starting EventSource");

@@ -5,6 +5,7 @@ import { sleepUnlessAborted } from "../internal/sleep.js";
 import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { evaluatePredicates, type Predicate, type PredicateEventType } from "../predicate/predicate.js";
+import { traceEvent } from "../tracing/tracing.js";
 
 /** Where a controller's events come from (controller-runtime's source.Source). */
 export interface Source {
@@ -21,9 +22,14 @@ export interface Source {
   warmUp?(signal: AbortSignal): Promise<void>;
 }
 
-function runHandler(promise: void | Promise<void>, logger: Logger, type: PredicateEventType): void {
+/** Returns the handler's promise (settled, errors logged) so an event span can end with it. */
+function runHandler(
+  promise: void | Promise<void>,
+  logger: Logger,
+  type: PredicateEventType,
+): void | Promise<void> {
   if (promise && typeof (promise as Promise<void>).catch === "function") {
-    (promise as Promise<void>).catch((err: unknown) =>
+    return (promise as Promise<void>).catch((err: unknown) =>
       logger.error({ err, event: type }, "event handler failed; the event was dropped"),
     );
   }
@@ -35,25 +41,25 @@ function dispatchEvent<T extends KubernetesObject>(
   queue: RequestQueue,
   logger: Logger,
   ev: InformerEvent<T>,
-): void {
+): void | Promise<void> {
   try {
     switch (ev.type) {
       case "add": {
         const e = { object: ev.object, isInInitialList: ev.isInInitialList };
         if (evaluatePredicates(predicates, "create", e))
-          runHandler(handler.create(e, queue), logger, "create");
+          return runHandler(handler.create(e, queue), logger, "create");
         return;
       }
       case "update": {
         const e = { objectOld: ev.oldObject, objectNew: ev.object };
         if (evaluatePredicates(predicates, "update", e))
-          runHandler(handler.update(e, queue), logger, "update");
+          return runHandler(handler.update(e, queue), logger, "update");
         return;
       }
       case "delete": {
         const e = { object: ev.object, deleteStateUnknown: ev.deleteStateUnknown };
         if (evaluatePredicates(predicates, "delete", e))
-          runHandler(handler.delete(e, queue), logger, "delete");
+          return runHandler(handler.delete(e, queue), logger, "delete");
         return;
       }
     }
@@ -79,8 +85,19 @@ export function kindSource<T extends KubernetesObject>(
     name: `kind source: ${groupKindOf(kind)}`,
     async start(queue, signal, logger) {
       const informer = await cache.getInformer(kind);
+      const groupKind = groupKindOf(kind);
       const unsubscribe = informer.addEventHandler((ev) =>
-        dispatchEvent(handler, predicates, queue, logger, ev),
+        traceEvent(
+          {
+            kind: groupKind,
+            type: ev.type,
+            namespace: ev.object.metadata?.namespace,
+            name: ev.object.metadata?.name,
+            resourceVersion: ev.object.metadata?.resourceVersion,
+            initialList: ev.type === "add" && ev.isInInitialList,
+          },
+          () => dispatchEvent(handler, predicates, queue, logger, ev),
+        ),
       );
       signal.addEventListener("abort", unsubscribe, { once: true });
       synced = () => informer.hasSynced();

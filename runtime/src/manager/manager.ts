@@ -21,6 +21,7 @@ import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../met
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server.js";
 import { offeredProtocols, type TLSServer } from "../tls/server.js";
+import { loadTracing, useTracerProvider } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
 import { createManagedWebhookServer } from "../webhookcerts/serving.js";
 import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
@@ -227,6 +228,8 @@ class ControllerManager implements Manager {
     if (this.started) throw new Error("the manager was started more than once");
     this.started = true;
     registerProcessMetrics();
+    if (this.options.tracerProvider) useTracerProvider(this.options.tracerProvider);
+    await loadTracing();
 
     let failed: Error | undefined;
     const stop = new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import type { KubeConfig } from "../client/kubeconfig.js";
 import type { Client, Reader } from "../client/types.js";
 import type { Logger } from "../log/types.js";
 import type { Runnable } from "../runnable.js";
+import type { TracerProviderLike } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
 import type { CertRotationOptions } from "../webhookcerts/rotator.js";
 
@@ -104,6 +105,11 @@ export interface ManagerOptions {
    */
   shutdownDelayMs?: number;
   logger?: Logger;
+  /**
+   * Where the runtime's OpenTelemetry spans go (for the whole process) instead of the global tracer
+   * provider. Tracing needs the optional peer dependency @opentelemetry/api; see the README.
+   */
+  tracerProvider?: TracerProviderLike;
   /** Replace the informer cache (controller-runtime's NewCache); default createCache. */
   newCache?: (kubeConfig: KubeConfig, options: CacheOptions & { logger?: Logger }) => Cache;
   /** Replace the client (controller-runtime's NewClient); default createClient reading from the cache. */

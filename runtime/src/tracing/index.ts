@@ -1,0 +1,1 @@
+export { type TracerProviderLike, useTracerProvider } from "./tracing.js";
