@@ -73,7 +73,9 @@ export async function readCrdFile(file: string): Promise<CrdSource[]> {
     out.push({ crd, where });
   }
   if (out.length === 0) {
-    const kinds = [...new Set(docs.map((d) => (typeof d.doc.kind === "string" ? d.doc.kind : "?")))];
+    const kinds = [
+      ...new Set(docs.map((d) => (typeof d.doc.kind === "string" ? d.doc.kind : "an object without kind"))),
+    ];
     throw new KbtsError(
       `${file} is not a CustomResourceDefinition file: ${docs.length === 0 ? "it has no documents" : `it holds ${kinds.join(", ")}`}`,
       {
