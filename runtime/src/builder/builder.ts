@@ -1,6 +1,6 @@
 import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
 import { type Controller, type ControllerOptions, createController } from "../controller/controller.js";
-import { kindSource, type Source } from "../controller/source.js";
+import { gatedKindSource, type Source } from "../controller/source.js";
 import { enqueueRequestForObject, enqueueRequestForOwner } from "../handler/enqueue.js";
 import type { EventHandler } from "../handler/types.js";
 import { type Kind, metadataOnly } from "../kinds.js";
@@ -170,25 +170,22 @@ export function controllerManagedBy(mgr: Manager): Builder {
         forKind: forInput?.kind,
       });
       const cache = mgr.getCache();
+      const gate = controller.ownWriteFilter;
+      const kindSource = (kind: Kind, handler: EventHandler, ...predicates: Predicate[]) =>
+        gatedKindSource(cache, kind, handler, predicates, gate);
       if (forInput) {
         controller.watch(
-          kindSource(
-            cache,
-            forInput.kind,
-            enqueueRequestForObject(),
-            ...globalPredicates,
-            ...forInput.predicates,
-          ),
+          kindSource(forInput.kind, enqueueRequestForObject(), ...globalPredicates, ...forInput.predicates),
         );
       }
       for (const o of ownsInputs) {
         // forInput is set: checked above.
         const owner = forInput?.kind as Kind;
         const handler = enqueueRequestForOwner(owner, { onlyControllerOwner: !o.matchEveryOwner });
-        controller.watch(kindSource(cache, o.kind, handler, ...globalPredicates, ...o.predicates));
+        controller.watch(kindSource(o.kind, handler, ...globalPredicates, ...o.predicates));
       }
       for (const w of watchInputs) {
-        controller.watch(kindSource(cache, w.kind, w.handler, ...globalPredicates, ...w.predicates));
+        controller.watch(kindSource(w.kind, w.handler, ...globalPredicates, ...w.predicates));
       }
       for (const s of rawSources) controller.watch(s);
       return controller;

@@ -242,7 +242,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           if (!old) {
             this.emit({ type: "add", object: obj, isInInitialList: initial });
           } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
-            this.emit({ type: "update", oldObject: old, object: obj });
+            this.emit({ type: "update", oldObject: old, object: obj, relisted: true });
           }
         }
         // Whatever this scope held and the fresh list lacks was deleted while we were not watching;

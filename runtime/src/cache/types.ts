@@ -6,7 +6,13 @@ import type { Kind } from "../kinds.js";
 /** An informer event, with the old object on update (client-node's informer gives none; ours does). */
 export type InformerEvent<T extends KubernetesObject = KubernetesObject> =
   | { type: "add"; object: T; isInInitialList: boolean }
-  | { type: "update"; oldObject: T; object: T }
+  | {
+      type: "update";
+      oldObject: T;
+      object: T;
+      /** Made up by a relist: changes between oldObject and object may never have been seen as events. */
+      relisted?: boolean;
+    }
   | { type: "delete"; object: T; deleteStateUnknown: boolean };
 
 export type InformerHandler<T extends KubernetesObject = KubernetesObject> = (

@@ -12,7 +12,14 @@ import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
 import type { KubeConfig } from "./kubeconfig.js";
 import { acceptFor, toPartialObjectMetadata } from "./metadata.js";
-import { OwnWrites, type ResourceVersionWaiter } from "./own-writes.js";
+import {
+  type ObservedWrite,
+  OwnWrites,
+  type ResourceVersionWaiter,
+  type WriteObservable,
+  type WriteObserver,
+  WriteObservers,
+} from "./own-writes.js";
 import { patchContentType } from "./patch.js";
 import { queryString, resourcePath } from "./paths.js";
 import { RestClient, type RestClientOptions } from "./rest.js";
@@ -60,7 +67,7 @@ export interface SubResourceClientWithCreate extends SubResourceClient {
 }
 
 /** The client createClient returns: a Client whose subresource clients can also POST (eviction, token). */
-export interface APIClient extends Client {
+export interface APIClient extends Client, WriteObservable {
   status(): SubResourceClientWithCreate;
   subResource(name: string): SubResourceClientWithCreate;
 }
@@ -128,6 +135,7 @@ class KubeClient implements APIClient {
   /** Set when reads go through a cache that can wait for a resourceVersion (see own-writes.ts). */
   private readonly ownWrites: OwnWrites | undefined;
   private readonly ownWriteWaitMs: number;
+  private readonly observers = new WriteObservers();
 
   constructor(
     private readonly rest: RestClient,
@@ -185,26 +193,24 @@ class KubeClient implements APIClient {
 
   async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
     const path = resourcePath(kind, { namespace: kind.namespaced ? requireNamespace(kind, obj) : undefined });
-    return writeBack(
-      obj,
-      this.wrote(
-        kind,
-        await this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj)),
-        options.dryRun,
-      ),
+    const key = obj.metadata?.name ? objectKey(kind, obj) : undefined;
+    const answer = await this.observed(
+      options,
+      { kind, key, subresource: undefined, verb: "create", body: obj },
+      () => this.write(kind, "POST", path + this.writeQuery(options), withTypeMeta(kind, obj)),
     );
+    return writeBack(obj, this.wrote(kind, answer, options.dryRun));
   }
 
   async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}): Promise<T> {
-    const path = resourcePath(kind, objectKey(kind, obj));
-    return writeBack(
-      obj,
-      this.wrote(
-        kind,
-        await this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
-        options.dryRun,
-      ),
+    const key = objectKey(kind, obj);
+    const path = resourcePath(kind, key);
+    const answer = await this.observed(
+      options,
+      { kind, key, subresource: undefined, verb: "update", body: obj },
+      () => this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
     );
+    return writeBack(obj, this.wrote(kind, answer, options.dryRun));
   }
 
   async delete<T extends KubernetesObject>(
@@ -212,13 +218,18 @@ class KubeClient implements APIClient {
     obj: T | ObjectKey,
     options: DeleteOptions = {},
   ): Promise<void> {
-    const path = resourcePath(kind, objectKey(kind, obj));
+    const key = objectKey(kind, obj);
+    const path = resourcePath(kind, key);
     const body: Record<string, unknown> = { apiVersion: "v1", kind: "DeleteOptions" };
     if (options.propagationPolicy) body.propagationPolicy = options.propagationPolicy;
     if (options.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = options.gracePeriodSeconds;
     if (options.preconditions) body.preconditions = options.preconditions;
     if (options.dryRun) body.dryRun = ["All"];
-    const res = await this.rest.request<KubernetesObject | undefined>({ method: "DELETE", path, body });
+    const res = await this.observed(
+      options,
+      { kind, key, subresource: undefined, verb: "delete", body },
+      () => this.rest.request<KubernetesObject | undefined>({ method: "DELETE", path, body }),
+    );
     // An object with finalizers comes back with its deletionTimestamp: a write like any other.
     if (res?.kind === kind.kind) this.wrote(kind, res, options.dryRun);
   }
@@ -236,6 +247,10 @@ class KubeClient implements APIClient {
     return writeBack(obj, await this.applyAt(kind, obj, options, undefined));
   }
 
+  observeWritesTo(kind: Kind, key: ObjectKey, observer: WriteObserver): () => void {
+    return this.observers.observe(kind, key, observer);
+  }
+
   status(): SubResourceClientWithCreate {
     return this.subResource("status");
   }
@@ -244,9 +259,15 @@ class KubeClient implements APIClient {
     return {
       get: <T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey) => this.getDirect(kind, key, name),
       update: async <T extends KubernetesObject>(kind: Kind<T>, obj: T, options: WriteOptions = {}) => {
-        const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
-        const answer = await this.explainMissingSubresource(kind, obj, name, () =>
-          this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+        const key = objectKey(kind, obj);
+        const path = resourcePath(kind, { ...key, subresource: name });
+        const answer = await this.observed(
+          options,
+          { kind, key, subresource: name, verb: "update", body: obj },
+          () =>
+            this.explainMissingSubresource(kind, obj, name, () =>
+              this.write(kind, "PUT", path + this.writeQuery(options), withTypeMeta(kind, obj)),
+            ),
         );
         return writeBack(obj, this.wrote(kind, answer, options.dryRun));
       },
@@ -312,6 +333,30 @@ class KubeClient implements APIClient {
     return reached;
   }
 
+  /**
+   * Sends a write, telling the observer of the reconcile it runs in (see own-writes.ts) before and
+   * after. Dry runs change nothing, so nobody is told of them.
+   */
+  private async observed<R>(
+    options: { dryRun?: boolean },
+    write: Omit<ObservedWrite, "resourceVersion">,
+    send: () => Promise<R>,
+  ): Promise<R> {
+    const observers = options.dryRun ? [] : this.observers.of(write.kind, write.key, write.body);
+    if (observers.length === 0) return send();
+    const body = write.body as KubernetesObject | undefined;
+    const full = { ...write, resourceVersion: body?.metadata?.resourceVersion };
+    const done = observers.map((o) => o.willWrite(full));
+    let answer: R | undefined;
+    try {
+      answer = await send();
+      return answer;
+    } finally {
+      const obj = answer as KubernetesObject | undefined;
+      for (const d of done) d(obj && typeof obj === "object" && obj.metadata ? obj : undefined);
+    }
+  }
+
   /** Records what a successful write returned, so later cached reads wait for it. */
   private wrote<T extends KubernetesObject>(kind: Kind, written: T, dryRun: boolean | undefined): T {
     if (this.ownWrites && !dryRun && written?.metadata?.name) {
@@ -347,7 +392,8 @@ class KubeClient implements APIClient {
     options: WriteOptions,
     subresource: string | undefined,
   ): Promise<T> {
-    const path = resourcePath(kind, { ...objectKey(kind, obj), subresource });
+    const key = objectKey(kind, obj);
+    const path = resourcePath(kind, { ...key, subresource });
     const send = () =>
       this.rest.request<T>({
         method: "PATCH",
@@ -355,9 +401,11 @@ class KubeClient implements APIClient {
         body: patch.data,
         contentType: patchContentType(patch.type),
       });
-    const res = subresource
-      ? await this.explainMissingSubresource(kind, obj, subresource, send)
-      : await send();
+    const res = await this.observed(
+      options,
+      { kind, key, subresource, verb: "patch", body: patch.data },
+      () => (subresource ? this.explainMissingSubresource(kind, obj, subresource, send) : send()),
+    );
     const answer = this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
     return isObject(obj) ? writeBack(obj, answer) : answer;
   }
@@ -379,19 +427,21 @@ class KubeClient implements APIClient {
     const body = withTypeMeta(kind, obj);
     const metadata = body.metadata ? { ...body.metadata } : undefined;
     if (metadata) delete metadata.managedFields;
-    const res = await this.rest.request<T>({
-      method: "PATCH",
-      path:
-        path +
-        queryString({
-          fieldManager: options.fieldManager,
-          force: options.force ? "true" : undefined,
-          dryRun: options.dryRun ? "All" : undefined,
-        }),
-      // JSON is valid YAML, so the apply-patch+yaml content type takes it as is.
-      body: { ...body, metadata },
-      contentType: patchContentType("apply"),
-    });
+    const res = await this.observed(options, { kind, key, subresource, verb: "apply", body: obj }, () =>
+      this.rest.request<T>({
+        method: "PATCH",
+        path:
+          path +
+          queryString({
+            fieldManager: options.fieldManager,
+            force: options.force ? "true" : undefined,
+            dryRun: options.dryRun ? "All" : undefined,
+          }),
+        // JSON is valid YAML, so the apply-patch+yaml content type takes it as is.
+        body: { ...body, metadata },
+        contentType: patchContentType("apply"),
+      }),
+    );
     return this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
   }
 

@@ -26,9 +26,14 @@ export {
 } from "./metadata.js";
 export {
   compareResourceVersions,
+  isWriteObservable,
+  type ObservedWrite,
   OwnWrites,
   type ResourceVersionWaiter,
   resourceVersionReached,
+  type WriteObservable,
+  type WriteObserver,
+  WriteObservers,
 } from "./own-writes.js";
 export * from "./patch.js";
 export { groupVersionPath, type PathParts, queryString, resourcePath } from "./paths.js";

@@ -1,5 +1,6 @@
 // Read-your-own-writes against a real API server (issue 19, item 1; issue 17, item 3): the race that
 // left GPUBudgets wrong with no fault at all, reproduced with a controller shaped like the scaffold's.
+// Own-write suppression and hot-loop detection (issue 17, items 2 and 3) share this control plane.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Namespace, Pod } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
@@ -12,6 +13,7 @@ import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { Manager } from "../manager/types.js";
+import { controllerRuntimeReconcileHotLoops } from "../metrics/controller.js";
 import { generationChangedPredicate } from "../predicate/predicate.js";
 import { createClient } from "./client.js";
 import { compareResourceVersions } from "./own-writes.js";
@@ -19,7 +21,13 @@ import type { Client } from "./types.js";
 
 interface Budget extends KubernetesObject {
   spec: { maxGPUs: number };
-  status?: { allocatedGPUs?: number };
+  status?: {
+    allocatedGPUs?: number;
+    other?: string;
+    reconciled?: number;
+    lastUpdated?: string;
+    observed?: number;
+  };
 }
 const Budget = defineKind<Budget>({
   group: "ryow.kbts.io",
@@ -246,5 +254,205 @@ describe("read-your-own-writes", () => {
       if (!(await becomes(ns, truth, 2_000))) wrong.push(round);
     }
     expect(wrong, `rounds left wrong: ${wrong.join(", ")}`).toEqual([]);
+  });
+});
+
+/** Polls until check() holds; false if it does not by the deadline. */
+async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function startManager(namespace: string, proxy?: FaultProxy, log = logger): Manager {
+  const mgr = createManager({
+    kubeConfig: env.kubeConfig,
+    logger: log,
+    metricsBindAddress: "0",
+    healthProbeBindAddress: "0",
+    cache: { namespaces: [namespace] },
+    newCache: proxy ? (kc, options) => createCache(proxy.kubeConfigFor(kc), options) : undefined,
+  });
+  return mgr;
+}
+
+function run(mgr: Manager): void {
+  const stop = new AbortController();
+  stops.push(stop);
+  mgr.start(stop.signal).catch(() => {});
+}
+
+describe("own-write suppression", () => {
+  it("a status write does not re-trigger its controller; someone else's does, also between our write and its echo", async () => {
+    const ns = "suppress";
+    await direct.create(Namespace, { metadata: { name: ns } });
+    const proxy = await startFaultProxy(env.config!.host);
+    proxies.push(proxy);
+    const mgr = startManager(ns, proxy);
+    const client = mgr.getClient();
+    let reconciles = 0;
+    const seen: (string | undefined)[] = [];
+    let onWrite: ((rv: string) => void) | undefined;
+    // Every reconcile writes a new status: without suppression each write's echo would reconcile
+    // again, for ever. With it, there is exactly one reconcile per outside change.
+    const controller = controllerManagedBy(mgr)
+      .for(Budget)
+      .named("suppress-status")
+      .withOptions({ suppressOwnWrites: "status", hotLoop: false })
+      .complete({
+        async reconcile(req) {
+          reconciles++;
+          const b = await client.get(Budget, { namespace: req.namespace, name: req.name });
+          seen.push(b.status?.other);
+          const out = await client.status().update(Budget, {
+            ...b,
+            status: { ...b.status, reconciled: reconciles },
+          });
+          onWrite?.(out.metadata?.resourceVersion ?? "");
+          return undefined;
+        },
+      });
+    const filter = controller.ownWriteFilter!;
+    run(mgr);
+    await direct.create(Budget, { metadata: { name: "b", namespace: ns }, spec: { maxGPUs: 1 } } as Budget);
+    // The echo of our write is either suppressed or reconciled: wait for one of the two.
+    expect(await until(() => filter.suppressed + reconciles >= 2, 30_000)).toBe(true);
+    expect(reconciles).toBe(1);
+    expect(filter.suppressed).toBe(1);
+
+    // Someone else's status write triggers, and the reconcile sees it.
+    const other = async (value: string) =>
+      direct
+        .status()
+        .patch(Budget, { namespace: ns, name: "b" }, { type: "merge", data: { status: { other: value } } });
+    await other("a");
+    expect(await until(() => reconciles === 2 && filter.suppressed === 2, 10_000)).toBe(true);
+    expect(seen.at(-1)).toBe("a");
+
+    // Someone else writes after our write and before its watch event reaches the cache (the
+    // watch is delayed 400 ms): our echo is suppressed, theirs is not.
+    proxy.setLatency(400);
+    const ours = new Promise<string>((resolve) => {
+      onWrite = resolve;
+    });
+    await other("b");
+    const ourRV = await ours;
+    onWrite = undefined;
+    const theirs = await other("c");
+    expect(compareResourceVersions(theirs.metadata?.resourceVersion ?? "", ourRV)).toBeGreaterThan(0);
+    expect(await until(() => reconciles === 4 && filter.suppressed === 4, 10_000)).toBe(true);
+    expect(seen).toEqual([undefined, "a", "b", "c"]);
+    proxy.setLatency(0);
+    // Nothing else comes: no echo slipped through.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(reconciles).toBe(4);
+  });
+});
+
+describe("hot-loop detection", () => {
+  it("reports a status write that re-triggers itself within the window, and never a healthy controller on a busy object", async () => {
+    const ns = "hot-loop";
+    await direct.create(Namespace, { metadata: { name: ns } });
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({
+      level: "warn",
+      destination: { write: (s: string) => void lines.push(JSON.parse(s)) },
+    });
+    const mgr = startManager(ns, undefined, log);
+    const client = mgr.getClient();
+    const named = (name: string) => ({
+      predicates: [
+        {
+          create: (e: { object: Budget }) => e.object.metadata?.name === name,
+          update: (e: { objectNew: Budget }) => e.objectNew.metadata?.name === name,
+          delete: () => false,
+          generic: () => false,
+        },
+      ],
+    });
+    let loops = 0;
+    let loopStarted = 0;
+    // The deliberate loop: a "last updated" stamp on every reconcile, whose echo reconciles again.
+    controllerManagedBy(mgr)
+      .for(Budget, named("loop"))
+      .named("hot-looper")
+      .complete({
+        async reconcile(req) {
+          loops++;
+          if (loops > 60) return undefined; // stop burning CPU once it had its chance
+          const b = await client.get(Budget, { namespace: req.namespace, name: req.name });
+          await client.status().update(Budget, { ...b, status: { lastUpdated: new Date().toISOString() } });
+          return undefined;
+        },
+      });
+    // The healthy one: writes only what changed, and polls every 4 s.
+    let healthy = 0;
+    controllerManagedBy(mgr)
+      .for(Budget, named("busy"))
+      .named("healthy")
+      .complete({
+        async reconcile(req) {
+          healthy++;
+          const b = await client.get(Budget, { namespace: req.namespace, name: req.name });
+          if (b.status?.observed !== b.spec.maxGPUs) {
+            await client.status().update(Budget, { ...b, status: { observed: b.spec.maxGPUs } });
+          }
+          return { requeueAfter: 4_000 };
+        },
+      });
+    run(mgr);
+    const hotLoops = async (controller: string) =>
+      (await controllerRuntimeReconcileHotLoops.get()).values.find((v) => v.labels.controller === controller)
+        ?.value ?? 0;
+
+    await direct.create(Budget, {
+      metadata: { name: "busy", namespace: ns },
+      spec: { maxGPUs: 0 },
+    } as Budget);
+    // A busy object: its spec changes 30 times (new generation each), its labels 30 times.
+    for (let i = 1; i <= 30; i++) {
+      await direct.patch(
+        Budget,
+        { namespace: ns, name: "busy" },
+        { type: "merge", data: { spec: { maxGPUs: i } } },
+      );
+      await direct.patch(
+        Budget,
+        { namespace: ns, name: "busy" },
+        { type: "merge", data: { metadata: { labels: { round: String(i) } } } },
+      );
+    }
+    loopStarted = Date.now();
+    await direct.create(Budget, {
+      metadata: { name: "loop", namespace: ns },
+      spec: { maxGPUs: 1 },
+    } as Budget);
+    expect(await until(async () => (await hotLoops("hot-looper")) >= 1, 60_000)).toBe(true);
+    const detectedAfter = Date.now() - loopStarted;
+    expect(detectedAfter).toBeLessThan(60_000);
+    const warned = lines.filter((l) => l.controller === "hot-looper" && /Hot loop/.test(String(l.msg)));
+    expect(warned.length).toBeGreaterThanOrEqual(1);
+    expect(warned[0]).toMatchObject({ namespace: ns, name: "loop", level: "warn" });
+    expect(await until(() => loops > 60, 30_000)).toBe(true);
+    // Rate-limited: one warning in the window, however long the loop ran on.
+    expect(lines.filter((l) => l.controller === "hot-looper" && /Hot loop/.test(String(l.msg)))).toHaveLength(
+      1,
+    );
+    expect(
+      await until(
+        async () => (await direct.get(Budget, { namespace: ns, name: "busy" })).status?.observed === 30,
+        10_000,
+      ),
+    ).toBe(true);
+    expect(healthy).toBeGreaterThanOrEqual(2);
+    expect(await hotLoops("healthy")).toBe(0);
+    // Conflicts with the spec writes are logged as errors, as they should be; no hot loop is.
+    expect(lines.filter((l) => l.controller === "healthy" && /Hot loop/.test(String(l.msg)))).toEqual([]);
+    console.log(
+      `hot loop detected ${detectedAfter} ms after it started (${loops} reconciles); healthy reconciled ${healthy} times`,
+    );
   });
 });

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { toMilliseconds } from "../api/duration.js";
+import type { KubernetesObject } from "../api/meta.js";
+import { isWriteObservable, type WriteObserver } from "../client/own-writes.js";
+import type { Client, Reader } from "../client/types.js";
 import type { RequestQueue } from "../handler/types.js";
 import type { Kind } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
@@ -27,7 +30,9 @@ import {
 import { loadTracing, type ReportOutcome, traceQueue, traceReconcile } from "../tracing/tracing.js";
 import { createRateLimitingQueue, type RateLimitingQueue } from "../workqueue/queue.js";
 import type { RateLimiter } from "../workqueue/ratelimiter.js";
+import { HotLoopDetector, type HotLoopOptions, type WriteRecord, writeRecord } from "./hot-loop.js";
 import { claimControllerName } from "./names.js";
+import { OwnWriteFilter, type OwnWriteSuppression } from "./own-write-filter.js";
 import type { Source } from "./source.js";
 
 export interface ControllerOptions {
@@ -52,6 +57,20 @@ export interface ControllerOptions {
   logger?: Logger;
   /** The kind this controller reconciles; adds controllerGroup and controllerKind to its log lines (the builder sets it). */
   forKind?: Kind;
+  /**
+   * Watch events caused only by this controller's own writes do not enqueue it again (see
+   * own-write-filter.ts): "status" for its writes to status subresources, "all" for every write but
+   * deletes. A write is the controller's own when a reconcile makes it to the object it reconciles,
+   * or to an object whose ownerReferences name that object (needs forKind, which the builder's
+   * for() sets). Default off; the scaffold turns "status" on. Applies to the builder's sources.
+   */
+  suppressOwnWrites?: OwnWriteSuppression | false;
+  /**
+   * Hot-loop detection (see hot-loop.ts): a metric and a rate-limited warning when one object is
+   * reconciled `reconciles` times within `windowMs` with the same generation and the same writes.
+   * Default on (20 in 60 s); false turns it off.
+   */
+  hotLoop?: HotLoopOptions | false;
 }
 
 export interface Controller extends Runnable {
@@ -61,6 +80,8 @@ export interface Controller extends Runnable {
   watch(source: Source): void;
   /** Starts every source's informer without delivering events (see Runnable.warmUp). */
   warmUp(signal: AbortSignal): Promise<void>;
+  /** Set when suppressOwnWrites is on: the builder passes its sources' events through it. */
+  readonly ownWriteFilter: OwnWriteFilter | undefined;
   /** Starts sources, waits for them to sync, runs the workers; resolves after the signal aborts and workers finish. */
   start(signal: AbortSignal): Promise<void>;
 }
@@ -69,13 +90,26 @@ const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 2 * 60_000;
 
 /** A controller registered with the manager, which starts it (once leader, by default). */
 export function createController(mgr: Manager, name: string, options: ControllerOptions): Controller {
-  const controller = createUnmanagedController(name, { logger: mgr.getLogger(), ...options });
+  const controller = createUnmanagedController(
+    name,
+    { logger: mgr.getLogger(), ...options },
+    // Partial managers (tests' stubs) may lack a client: then no write is attributed.
+    { reader: mgr.getCache(), client: mgr.getClient?.() },
+  );
   mgr.add(controller);
   return controller;
 }
 
 /** A controller you start yourself (controller-runtime's NewUnmanaged). */
-export function createUnmanagedController(name: string, options: ControllerOptions): Controller {
+export function createUnmanagedController(
+  name: string,
+  options: ControllerOptions,
+  /**
+   * The manager's cache (where hot-loop detection reads the reconciled object's generation) and
+   * client (whose writes in a reconcile are the controller's own; see client/own-writes.ts).
+   */
+  from: { reader?: Reader; client?: Client } = {},
+): Controller {
   if (!name) throw new Error("createController: a controller needs a non-empty name");
   if (!options?.reconciler || typeof options.reconciler.reconcile !== "function") {
     throw new Error(`controller ${name}: options.reconciler must have a reconcile(request, context) method`);
@@ -103,6 +137,22 @@ export function createUnmanagedController(name: string, options: ControllerOptio
   let warmSignal: AbortSignal | undefined;
   let started = false;
   const labels = { controller: name };
+  const filter = options.suppressOwnWrites ? new OwnWriteFilter(options.suppressOwnWrites) : undefined;
+  const forKind = options.forKind;
+  const reader = from.reader;
+  const writer = from.client && isWriteObservable(from.client) ? from.client : undefined;
+  const detector =
+    options.hotLoop === false
+      ? undefined
+      : new HotLoopDetector(
+          name,
+          log,
+          forKind && reader
+            ? async (req) =>
+                (await reader.get(forKind, { namespace: req.namespace, name: req.name })).metadata?.generation
+            : undefined,
+          options.hotLoop,
+        );
 
   async function startSource(source: Source, q: RequestQueue, signal: AbortSignal): Promise<void> {
     const timeout = AbortSignal.timeout(cacheSyncTimeoutMs);
@@ -141,10 +191,16 @@ export function createUnmanagedController(name: string, options: ControllerOptio
     let result: Result | undefined;
     let failure: unknown;
     let failed = false;
+    const writes: WriteRecord[] = [];
+    let stopObserving: (() => void) | undefined;
+    const startedAt = Date.now();
     reqLog.debug("Reconciling");
     try {
       let promise: ReturnType<Reconciler["reconcile"]>;
       try {
+        if ((filter || detector) && forKind && writer) {
+          stopObserving = writer.observeWritesTo(forKind, req, writeObserver(req, writes));
+        }
         promise = reconciler.reconcile(req, ctx);
       } catch (thrown) {
         // A synchronous throw from reconcile() breaks its Promise contract: the closest thing to a panic.
@@ -162,6 +218,7 @@ export function createUnmanagedController(name: string, options: ControllerOptio
       }
     } finally {
       if (timeoutTimer) clearTimeout(timeoutTimer);
+      stopObserving?.();
     }
 
     let outcome: ReconcileResultLabel;
@@ -175,9 +232,10 @@ export function createUnmanagedController(name: string, options: ControllerOptio
         failure = err;
       }
     }
+    const terminal = failed && isTerminal(failure);
     if (failed) {
       outcome = "error";
-      if (isTerminal(failure)) {
+      if (terminal) {
         controllerRuntimeTerminalReconcileErrors.inc(labels);
       } else {
         q.addRateLimited(req, { priority });
@@ -202,6 +260,26 @@ export function createUnmanagedController(name: string, options: ControllerOptio
     });
     controllerRuntimeReconcileTotal.inc({ controller: name, result: outcome });
     controllerRuntimeReconcileTime.observe(labels, (performance.now() - t0) / 1000);
+    await detector?.observe({
+      request: req,
+      startedAt,
+      endedAt: Date.now(),
+      requeued: (failed && !terminal) || requeueAfter > 0,
+      writes,
+    });
+  }
+
+  /** Tells the own-write filter and the hot-loop detector about each write this reconcile makes. */
+  function writeObserver(req: Request, writes: WriteRecord[]): WriteObserver {
+    return {
+      willWrite(write) {
+        const filtered = filter?.willWrite(write);
+        return (answer: KubernetesObject | undefined) => {
+          filtered?.(answer);
+          if (detector) writes.push(writeRecord(write, answer, req, forKind));
+        };
+      },
+    };
   }
 
   async function worker(q: RateLimitingQueue<Request>, signal: AbortSignal): Promise<void> {
@@ -227,6 +305,7 @@ export function createUnmanagedController(name: string, options: ControllerOptio
     name,
     needLeaderElection: options.needLeaderElection ?? true,
     enableWarmup: options.enableWarmup,
+    ownWriteFilter: filter,
     watch(source) {
       sources.push(source);
       if (!started && warmSignal && !warmSignal.aborted) void source.warmUp?.(warmSignal);

@@ -76,6 +76,26 @@ export function kindSource<T extends KubernetesObject>(
   handler: EventHandler<T>,
   ...predicates: Predicate<T>[]
 ): Source {
+  return gatedKindSource(cache, kind, handler, predicates, undefined);
+}
+
+/** Decides whether (and when) an informer event goes on to the predicates and handler. */
+export interface EventGate {
+  admit<T extends KubernetesObject>(
+    kind: Kind,
+    event: InformerEvent<T>,
+    deliver: (event: InformerEvent<T>) => void,
+  ): void;
+}
+
+/** kindSource whose events first pass a gate (the controller's own-write filter). */
+export function gatedKindSource<T extends KubernetesObject>(
+  cache: Cache,
+  kind: Kind<T>,
+  handler: EventHandler<T>,
+  predicates: Predicate<T>[],
+  gate: EventGate | undefined,
+): Source {
   let synced: (() => boolean) | undefined;
   let started: (() => void) | undefined;
   const startedPromise = new Promise<void>((resolve) => {
@@ -86,7 +106,7 @@ export function kindSource<T extends KubernetesObject>(
     async start(queue, signal, logger) {
       const informer = await cache.getInformer(kind);
       const groupKind = groupKindOf(kind);
-      const unsubscribe = informer.addEventHandler((ev) =>
+      const dispatch = (ev: InformerEvent<T>) =>
         traceEvent(
           {
             kind: groupKind,
@@ -97,8 +117,9 @@ export function kindSource<T extends KubernetesObject>(
             initialList: ev.type === "add" && ev.isInInitialList,
           },
           () => dispatchEvent(handler, predicates, queue, logger, ev),
-        ),
-      );
+        );
+      // The own-write gate comes first: a suppressed echo is not an event of this controller at all.
+      const unsubscribe = informer.addEventHandler(gate ? (ev) => gate.admit(kind, ev, dispatch) : dispatch);
       signal.addEventListener("abort", unsubscribe, { once: true });
       synced = () => informer.hasSynced();
       started?.();

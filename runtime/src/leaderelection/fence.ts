@@ -3,8 +3,10 @@
  * that was paused past its lease, or saw another holder, writes nothing until it has renewed, and
  * nothing at all once it has lost. Reads are not fenced: a stale read harms no one else.
  */
+
 import type { KubernetesObject } from "../api/meta.js";
 import type { SubResourceClientWithCreate } from "../client/client.js";
+import { isWriteObservable, type WriteObservable } from "../client/own-writes.js";
 import type { Client, SubResourceClient } from "../client/types.js";
 import type { Kind } from "../kinds.js";
 
@@ -33,7 +35,7 @@ export function fenceWrites(client: Client, fence: () => Promise<void>): Client 
     }
     return fenced;
   };
-  return {
+  const fenced: Client & Partial<WriteObservable> = {
     get: (kind, key) => client.get(kind, key),
     list: (kind, options) => client.list(kind, options),
     create: async <T extends KubernetesObject>(
@@ -63,4 +65,7 @@ export function fenceWrites(client: Client, fence: () => Promise<void>): Client 
     status: () => sub(client.status()),
     subResource: (name) => sub(client.subResource(name)),
   };
+  // Own-write suppression and hot-loop detection observe the writes of the client underneath.
+  if (isWriteObservable(client)) fenced.observeWritesTo = client.observeWritesTo.bind(client);
+  return fenced;
 }

@@ -39,6 +39,14 @@ export const controllerRuntimeReconcileTimeouts = new Counter({
   registers: [metricsRegistry],
 });
 
+/** kbts' own (no controller-runtime twin): see controller/hot-loop.ts for what counts as a hot loop. */
+export const controllerRuntimeReconcileHotLoops = new Counter({
+  name: "controller_runtime_reconcile_hot_loops_total",
+  help: "Total number of hot loops detected per controller: one object reconciled again and again with the same generation and the same writes",
+  labelNames: ["controller"] as const,
+  registers: [metricsRegistry],
+});
+
 /** controller-runtime's reconcile_time_seconds buckets, verbatim. */
 export const RECONCILE_TIME_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25,
@@ -78,6 +86,7 @@ export function initControllerMetrics(controller: string, maxConcurrentReconcile
   controllerRuntimeTerminalReconcileErrors.inc({ controller }, 0);
   controllerRuntimeReconcilePanics.inc({ controller }, 0);
   controllerRuntimeReconcileTimeouts.inc({ controller }, 0);
+  controllerRuntimeReconcileHotLoops.inc({ controller }, 0);
   controllerRuntimeReconcileTime.zero({ controller });
   controllerRuntimeMaxConcurrentReconciles.set({ controller }, maxConcurrentReconciles);
   controllerRuntimeActiveWorkers.set({ controller }, 0);
