@@ -396,7 +396,10 @@ export async function setupGPUBudgetController(
         predicates: [{ ...enforcementLabelChanged, create: () => false }],
       },
     )
-    .withOptions({ maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1 })
+    .withOptions({
+      maxConcurrentReconciles: options.maxConcurrentReconciles ?? 1,
+      suppressOwnWrites: "status",
+    })
     .named("gpubudget")
     .complete(reconciler);
 

@@ -80,6 +80,11 @@ export class MemcachedReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    controllerManagedBy(mgr).for(MemcachedKind).named("memcached").complete(this);
+    controllerManagedBy(mgr)
+      .for(MemcachedKind)
+      // The events of this controller's own status writes do not reconcile it again; anyone else's do.
+      .withOptions({ suppressOwnWrites: "status" })
+      .named("memcached")
+      .complete(this);
   }
 }

@@ -80,6 +80,11 @@ export class AdmiralReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    controllerManagedBy(mgr).for(AdmiralKind).named("crew-admiral").complete(this);
+    controllerManagedBy(mgr)
+      .for(AdmiralKind)
+      // The events of this controller's own status writes do not reconcile it again; anyone else's do.
+      .withOptions({ suppressOwnWrites: "status" })
+      .named("crew-admiral")
+      .complete(this);
   }
 }

@@ -80,6 +80,11 @@ export class CaptainReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    controllerManagedBy(mgr).for(CaptainKind).named("crew-captain").complete(this);
+    controllerManagedBy(mgr)
+      .for(CaptainKind)
+      // The events of this controller's own status writes do not reconcile it again; anyone else's do.
+      .withOptions({ suppressOwnWrites: "status" })
+      .named("crew-captain")
+      .complete(this);
   }
 }

@@ -80,6 +80,11 @@ export class FrigateReconciler implements Reconciler {
 
   /** setupWithManager sets up the controller with the Manager. */
   setupWithManager(mgr: Manager): void {
-    controllerManagedBy(mgr).for(FrigateKind).named("ship-frigate").complete(this);
+    controllerManagedBy(mgr)
+      .for(FrigateKind)
+      // The events of this controller's own status writes do not reconcile it again; anyone else's do.
+      .withOptions({ suppressOwnWrites: "status" })
+      .named("ship-frigate")
+      .complete(this);
   }
 }
