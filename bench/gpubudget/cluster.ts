@@ -20,11 +20,11 @@ import {
   startOperator,
 } from "../../e2e/demo/lib.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
-import { Deployment, Namespace, Pod } from "../../runtime/src/api/kinds.js";
+import { Deployment, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { budgetStatusTimer, GPUBudget, ns, peakRSSMiB, percentile } from "./common.js";
+import { budgetStatusTimer, createBudgets, GPUBudget, ns, peakRSSMiB, percentile } from "./common.js";
 
 export interface ClusterBenchOptions {
   pods: number;
@@ -58,15 +58,7 @@ export async function runClusterBench(options: ClusterBenchOptions): Promise<voi
       `cluster mode: ${options.nodes} simulated nodes (${perNode} GPUs and pods each); control plane up in ${seconds(cp.env.timings.clusterMs + cp.env.timings.apiServerMs + cp.env.timings.etcdMs)}`,
     );
     const client = createClient(cp.env.kubeConfig);
-    for (let i = 0; i < options.namespaces; i++) {
-      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i) } });
-      await client.create(GPUBudget, {
-        apiVersion: "capacity.lab.example.com/v1alpha1",
-        kind: "GPUBudget",
-        metadata: { name: "budget", namespace: ns(i) },
-        spec: { maxGPUs: perNs },
-      });
-    }
+    await createBudgets(client, options.namespaces, perNs);
     operator = await startOperator(project, cp, {
       name: "bench",
       logDir: join(work, "logs"),

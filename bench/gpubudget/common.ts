@@ -1,6 +1,9 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
+import type { Pod as PodObject } from "../../runtime/src/api/core.js";
+import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
+import { createCache } from "../../runtime/src/cache/index.js";
 import type { Informer } from "../../runtime/src/cache/types.js";
 import type { APIClient } from "../../runtime/src/client/index.js";
 import { defineKind } from "../../runtime/src/kinds.js";
@@ -27,6 +30,60 @@ export const ns = (i: number) => `bench-${String(i).padStart(3, "0")}`;
 
 // Kept here for the figures that already import them; footprint.ts reads /proc for every figure.
 export { cpuSeconds, peakRSSMiB } from "./footprint.js";
+
+/** Namespaces ns(0)..ns(count - 1), each with one GPUBudget "budget" of `maxGPUs`. */
+export async function createBudgets(client: APIClient, count: number, maxGPUs: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i) } });
+    await client.create(GPUBudget, {
+      apiVersion: "capacity.lab.example.com/v1alpha1",
+      kind: "GPUBudget",
+      metadata: { name: "budget", namespace: ns(i) },
+      spec: { maxGPUs },
+    });
+  }
+}
+
+/**
+ * Pod change -> budget status latency, ascending (ms): `samples` pods spread over `pods` go Succeeded one
+ * at a time, and a watch on budgets timestamps the status update showing one GPU fewer. `expected`
+ * (GPUs per namespace now) is kept up to date.
+ */
+export async function statusLatencies(
+  kubeConfig: Parameters<typeof createCache>[0],
+  client: APIClient,
+  pods: readonly PodObject[],
+  expected: Map<string, number>,
+  samples: number,
+): Promise<number[]> {
+  const cache = createCache(kubeConfig, {});
+  const abort = new AbortController();
+  try {
+    const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 30_000);
+    void cache.start(abort.signal);
+    await cache.waitForCacheSync(abort.signal);
+    const latencies: number[] = [];
+    for (let s = 0; s < samples; s++) {
+      const pod = pods[s * Math.floor(pods.length / samples)] as PodObject;
+      const namespace = pod.metadata?.namespace ?? "";
+      const want = (expected.get(namespace) ?? 0) - 1;
+      expected.set(namespace, want);
+      const seen = statusTimer.next(namespace, want);
+      const t0 = performance.now();
+      await client
+        .status()
+        .patch(
+          Pod,
+          { namespace, name: pod.metadata?.name ?? "" },
+          { type: "merge", data: { status: { phase: "Succeeded" } } },
+        );
+      latencies.push((await seen) - t0);
+    }
+    return latencies.sort((a, b) => a - b);
+  } finally {
+    abort.abort();
+  }
+}
 
 /**
  * Whether every budget's status reports its generation: the operator's start-up reconciles are done

@@ -23,10 +23,17 @@ import {
   startOperator,
 } from "../../e2e/demo/lib.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
-import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
-import { createCache } from "../../runtime/src/cache/index.js";
+import { Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import { budgetStatusTimer, GPUBudget, ns, percentile, pool, startupReconciled } from "./common.js";
+import {
+  createBudgets,
+  GPUBudget,
+  ns,
+  percentile,
+  pool,
+  startupReconciled,
+  statusLatencies,
+} from "./common.js";
 import { cpuSeconds, DEFAULT_IDLE_RULE, peakRSSMiB, waitForIdle } from "./footprint.js";
 import { cachedGoOperator } from "./go-operator.js";
 
@@ -229,22 +236,13 @@ async function runOnce(
 ): Promise<RunFigures> {
   let cp: ControlPlane | undefined;
   let operator: Operator | undefined;
-  const abort = new AbortController();
   try {
     cp = await startControlPlane(project);
     // The reconcile side only: the API server calls no webhook on either side.
     await cp.kubectl(["delete", "validatingwebhookconfigurations", "--all"]);
     const client = createClient(cp.env.kubeConfig);
     const perNs = Math.ceil(options.pods / options.namespaces);
-    for (let i = 0; i < options.namespaces; i++) {
-      await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: ns(i) } });
-      await client.create(GPUBudget, {
-        apiVersion: "capacity.lab.example.com/v1alpha1",
-        kind: "GPUBudget",
-        metadata: { name: "budget", namespace: ns(i) },
-        spec: { maxGPUs: perNs },
-      });
-    }
+    await createBudgets(client, options.namespaces, perNs);
     operator = await startOperator(project, cp, {
       name: side,
       logDir: join(work, "logs"),
@@ -284,28 +282,7 @@ async function runOnce(
     const converged = performance.now();
 
     // Latency: a watch on budgets timestamps each status update after a pod's phase goes Succeeded.
-    const cache = createCache(cp.env.kubeConfig, {});
-    const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 30_000);
-    void cache.start(abort.signal);
-    await cache.waitForCacheSync(abort.signal);
-    const latencies: number[] = [];
-    for (let s = 0; s < options.samples; s++) {
-      const pod = pods[s * Math.floor(options.pods / options.samples)] as PodObject;
-      const namespace = pod.metadata?.namespace ?? "";
-      const want = (expected.get(namespace) ?? 0) - 1;
-      expected.set(namespace, want);
-      const seen = statusTimer.next(namespace, want);
-      const t0 = performance.now();
-      await client
-        .status()
-        .patch(
-          Pod,
-          { namespace, name: pod.metadata?.name ?? "" },
-          { type: "merge", data: { status: { phase: "Succeeded" } } },
-        );
-      latencies.push((await seen) - t0);
-    }
-    latencies.sort((a, b) => a - b);
+    const latencies = await statusLatencies(cp.env.kubeConfig, client, pods, expected, options.samples);
     return {
       side,
       convergedSeconds: (converged - lastCreate) / 1000,
@@ -317,7 +294,6 @@ async function runOnce(
       cpuStartToIdleSeconds: idle.cpuSeconds,
     };
   } finally {
-    abort.abort();
     await operator?.stop().catch(() => undefined);
     await cp?.stop().catch(() => undefined);
   }

@@ -38,11 +38,9 @@ import {
 } from "../../e2e/demo/lib.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
-import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import {
   type Budget,
-  budgetStatusTimer,
   childPids,
   cpuSeconds,
   GPUBudget,
@@ -50,6 +48,7 @@ import {
   percentile,
   pool,
   startupReconciled,
+  statusLatencies,
 } from "./common.js";
 import { waitForIdle } from "./footprint.js";
 
@@ -293,30 +292,7 @@ try {
   const converged = Date.now();
 
   // Latency: a watch (informer) on budgets timestamps each status update after a pod change.
-  const cache = createCache(cp.env.kubeConfig, {});
-  const abort = new AbortController();
-  const statusTimer = budgetStatusTimer(await cache.getInformer(GPUBudget), 30_000);
-  void cache.start(abort.signal);
-  await cache.waitForCacheSync(abort.signal);
-  const latencies: number[] = [];
-  for (let s = 0; s < SAMPLES; s++) {
-    const pod = pods[s * Math.floor(PODS / SAMPLES)] as PodObject;
-    const namespace = pod.metadata?.namespace ?? "";
-    const before = expected.get(namespace) ?? 0;
-    expected.set(namespace, before - 1);
-    const seen = statusTimer.next(namespace, before - 1);
-    const t0 = performance.now();
-    await client
-      .status()
-      .patch(
-        Pod,
-        { namespace, name: pod.metadata?.name ?? "" },
-        { type: "merge", data: { status: { phase: "Succeeded" } } },
-      );
-    latencies.push((await seen) - t0);
-  }
-  abort.abort();
-  latencies.sort((a, b) => a - b);
+  const latencies = await statusLatencies(cp.env.kubeConfig, client, pods, expected, SAMPLES);
 
   const rss = peakRSSMiB(operator.process.pid ?? 0);
   console.log(`pods: ${PODS} in ${NAMESPACES} namespaces (one GPUBudget each)`);
