@@ -3,6 +3,7 @@ import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import { isNotFound, NotFoundError } from "../client/errors.js";
 import { acceptFor } from "../client/metadata.js";
+import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { defineKind, metadataOnly } from "../kinds.js";
@@ -386,5 +387,19 @@ describe("metadata-only informers", () => {
     expect((await direct.list(metadataOnly(Pod), { namespace: "c3" })).every((p) => !("spec" in p))).toBe(
       true,
     );
+    // Writes: a patch of metadata answers with metadata; a replace from metadata alone is refused.
+    const patched = await direct.patch(
+      metadataOnly(Pod),
+      uncached,
+      mergePatch({ metadata: { labels: { seen: "yes" } } }),
+    );
+    expect(patched).not.toHaveProperty("spec");
+    expect(patched.metadata.labels).toEqual({ seen: "yes" });
+    await expect(direct.update(metadataOnly(Pod), patched)).rejects.toThrow(
+      /cannot update Pod "meta-2" from its metadata only: use patch/,
+    );
+    const after = await direct.get(Pod, { namespace: "c3", name: "meta-2" });
+    expect(after.spec?.containers).toHaveLength(1);
+    expect(after.metadata?.labels).toEqual({ seen: "yes" });
   });
 });

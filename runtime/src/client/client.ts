@@ -11,7 +11,7 @@ import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
 import type { KubeConfig } from "./kubeconfig.js";
-import { acceptFor, toPartialObjectMetadata } from "./metadata.js";
+import { acceptFor, asReadBy, metadataOnlyWriteError } from "./metadata.js";
 import {
   type ObservedWrite,
   OwnWrites,
@@ -98,9 +98,7 @@ export function withTypeMeta<T extends KubernetesObject>(kind: Kind, obj: T): T 
 
 /** A read object as its kind: with apiVersion/kind, and only metadata for a metadataOnly(kind) read. */
 function typedAs<T extends KubernetesObject>(kind: Kind<T>, obj: T): T {
-  return kind.metadataOnly
-    ? (toPartialObjectMetadata(kind, obj) as KubernetesObject as T)
-    : withTypeMeta(kind, obj);
+  return kind.metadataOnly ? asReadBy(kind, obj) : withTypeMeta(kind, obj);
 }
 
 /** namespace/name of an object or key, checked against the kind's scope. */
@@ -400,13 +398,14 @@ class KubeClient implements APIClient {
         path: path + this.writeQuery(options),
         body: patch.data,
         contentType: patchContentType(patch.type),
+        accept: acceptFor(kind, "get"),
       });
     const res = await this.observed(
       options,
       { kind, key, subresource, verb: "patch", body: patch.data },
       () => (subresource ? this.explainMissingSubresource(kind, obj, subresource, send) : send()),
     );
-    const answer = this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
+    const answer = this.wrote(kind, typedAs(kind, res), options.dryRun);
     return isObject(obj) ? writeBack(obj, answer) : answer;
   }
 
@@ -440,9 +439,10 @@ class KubeClient implements APIClient {
         // JSON is valid YAML, so the apply-patch+yaml content type takes it as is.
         body: { ...body, metadata },
         contentType: patchContentType("apply"),
+        accept: acceptFor(kind, "get"),
       }),
     );
-    return this.wrote(kind, withTypeMeta(kind, res), options.dryRun);
+    return this.wrote(kind, typedAs(kind, res), options.dryRun);
   }
 
   private async write<T extends KubernetesObject>(
@@ -451,6 +451,9 @@ class KubeClient implements APIClient {
     path: string,
     body: T,
   ): Promise<T> {
+    // A PartialObjectMetadata has no spec or data: creating or replacing with it would wipe them.
+    if (kind.metadataOnly)
+      throw metadataOnlyWriteError(kind, method === "POST" ? "create" : "update", body.metadata?.name);
     return withTypeMeta(kind, await this.rest.request<T>({ method, path, body }));
   }
 

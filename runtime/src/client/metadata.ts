@@ -29,3 +29,19 @@ export function acceptFor(kind: Kind, what: "get" | "list" | "watch"): string | 
 export function toPartialObjectMetadata(kind: Kind, obj: KubernetesObject): PartialObjectMetadata {
   return { apiVersion: apiVersionOf(kind), kind: kind.kind, metadata: obj.metadata ?? {} };
 }
+
+/** A create or update from metadata alone would wipe the object's spec or data: refused, saying what works. */
+export function metadataOnlyWriteError(
+  kind: Kind,
+  verb: "create" | "update",
+  name: string | undefined,
+): Error {
+  return new Error(
+    `cannot ${verb} ${kind.kind} "${name ?? ""}" from its metadata only: use patch (e.g. a merge patch of labels), apply or delete with metadataOnly(${kind.kind}), or write the full ${kind.kind}`,
+  );
+}
+
+/** What a read or write of `kind` returns: the object cut down to metadata for a metadata-only kind. */
+export function asReadBy<T extends KubernetesObject>(kind: Kind<T>, obj: T): T {
+  return kind.metadataOnly ? (toPartialObjectMetadata(kind, obj) as KubernetesObject as T) : obj;
+}

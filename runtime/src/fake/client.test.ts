@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigMap, Pod } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { ConflictError, InvalidError, isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
-import { defineKind } from "../kinds.js";
+import { mergePatch } from "../client/patch.js";
+import { defineKind, metadataOnly } from "../kinds.js";
 import { createFakeClient } from "./index.js";
 
 interface GPUBudget extends KubernetesObject {
@@ -652,5 +653,36 @@ describe("fake client: writes fill the object passed in, as controller-runtime's
     expect((await withStatus.get(Thing, { namespace: "default", name: "ct" })).status).toEqual({
       allocated: 1,
     });
+  });
+});
+
+describe("fake client: metadata-only reads and writes", () => {
+  it("answers metadataOnly(Kind) with metadata only and refuses a create or update from it", async () => {
+    const c = createFakeClient({
+      objects: [
+        {
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "a", namespace: "ns" },
+          data: { k: "v" },
+        } as ConfigMap,
+      ],
+    });
+    const meta = await c.get(metadataOnly(ConfigMap), { namespace: "ns", name: "a" });
+    expect(Object.keys(meta).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+    expect(meta.kind).toBe("ConfigMap");
+    expect(
+      (await c.list(metadataOnly(ConfigMap), { namespace: "ns" })).map((o) => Object.keys(o).length),
+    ).toEqual([3]);
+    const patched = await c.patch(
+      metadataOnly(ConfigMap),
+      meta,
+      mergePatch({ metadata: { labels: { x: "y" } } }),
+    );
+    expect(patched).not.toHaveProperty("data");
+    await expect(c.update(metadataOnly(ConfigMap), patched)).rejects.toThrow(
+      /cannot update ConfigMap "a" from its metadata only/,
+    );
+    expect((await c.get(ConfigMap, { namespace: "ns", name: "a" })).data).toEqual({ k: "v" });
   });
 });

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from "../api/meta.js";
 import type { IndexFunc } from "../cache/types.js";
+import { asReadBy, metadataOnlyWriteError } from "../client/metadata.js";
 import type {
   ApplyOptions,
   Client,
@@ -87,16 +88,19 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
   store.advanceRV();
 
   const client: FakeClient = {
+    // metadataOnly(Kind) reads and writes answer with metadata only, as the real client's do.
     async get<T extends KubernetesObject>(kind: Kind<T>, key: ObjectKey): Promise<T> {
-      return get(store, kind, key);
+      return asReadBy(kind, get(store, kind, key));
     },
     async list<T extends KubernetesObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<T[]> {
-      return list(store, kind, opts);
+      return list(store, kind, opts).map((o) => asReadBy(kind, o));
     },
     async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
+      if (kind.metadataOnly) throw metadataOnlyWriteError(kind, "create", obj.metadata?.name);
       return writeBack(obj, create(store, kind, obj, opts));
     },
     async update<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
+      if (kind.metadataOnly) throw metadataOnlyWriteError(kind, "update", obj.metadata?.name);
       return writeBack(obj, update(store, kind, obj, opts));
     },
     async patch<T extends KubernetesObject>(
@@ -105,11 +109,11 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
       p: Patch,
       opts: WriteOptions = {},
     ): Promise<T> {
-      const answer = patch(store, kind, obj, p, opts);
+      const answer = asReadBy(kind, patch(store, kind, obj, p, opts));
       return isObject(obj) ? writeBack(obj, answer) : answer;
     },
     async apply<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: ApplyOptions): Promise<T> {
-      return writeBack(obj, apply(store, kind, obj, opts));
+      return writeBack(obj, asReadBy(kind, apply(store, kind, obj, opts)));
     },
     async delete<T extends KubernetesObject>(
       kind: Kind<T>,
