@@ -1,7 +1,8 @@
 /**
  * What importing @kbts/runtime loads: an operator's fixed memory and start-up CPU are mostly the
  * modules its entry point pulls in (issue 17). client-node's index loads its whole generated API
- * (~800 modules, ~65 MiB resident); ajv, CEL and the fake client are for tests. Those are loaded only
+ * (~800 modules, ~65 MiB resident); prom-client's index loads @opentelemetry/api (~90 modules); ajv,
+ * CEL and the fake client are for tests. Those are loaded only
  * when used (a dynamic import()) or from their own entry points (@kbts/runtime/fake, /envtest).
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -11,7 +12,10 @@ import { describe, expect, it } from "vitest";
 
 const SRC = fileURLToPath(new URL(".", import.meta.url));
 
-/** Static value imports (not `import type`, not dynamic import()) of one module. */
+/**
+ * Static value imports of one module (not `import type`, not dynamic import()), and the package files
+ * it require()s by a literal name (createRequire: a package's CJS files without its index).
+ */
 function staticImports(file: string): string[] {
   const text = readFileSync(file, "utf8");
   const out: string[] = [];
@@ -22,6 +26,7 @@ function staticImports(file: string): string[] {
     const spec = m[2] ?? m[3];
     if (spec) out.push(spec);
   }
+  for (const m of text.matchAll(/\brequire\(\s*["`]([^"`$]+)/g)) out.push(m[1] as string);
   return out;
 }
 
@@ -53,7 +58,12 @@ describe("the main entry point (@kbts/runtime)", () => {
     expect([...reached.keys()].sort()).toEqual([
       "@kubernetes/client-node/dist/config_types.js",
       "pino",
-      "prom-client",
+      "prom-client/lib/counter",
+      "prom-client/lib/gauge",
+      "prom-client/lib/histogram",
+      "prom-client/lib/metrics/",
+      "prom-client/lib/registry",
+      "prom-client/lib/summary",
       "yaml",
     ]);
   });

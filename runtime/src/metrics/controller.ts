@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram } from "prom-client";
+import { Counter, Gauge, Histogram } from "./prom.js";
 import { metricsRegistry } from "./registry.js";
 
 // controller-runtime's pkg/internal/controller/metrics: same names, help, labels and buckets, so

@@ -1,4 +1,4 @@
-import { Counter, Gauge } from "prom-client";
+import { Counter, Gauge } from "./prom.js";
 import { metricsRegistry } from "./registry.js";
 
 /** 1 while this replica holds the lease named `name` (the LeaderElectionID), 0 after losing it. */

@@ -1,8 +1,8 @@
-import { Counter, Registry } from "prom-client";
+import { Counter, Registry } from "./prom.js";
 
 // An operator's custom metrics use these, so they come from the same prom-client as metricsRegistry
 // and the project needs no prom-client dependency of its own (one copy, one set of classes).
-export { Counter, Gauge, Histogram, Summary } from "prom-client";
+export { Counter, Gauge, Histogram, Summary } from "./prom.js";
 
 /**
  * The one registry served at /metrics, like controller-runtime's metrics.Registry: the runtime's own

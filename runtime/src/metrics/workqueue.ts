@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram } from "prom-client";
+import { Counter, Gauge, Histogram } from "./prom.js";
 import { metricsRegistry } from "./registry.js";
 
 // controller-runtime's pkg/internal/metrics/workqueue.go: `name` and `controller` both carry the

@@ -1,4 +1,4 @@
-import { Counter } from "prom-client";
+import { Counter } from "../metrics/prom.js";
 import { metricsRegistry } from "../metrics/registry.js";
 
 // controller-runtime's certwatcher series (pkg/certwatcher/metrics).

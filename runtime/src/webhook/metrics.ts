@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Counter, Gauge, Histogram } from "prom-client";
+import { Counter, Gauge, Histogram } from "../metrics/prom.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import type { HttpHandler } from "./types.js";
 
