@@ -5,6 +5,8 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GOLDEN_EPOCH, GOLDEN_PROJECTS, readTree, runGoldenSteps, TESTDATA } from "../scaffold/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
+import { runInit } from "./commands.js";
+import { runEdit } from "./edit.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 
@@ -84,6 +86,27 @@ describe("kbts alpha generate", () => {
     });
     expect(missing.exitCode).not.toBe(0);
     expect(missing.stderr).toContain("cannot read the license file nope.txt");
+  }, 60_000);
+
+  it("rebuilds the Helm chart (helm/v2-alpha) from the project's kustomize output", async () => {
+    const project = join(temp(), "p");
+    mkdirSync(project);
+    await runInit(project, {
+      domain: "example.com",
+      repo: "example.com/multiversion",
+      projectName: "multiversion",
+      runtime: "registry",
+    });
+    mkdirSync(join(project, "dist"));
+    writeFileSync(
+      join(project, "dist/install.yaml"),
+      readFileSync(join(TESTDATA, "helm/install.yaml"), "utf8"),
+    );
+    await runEdit(project, { plugins: ["helm/v2-alpha"] });
+    const out = join(temp(), "out");
+    await runAlphaGenerate(project, { outputDir: out });
+    expect(readTree(out)).toEqual(readTree(project));
+    expect(readTree(out).has("dist/chart/values.yaml")).toBe(true);
   }, 60_000);
 
   it("refuses to replace the project in place without --force, writing nothing", async () => {

@@ -24,7 +24,9 @@ import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { PROJECT_FILE, type ProjectConfig, parseProject, type Resource } from "../project/config.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
+import { HELM_PLUGIN_KEY } from "./helm/index.js";
 import { boilerplate } from "./typescript/plugin.js";
 
 export interface AlphaGenerateFlags {
@@ -72,7 +74,7 @@ export async function runAlphaGenerate(cwd: string, flags: AlphaGenerateFlags): 
   // Aside on the same file system as the output, so moving it in is a rename.
   const aside = mkdtempSync(join(dirname(output), ".kbts-generate-"));
   try {
-    await replay(input, aside, config, flags.runtime ?? runtimeOf(input));
+    const notes = await replay(input, aside, config, flags.runtime ?? runtimeOf(input));
     const written = readdirSync(aside, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => relative(aside, join(e.parentPath, e.name)))
@@ -91,6 +93,7 @@ export async function runAlphaGenerate(cwd: string, flags: AlphaGenerateFlags): 
           ? "Your code was replaced: bring it back from version control (e.g. git diff, git checkout -p), then:"
           : `Merge your code into it (e.g. git diff --no-index ${relative(cwd, input) || "."} ${where}), then:`,
         "$ npm install && make manifests generate && make test",
+        ...notes,
       ].join("\n"),
     };
   } finally {
@@ -142,9 +145,15 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   return keys;
 }
 
-const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY]);
+const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY, HELM_PLUGIN_KEY]);
 
-async function replay(input: string, dir: string, config: ProjectConfig, runtime: string | undefined) {
+async function replay(
+  input: string,
+  dir: string,
+  config: ProjectConfig,
+  runtime: string | undefined,
+): Promise<string[]> {
+  const notes: string[] = [];
   for (const key of Object.keys(config.plugins ?? {})) {
     if (!REPLAYED_PLUGINS.has(key)) {
       throw new KbtsError(`PROJECT names the plugin ${key}, which alpha generate cannot replay yet`, {
@@ -221,4 +230,20 @@ async function replay(input: string, dir: string, config: ProjectConfig, runtime
       spoke: conversion ? w.spoke : undefined,
     });
   }
+  // helm/v2-alpha, as Kubebuilder's alpha generate re-runs `edit --plugins helm/v2-alpha`: the chart
+  // is made from the kustomize output, which comes along when the old tree has it.
+  const helm = config.plugins?.[HELM_PLUGIN_KEY] as { manifests?: string; output?: string } | undefined;
+  if (helm !== undefined) {
+    const manifests = helm.manifests ?? "dist/install.yaml";
+    if (existsSync(join(input, manifests))) {
+      mkdirSync(dirname(join(dir, manifests)), { recursive: true });
+      cpSync(join(input, manifests), join(dir, manifests));
+      await runEdit(dir, { plugins: [HELM_PLUGIN_KEY], manifests: helm.manifests, outputDir: helm.output });
+    } else {
+      notes.push(
+        `${manifests} was not there to rebuild the Helm chart from: run make helm-chart after merging.`,
+      );
+    }
+  }
+  return notes;
 }
