@@ -155,8 +155,9 @@ export function channelSource<T extends KubernetesObject>(
     async start(queue, signal, logger) {
       deliver = (e) => {
         try {
+          // runHandler logs a failed handler itself: its promise never rejects.
           if (evaluatePredicates(predicates, "generic", e))
-            runHandler(handler.generic(e, queue), logger, "generic");
+            void runHandler(handler.generic(e, queue), logger, "generic");
         } catch (err) {
           logger.error({ err, event: "generic" }, "predicate or event handler threw; the event was dropped");
         }
