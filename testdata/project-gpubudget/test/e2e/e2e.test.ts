@@ -18,9 +18,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// These tests run against the cluster of the current kubeconfig (for example a Kind cluster with the
-// manager image loaded: `make docker-build IMG=...` then `kind load docker-image ...`), deploy the
-// project with `make deploy`, and undeploy it afterwards. Run them with `make test-e2e`.
+// These tests run against the cluster of KUBECONFIG (for example a Kind cluster with the manager image
+// loaded: `make docker-build IMG=...` then `kind load docker-image ...`), else against the local control
+// plane of `make setup-test-e2e`; they deploy the project with `make deploy` and undeploy it afterwards.
+// Run them with `make test-e2e` (CI: make setup-test-e2e test-e2e cleanup-test-e2e).
 
 const run = promisify(execFile);
 const namespace = "gpubudget-system";
