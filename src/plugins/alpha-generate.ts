@@ -22,7 +22,14 @@ import {
 import { dirname, join, relative, resolve } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
-import { PROJECT_FILE, type ProjectConfig, parseProject, type Resource } from "../project/config.js";
+import {
+  findResource,
+  PROJECT_FILE,
+  type ProjectConfig,
+  parseProject,
+  type Resource,
+  sameGVK,
+} from "../project/config.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
@@ -139,8 +146,7 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   const keys: string[] = [];
   for (const [key, value] of Object.entries(config.plugins ?? {})) {
     const resources = (value as { resources?: Resource[] } | undefined)?.resources ?? [];
-    if (resources.some((e) => e.group === r.group && e.version === r.version && e.kind === r.kind))
-      keys.push(key);
+    if (resources.some((e) => sameGVK(e, r))) keys.push(key);
   }
   return keys;
 }
@@ -207,14 +213,13 @@ async function replay(
       externalApiModule: r.external ? r.module : undefined,
     });
   }
-  // Webhooks last; a plugin's create api may have made some already (GPUBudget's Pod webhook).
+  // Webhooks last; a plugin's create api may have made some already (GPUBudget's Pod webhook). Each
+  // kind is one PROJECT entry, so what the creates above wrote is read once.
+  const created = parseProject(readFileSync(join(dir, PROJECT_FILE), "utf8"));
   for (const r of resources) {
     const w = r.webhooks;
     if (!w) continue;
-    const now = parseProject(readFileSync(join(dir, PROJECT_FILE), "utf8"));
-    const made = now.resources?.find(
-      (x) => x.group === r.group && x.version === r.version && x.kind === r.kind,
-    )?.webhooks;
+    const made = findResource(created, r)?.webhooks;
     const defaulting = w.defaulting === true && made?.defaulting !== true;
     const validation = w.validation === true && made?.validation !== true;
     const conversion = w.conversion === true && made?.conversion !== true;
