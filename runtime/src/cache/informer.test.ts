@@ -273,4 +273,45 @@ describe("what the store holds and its size", () => {
     expect(inf.store.get("a/y")).toMatchObject({ apiVersion: "v1", kind: "ConfigMap" });
     expect(inf.bytes).toBeLessThan(300);
   });
+
+  it("trims what a user transform returns back to metadata in a metadata-only informer", () => {
+    // A kind's transform applies to its full and metadata-only informers alike (byObject is keyed by
+    // kind), so one written for full objects may hand back a whole object: here it returns the full
+    // ConfigMap it has at hand, with a label of its own. Its metadata is kept, the rest is not.
+    const whole = (o: KubernetesObject): KubernetesObject => ({
+      ...cm(o.metadata!.namespace!, o.metadata!.name!, o.metadata!.resourceVersion!, {
+        big: "v".repeat(1000),
+      }),
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { ...dropManagedFields(o).metadata, labels: { seen: "yes" } },
+    });
+    const inf = new SharedInformer({
+      rest: new RestClient(kc),
+      kind: metadataOnly(ConfigMap),
+      transform: whole,
+      syncPeriodMs: 0,
+      logger: silentLogger(),
+    });
+    const f = feed(inf);
+    const partial = (name: string, rv: string): KubernetesObject => ({
+      apiVersion: "meta.k8s.io/v1",
+      kind: "PartialObjectMetadata",
+      metadata: { namespace: "a", name, resourceVersion: rv, managedFields: [{ manager: "kubectl" }] },
+    });
+    f.replace([partial("x", "1")], "1");
+    f.upsert(partial("y", "2"));
+    for (const name of ["x", "y"]) {
+      const stored = inf.store.get(`a/${name}`);
+      expect(Object.keys(stored ?? {}).sort()).toEqual(["apiVersion", "kind", "metadata"]);
+      expect(stored).toMatchObject({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { labels: { seen: "yes" } },
+      });
+      expect(stored?.metadata?.managedFields).toBeUndefined();
+      expect(Object.isFrozen(stored?.metadata)).toBe(true);
+    }
+    expect(inf.bytes).toBeLessThan(400);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * A shared informer: one store per kind, filled by one reflector per watched namespace (or one for
  * all), fanning events out to handlers. Each object is transformed (managedFields dropped by
- * default), stamped with apiVersion/kind and deep-frozen before it is stored: handlers and
+ * default), stamped with apiVersion/kind (and, in a metadata-only informer, cut back to
+ * apiVersion/kind/metadata after the transform) and deep-frozen before it is stored: handlers and
  * predicates receive the stored objects themselves, and freezing makes a handler that mutates one
  * fail loudly instead of silently corrupting what every other reader sees. Reads through the cache
  * hand out mutable deep copies instead (see cache.ts).
@@ -194,11 +195,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   }
 
   private prepare(raw: KubernetesObject): T {
-    // Metadata-only informers store PartialObjectMetadata typed as their kind, whatever was sent.
-    const typed = this.kind.metadataOnly
-      ? toPartialObjectMetadata(this.kind, raw)
-      : withTypeMeta(this.kind, raw);
-    const obj = this.options.transform(typed);
+    // Metadata-only informers store PartialObjectMetadata typed as their kind, whatever was sent and
+    // whatever the transform returns: a kind's transform serves its full informer too, and one that
+    // hands back a whole object would otherwise break the memory promise of a metadata-only watch.
+    // The transform's metadata (e.g. managedFields dropped) is what is kept.
+    const metadataOnly = this.kind.metadataOnly;
+    const typed = metadataOnly ? toPartialObjectMetadata(this.kind, raw) : withTypeMeta(this.kind, raw);
+    const transformed = this.options.transform(typed);
+    const obj = metadataOnly ? toPartialObjectMetadata(this.kind, transformed) : transformed;
     this.sizes.set(obj, freezeAndMeasure(obj));
     return obj as T;
   }

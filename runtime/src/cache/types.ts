@@ -48,7 +48,8 @@ export interface CacheOptions {
   /**
    * Per-kind scope keyed by "group/version/Kind" ("v1/Secret" for core, see transformKey(kind)):
    * controller-runtime's ByObject. Each field given replaces the cache-wide default for that kind.
-   * It applies to the kind's full and metadata-only informers alike.
+   * It applies to the kind's full and metadata-only informers alike; a metadata-only informer keeps
+   * only the apiVersion, kind and metadata of what the transform returns.
    */
   byObject?: Record<string, ByObject>;
   /** Per-kind transforms keyed like byObject; shorthand for `byObject[key].transform`. */
