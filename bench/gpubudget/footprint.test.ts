@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { compareGoOptions, compareTable, median, type RunFigures } from "./compare-go.js";
 import {
@@ -181,9 +184,12 @@ describe("compareGoOptions", () => {
 });
 
 describe("cachedGoOperator", () => {
-  it("names the missing go and the make target when go is not on PATH", async () => {
-    const path = process.env.PATH;
+  it("names the missing go and the make target when neither go nor the binary is there", async () => {
+    const { PATH: path, XDG_CACHE_HOME: cache } = process.env;
     process.env.PATH = "/nonexistent";
+    // An empty cache: a built operator runs without Go, so only a missing one needs it.
+    const empty = mkdtempSync(join(tmpdir(), "kbts-go-operator-"));
+    process.env.XDG_CACHE_HOME = empty;
     try {
       const go = await cachedGoOperator();
       expect(go).toEqual({
@@ -192,6 +198,9 @@ describe("cachedGoOperator", () => {
       });
     } finally {
       process.env.PATH = path;
+      if (cache === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = cache;
+      rmSync(empty, { recursive: true, force: true });
     }
   });
 });

@@ -3,17 +3,11 @@
  * in a Kubebuilder v4.16 scaffold (bench/gpubudget/go), built like controller-gen, as a tool: once, by
  * `make bench-go-operator`, into the user cache under a stamp of its sources, never at bench time.
  */
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import lockfile from "proper-lockfile";
-import { goVersion } from "../../testdata/controller-gen/index.js";
-
-const run = promisify(execFile);
+import { cachedGoTool, type GoTool, type GoToolBinary } from "../../e2e/tools/go-tool.js";
 
 /** The fixture: a Kubebuilder v4.16.0 scaffold with the GPUBudget reconciler ported to Go. */
 export const GO_OPERATOR_SOURCE = fileURLToPath(new URL("./go/", import.meta.url));
@@ -48,62 +42,21 @@ export function goOperatorStamp(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** ${XDG_CACHE_HOME:-~/.cache}/kbts/gpubudget-go/<stamp>/manager */
-export function goOperatorBin(): string {
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(cache, "kbts", "gpubudget-go", goOperatorStamp(), "manager");
+/** `go build ./cmd` of the fixture, cached in ${XDG_CACHE_HOME:-~/.cache}/kbts/gpubudget-go/<stamp>/manager. */
+export function goOperatorTool(): GoTool {
+  return {
+    label: "the Go operator",
+    name: "gpubudget-go",
+    stamp: goOperatorStamp(),
+    binary: "manager",
+    make: BUILD_TARGET,
+    build: { module: GO_OPERATOR_SOURCE, package: "./cmd" },
+  };
 }
 
-export type GoOperator = { ok: true; bin: string } | { ok: false; reason: string };
+export type GoOperator = GoToolBinary;
 
-/**
- * The cached binary, for the bench: it never builds (the make target does), so a missing Go or binary
- * is a reason naming what to do.
- */
+/** The cached binary, for the bench: it never builds (the make target does). */
 export async function cachedGoOperator(): Promise<GoOperator> {
-  const bin = goOperatorBin();
-  if ((await goVersion()) === undefined) {
-    return {
-      ok: false,
-      reason: `go not on PATH, so the Go operator cannot be built: install Go, then run \`${BUILD_TARGET}\``,
-    };
-  }
-  if (!existsSync(bin)) {
-    return { ok: false, reason: `the Go operator is not built (${bin} is missing): run \`${BUILD_TARGET}\`` };
-  }
-  return { ok: true, bin };
-}
-
-/**
- * Builds the operator into the cache when it is missing (`make bench-go-operator`): `go build` of
- * ./cmd, modules from the Go module proxy. Concurrent callers serialise on a lock; the binary appears
- * under its final name only once complete.
- */
-export async function installGoOperator(): Promise<GoOperator> {
-  const cached = await cachedGoOperator();
-  if (cached.ok || (await goVersion()) === undefined) return cached;
-  const bin = goOperatorBin();
-  const dir = join(bin, "..");
-  mkdirSync(dir, { recursive: true });
-  const release = await lockfile.lock(dir, { retries: { retries: 1200, minTimeout: 500, maxTimeout: 1000 } });
-  const partial = `${bin}.partial`;
-  try {
-    if (!existsSync(bin)) {
-      await run("go", ["build", "-o", partial, "./cmd"], {
-        cwd: GO_OPERATOR_SOURCE,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      renameSync(partial, bin);
-    }
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    return {
-      ok: false,
-      reason: `go build of ${GO_OPERATOR_SOURCE} failed: ${(e.stderr || e.message).trim()}`,
-    };
-  } finally {
-    rmSync(partial, { force: true });
-    await release();
-  }
-  return { ok: true, bin };
+  return cachedGoTool(goOperatorTool());
 }

@@ -4,89 +4,46 @@
  * callers get a reason to print instead of a failure.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
-import lockfile from "proper-lockfile";
+import { cachedGoTool, type GoTool, type GoToolBinary, installGoTool } from "../../e2e/tools/go-tool.js";
+
+export { goVersion } from "../../e2e/tools/go-tool.js";
 
 const run = promisify(execFile);
 
 export const CONTROLLER_GEN_VERSION = "v0.23.0";
 
-/** Where the binary is cached: ${XDG_CACHE_HOME:-~/.cache}/kbts/controller-gen/<version>/controller-gen. */
-export function controllerGenDir(): string {
-  const cache = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(cache, "kbts", "controller-gen", CONTROLLER_GEN_VERSION);
-}
+/** Cached in ${XDG_CACHE_HOME:-~/.cache}/kbts/controller-gen/<version>/controller-gen (see go-tool.ts). */
+export const CONTROLLER_GEN: GoTool = {
+  label: `controller-gen ${CONTROLLER_GEN_VERSION}`,
+  name: "controller-gen",
+  stamp: CONTROLLER_GEN_VERSION,
+  binary: "controller-gen",
+  make: "make controller-gen",
+  build: { install: `sigs.k8s.io/controller-tools/cmd/controller-gen@${CONTROLLER_GEN_VERSION}` },
+  // controller-gen loads packages through the go command, so even a cached binary needs Go.
+  goAtRunTime: true,
+};
 
-export type ControllerGen = { ok: true; bin: string } | { ok: false; reason: string };
-
-/** Go's version line, or undefined when no `go` is on PATH. */
-export async function goVersion(): Promise<string | undefined> {
-  try {
-    const { stdout } = await run("go", ["version"]);
-    return stdout.trim();
-  } catch {
-    return undefined;
-  }
-}
+export type ControllerGen = GoToolBinary;
 
 /**
  * The cached controller-gen binary, for tests: they never build it (`make tools` does, through
- * installControllerGen), so a missing binary is a reason naming the step to run.
+ * installControllerGen), so a missing binary or Go is a reason naming what to do.
  */
 export async function cachedControllerGen(): Promise<ControllerGen> {
-  const bin = join(controllerGenDir(), "controller-gen");
-  // controller-gen loads packages through the go command, so even a cached binary needs Go.
-  if ((await goVersion()) === undefined) {
-    return {
-      ok: false,
-      reason: `Go is not installed, so controller-gen ${CONTROLLER_GEN_VERSION} cannot run`,
-    };
-  }
-  if (!existsSync(bin)) {
-    return {
-      ok: false,
-      reason: `controller-gen ${CONTROLLER_GEN_VERSION} is not built (${bin} is missing): run \`make tools\` first`,
-    };
-  }
-  return { ok: true, bin };
+  return cachedGoTool(CONTROLLER_GEN);
 }
 
 /**
  * Builds controller-gen from the Go module proxy into the cache when it is missing (`make tools`,
- * the regen script and the benchmark). Concurrent callers serialise on a lock so only one
- * `go install` runs.
+ * the regen script and the benchmark).
  */
-export async function installControllerGen(): Promise<ControllerGen> {
-  const cached = await cachedControllerGen();
-  if (cached.ok || (await goVersion()) === undefined) return cached;
-  const dir = controllerGenDir();
-  const bin = join(dir, "controller-gen");
-  mkdirSync(dir, { recursive: true });
-  const release = await lockfile.lock(dir, { retries: { retries: 600, minTimeout: 500, maxTimeout: 1000 } });
-  try {
-    if (!existsSync(bin)) {
-      await run(
-        "go",
-        ["install", `sigs.k8s.io/controller-tools/cmd/controller-gen@${CONTROLLER_GEN_VERSION}`],
-        {
-          env: { ...process.env, GOBIN: dir, GOFLAGS: "-mod=mod" },
-          maxBuffer: 64 * 1024 * 1024,
-        },
-      );
-    }
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    return {
-      ok: false,
-      reason: `go install controller-gen ${CONTROLLER_GEN_VERSION} failed: ${(e.stderr || e.message).trim()}`,
-    };
-  } finally {
-    await release();
-  }
-  return { ok: true, bin };
+export function installControllerGen(): Promise<ControllerGen> {
+  return installGoTool(CONTROLLER_GEN);
 }
 
 export interface RunOptions {
