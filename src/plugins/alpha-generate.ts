@@ -33,6 +33,7 @@ import {
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
+import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";
 import { HELM_PLUGIN_KEY } from "./helm/index.js";
 import { boilerplate } from "./typescript/plugin.js";
 
@@ -151,7 +152,7 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   return keys;
 }
 
-const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY, HELM_PLUGIN_KEY]);
+const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY, HELM_PLUGIN_KEY, GRAFANA_PLUGIN_KEY]);
 
 async function replay(
   input: string,
@@ -249,6 +250,15 @@ async function replay(
         `${manifests} was not there to rebuild the Helm chart from: run make helm-chart after merging.`,
       );
     }
+  }
+  // grafana/v1-alpha, as Kubebuilder's alpha generate re-runs `edit --plugins grafana/v1-alpha`: the
+  // user's custom-metrics config comes along (it is theirs), and the dashboards are made again from it.
+  if (config.plugins?.[GRAFANA_PLUGIN_KEY] !== undefined) {
+    if (existsSync(join(input, CUSTOM_METRICS_CONFIG))) {
+      mkdirSync(dirname(join(dir, CUSTOM_METRICS_CONFIG)), { recursive: true });
+      cpSync(join(input, CUSTOM_METRICS_CONFIG), join(dir, CUSTOM_METRICS_CONFIG));
+    }
+    await runEdit(dir, { plugins: [GRAFANA_PLUGIN_KEY] });
   }
   return notes;
 }

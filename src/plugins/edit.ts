@@ -130,7 +130,7 @@ async function runPluginEdits(fs: StagedFS, config: ProjectConfig, flags: EditFl
   if (without.length > 0) {
     throw new KbtsError(`plugin ${without.map((p) => p.key).join(", ")} has no edit subcommand`, {
       where: "--plugins",
-      fix: "name a plugin that edits a project, e.g. helm/v2-alpha",
+      fix: "name a plugin that edits a project, e.g. helm/v2-alpha or grafana/v1-alpha",
     });
   }
   const scaffold = new Scaffold(fs, new Renderer(), "");

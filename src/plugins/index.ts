@@ -1,4 +1,5 @@
 import { gpuBudgetPlugin } from "./gpubudget/index.js";
+import { grafanaPlugin } from "./grafana/index.js";
 import { helmPlugin } from "./helm/index.js";
 import { registeredPlugins, registerPlugin } from "./registry.js";
 import { TYPESCRIPT_PLUGIN_KEY, typescriptPlugin } from "./typescript/plugin.js";
@@ -14,6 +15,7 @@ if (registeredPlugins().length === 0) {
   registerPlugin(typescriptPlugin);
   registerPlugin(gpuBudgetPlugin);
   registerPlugin(helmPlugin);
+  registerPlugin(grafanaPlugin);
 }
 
 export { findPlugin, registeredPlugins, registerPlugin, resolvePlugins } from "./registry.js";

@@ -80,8 +80,12 @@ function omitEmpty(value: unknown): unknown {
 }
 
 export function formatProject(config: ProjectConfig): string {
-  const { version, ...rest } = config;
+  const { version, plugins, ...rest } = config;
   const body = (omitEmpty(rest) ?? {}) as Record<string, unknown>;
+  // A plugin with no settings is recorded all the same (`grafana.kbts.dev/v1-alpha: {}`), as Kubebuilder does.
+  const recorded = Object.entries(plugins ?? {});
+  if (recorded.length > 0)
+    body.plugins = Object.fromEntries(recorded.map(([k, v]) => [k, omitEmpty(v) ?? {}]));
   const doc = stringify(
     { ...body, version },
     { sortMapEntries: true, indentSeq: false, lineWidth: 0, defaultStringType: "PLAIN" },

@@ -17,10 +17,15 @@ export function defineEdit(program: Command): void {
       "watch only WATCH_NAMESPACE with a Role/RoleBinding (--namespaced=false: back to cluster-wide); carries the change into config, cmd/main.ts and the controllers' RBAC markers",
       parseBool,
     )
-    .option("--plugins <keys>", "plugins whose edit runs, e.g. helm/v2-alpha (a Helm chart)", collectList, [])
+    .option(
+      "--plugins <keys>",
+      "plugins whose edit runs: helm/v2-alpha (a Helm chart), grafana/v1-alpha (Grafana dashboards)",
+      collectList,
+      [],
+    )
     .option(
       "--force",
-      "--namespaced: overwrite scaffolded config files whose edits overlap the change (code is never overwritten); helm/v2-alpha: regenerate values.yaml and the other files you may have edited (never Chart.yaml)",
+      "--namespaced: overwrite scaffolded config files whose edits overlap the change (code is never overwritten); helm/v2-alpha: regenerate values.yaml and the other files you may have edited (never Chart.yaml); grafana/v1-alpha always regenerates its dashboards and never grafana/custom-metrics/config.yaml",
     )
     .option(
       "--manifests <file>",
