@@ -1,12 +1,14 @@
 /**
  * The scaffolded manager takes Kubebuilder's manager flags with their meanings: the zap flags mapped
  * onto pino (each one run on the built manager, against a real control plane), a bad value stopping
- * it with one line naming the flag and what it accepts (exit 2, as Go's flag package), and
- * --enable-http2 turning on HTTP/2 for the metrics server (off by default).
+ * it with one line naming the flag and what it accepts (exit 2, as Go's flag package), a webhook's
+ * logger (made when its module loads) following them, and --enable-http2 turning on HTTP/2 for the
+ * metrics and webhook servers (off by default).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:http2";
+import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,25 +33,33 @@ interface Run {
 
 /**
  * Runs the built manager with `args` until its health probe answers (then `whileUp`, then SIGTERM), or
- * until it exits on its own. Either way the result is its exit code and output.
+ * until it exits on its own. Either way the result is its exit code and output. The project's Pod
+ * webhook is registered only with `webhooks` (otherwise ENABLE_WEBHOOKS=false).
  */
 async function runManager(
   args: string[],
-  whileUp?: (ports: { metrics: number }) => Promise<void>,
+  whileUp?: (ports: { metrics: number; webhook: number }) => Promise<void>,
+  options: { webhooks?: boolean } = {},
 ): Promise<Run> {
   const probe = await freePort();
   const metrics = await freePort();
+  const webhook = await freePort();
   const child = spawn(
     "node",
     [
       "dist/cmd/main.js",
       `--health-probe-bind-address=127.0.0.1:${probe}`,
       `--metrics-bind-address=127.0.0.1:${metrics}`,
+      `--webhook-port=${webhook}`,
       ...args,
     ],
     {
       cwd: project,
-      env: { ...process.env, KUBECONFIG: env?.kubeconfigPath ?? "" },
+      env: {
+        ...process.env,
+        KUBECONFIG: env?.kubeconfigPath ?? "",
+        ENABLE_WEBHOOKS: options.webhooks ? "true" : "false",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
@@ -74,7 +84,7 @@ async function runManager(
   }
   if (up) {
     try {
-      await whileUp?.({ metrics });
+      await whileUp?.({ metrics, webhook });
     } finally {
       child.kill("SIGTERM");
     }
@@ -104,6 +114,51 @@ function h2Get(port: number, path: string): Promise<{ status: number; protocol: 
   });
 }
 
+/** Sends the Pod defaulting webhook an AdmissionReview, retrying until its server listens; resolves to the HTTP status. */
+async function admitPod(port: number): Promise<number> {
+  const review = JSON.stringify({
+    apiVersion: "admission.k8s.io/v1",
+    kind: "AdmissionReview",
+    request: {
+      uid: "e2e-1",
+      kind: { group: "", version: "v1", kind: "Pod" },
+      resource: { group: "", version: "v1", resource: "pods" },
+      namespace: "default",
+      operation: "CREATE",
+      object: { apiVersion: "v1", kind: "Pod", metadata: { name: "logged", namespace: "default" } },
+    },
+  });
+  const post = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/mutate--v1-pod",
+          method: "POST",
+          rejectUnauthorized: false,
+          agent: false,
+          headers: { "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", reject);
+      req.end(review);
+    });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await post();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 beforeAll(async () => {
   await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
   mkdirSync(project, { recursive: true });
@@ -113,6 +168,14 @@ beforeAll(async () => {
     { cwd: project, reject: false, all: true },
   );
   if (init.exitCode !== 0) throw new Error(`kbts init failed:\n${init.all}`);
+  // A defaulting webhook for Pods, whose logger is made when its module loads, before the flags are parsed.
+  for (const args of [
+    ["create", "webhook", "--group", "core", "--version", "v1", "--kind", "Pod", "--defaulting"],
+    ["manifests"],
+  ]) {
+    const run = await execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
+    if (run.exitCode !== 0) throw new Error(`kbts ${args.join(" ")} failed:\n${run.all}`);
+  }
   const install = await npmInstall(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
   const build = await execa("npx", ["--no-install", "tsc", "-p", "tsconfig.build.json"], {
@@ -207,6 +270,29 @@ describe("the scaffolded manager's zap flags", () => {
   });
 });
 
+describe("a scaffolded webhook's logger", () => {
+  it("follows the zap flags: zap's console line by default, nothing below --zap-log-level", async () => {
+    const devel = await runManager(
+      [],
+      async ({ webhook }) => {
+        expect(await admitPod(webhook)).toBe(200);
+      },
+      { webhooks: true },
+    );
+    expect(devel.code, devel.stderr).toBe(0);
+    expect(devel.stdout).toMatch(/^\S+\tINFO\tpod-resource\tDefaulting for Pod\t\{"name": "logged"\}$/m);
+    const quiet = await runManager(
+      ["--zap-devel=false", "--zap-log-level=error"],
+      async ({ webhook }) => {
+        expect(await admitPod(webhook)).toBe(200);
+      },
+      { webhooks: true },
+    );
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).not.toContain("Defaulting for Pod");
+  });
+});
+
 describe("the scaffolded manager's --enable-http2", () => {
   it("is off by default: the metrics server refuses an HTTP/2 client", async () => {
     const run = await runManager(["--zap-devel=false"], async ({ metrics }) => {
@@ -224,5 +310,26 @@ describe("the scaffolded manager's --enable-http2", () => {
     expect(json(run.stdout)).toContainEqual(
       expect.objectContaining({ msg: "serving metrics server", protocols: ["h2", "http/1.1"] }),
     );
+  });
+
+  it("is off by default for the webhook server too; --enable-http2 serves it over h2 and HTTP/1.1", async () => {
+    const off = await runManager(
+      ["--zap-devel=false"],
+      async ({ webhook }) => {
+        expect(await admitPod(webhook)).toBe(200);
+        await expect(h2Get(webhook, "/mutate--v1-pod")).rejects.toThrow();
+      },
+      { webhooks: true },
+    );
+    expect(off.code, off.stderr).toBe(0);
+    const on = await runManager(
+      ["--zap-devel=false", "--enable-http2"],
+      async ({ webhook }) => {
+        expect(await admitPod(webhook)).toBe(200);
+        expect((await h2Get(webhook, "/mutate--v1-pod")).protocol).toBe("h2");
+      },
+      { webhooks: true },
+    );
+    expect(on.code, on.stderr).toBe(0);
   });
 });

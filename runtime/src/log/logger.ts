@@ -112,7 +112,7 @@ function addStacktrace(args: unknown[]): void {
     .split("\n")
     .slice(1)
     .map((l) => l.trim())
-    .filter((l) => !/[/\\]node_modules[/\\]pino[/\\]|[/\\]log[/\\]logger\.[jt]s:/.test(l));
+    .filter((l) => !/[/\\]node_modules[/\\]pino[/\\]|[/\\]log[/\\](logger|delegating)\.[jt]s:/.test(l));
   const stacktrace = frames.join("\n");
   const first = fieldsOf(args);
   if (first) args[0] = { ...first, stacktrace };

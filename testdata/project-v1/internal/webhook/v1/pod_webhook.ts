@@ -14,10 +14,10 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { type CustomValidator, createLogger, type Manager, Pod, webhookManagedBy } from "@kbts/runtime";
+import { type CustomValidator, type Manager, namedLogger, Pod, webhookManagedBy } from "@kbts/runtime";
 
-// log is for logging in this package.
-const podlog = createLogger({ name: "pod-resource" });
+// log is for logging in this package; it follows the manager's zap flags (cmd/main.ts calls setLogger).
+const podlog = namedLogger("pod-resource");
 
 /** setupPodWebhookWithManager registers the webhook for Pod in the manager. */
 export function setupPodWebhookWithManager(mgr: Manager): void {

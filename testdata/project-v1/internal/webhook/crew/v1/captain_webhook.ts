@@ -17,15 +17,15 @@ limitations under the License.
 import {
   type CustomDefaulter,
   type CustomValidator,
-  createLogger,
   type Manager,
+  namedLogger,
   webhookManagedBy,
 } from "@kbts/runtime";
 import type { Captain } from "../../../../api/crew/v1/captain_types.js";
 import { CaptainKind } from "../../../../api/crew/v1/zz_generated.kinds.js";
 
-// log is for logging in this package.
-const captainlog = createLogger({ name: "captain-resource" });
+// log is for logging in this package; it follows the manager's zap flags (cmd/main.ts calls setLogger).
+const captainlog = namedLogger("captain-resource");
 
 /** setupCaptainWebhookWithManager registers the webhook for Captain in the manager. */
 export function setupCaptainWebhookWithManager(mgr: Manager): void {
