@@ -40,7 +40,7 @@ import { kbtsVersion } from "../version.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { ApiOptions, Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
-import { type KindSource, resolveKindSource } from "./typescript/kind-source.js";
+import { foreignModel, type KindSource, resolveKindSource } from "./typescript/kind-source.js";
 import { boilerplate } from "./typescript/plugin.js";
 import { apiVersionsOf, storageVersionsOf } from "./typescript/storage-version.js";
 
@@ -314,27 +314,6 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
     ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
     : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`;
   return { written: flush(fs), next: [next, ...versionsNext(fs, config, model)].join("\n") };
-}
-
-/**
- * The model of a built-in or external kind: its group, domain, plural and scope are its owner's, and
- * in a multigroup project its controller goes to internal/controller/<group>/ (as Kubebuilder's).
- */
-function foreignModel(config: ProjectConfig, flags: CreateApiFlags, source: KindSource): ResourceModel {
-  const base = resourceModel(
-    config,
-    { ...flags, plural: source.plural, namespaced: source.namespaced },
-    source.core,
-  );
-  return {
-    ...base,
-    domain: source.domain,
-    qualifiedGroup: source.qualifiedGroup,
-    apiVersion: source.qualifiedGroup === "" ? flags.version : `${source.qualifiedGroup}/${flags.version}`,
-    groupDir: config.multigroup ? `${flags.group}/` : "",
-    modulePath: source.path,
-    irregularPlural: false,
-  };
 }
 
 function foreignNext(fs: StagedFS, model: ResourceModel, source: KindSource): string {

@@ -63,7 +63,7 @@ export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult
     } else {
       next.namespaced = flags.namespaced || undefined;
       // The file header is added by init only to new files; carried changes never touch it.
-      const edit = editNamespaced(
+      const edit = await editNamespaced(
         new Scaffold(fs, new Renderer(), ""),
         next,
         flags.namespaced,

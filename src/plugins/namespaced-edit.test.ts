@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -54,6 +54,42 @@ describe("kbts edit --namespaced", () => {
     expect(parse(read(edited, "config/rbac/role_binding.yaml")).kind).toBe("RoleBinding");
     expect(result.next).toContain("make manifests");
     expect(result.next).toContain("webhooks stay cluster-scoped");
+  });
+
+  it("carries the namespace into the RBAC markers of built-in and external kinds' controllers too", async () => {
+    const crd = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url);
+    /** project(), plus controllers for apps/v1 Deployment and cert-manager's Certificate (from its CRD). */
+    const withForeign = async (namespaced: boolean) => {
+      const dir = await project(namespaced);
+      mkdirSync(join(dir, "hack"), { recursive: true });
+      copyFileSync(crd, join(dir, "hack/certificates.yaml"));
+      const foreign = { version: "v1", resource: false, controller: true };
+      await runCreateApi(dir, { ...foreign, group: "apps", kind: "Deployment" });
+      await runCreateApi(dir, {
+        ...foreign,
+        group: "cert-manager",
+        kind: "Certificate",
+        externalApiPath: "hack/certificates.yaml",
+        externalApiDomain: "io",
+      });
+      return dir;
+    };
+    const edited = await withForeign(false);
+    const original = readTree(edited);
+    const born = await withForeign(true);
+    const result = await runEdit(edited, { namespaced: true });
+    expect(result.written).toEqual(
+      expect.arrayContaining([
+        "internal/controller/deployment_controller.ts",
+        "internal/controller/certificate_controller.ts",
+      ]),
+    );
+    expect(read(edited, "internal/controller/certificate_controller.ts")).toContain(
+      "// +kubebuilder:rbac:groups=cert-manager.io,namespace=harbor-system,resources=certificates,verbs=",
+    );
+    expect(readTree(edited)).toEqual(readTree(born));
+    await runEdit(edited, { namespaced: false });
+    expect(readTree(edited)).toEqual(original);
   });
 
   it("and --namespaced=false takes it back to the cluster-scoped project", async () => {

@@ -8,13 +8,19 @@
  * only scaffold-owned config files and still never rewrites code.
  */
 import { KbtsError } from "../errors.js";
-import type { ProjectConfig } from "../project/config.js";
+import type { ProjectConfig, Resource } from "../project/config.js";
 import { resourceModel } from "../project/resource.js";
 import type { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer, type TemplateFile } from "../scaffold/template.js";
 import { carryTemplateChange } from "../scaffold/template-change.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
-import { projectInitData, resourceData } from "./typescript/plugin.js";
+import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
+import {
+  FOREIGN_CONTROLLER_SET,
+  foreignControllerData,
+  projectInitData,
+  resourceData,
+} from "./typescript/plugin.js";
 
 export interface NamespacedEdit {
   /** Files changed (staged in the scaffold's tree). */
@@ -38,7 +44,7 @@ const INIT = "typescript/init";
 const API = "typescript/api";
 const tmpl = (set: string, path: string): TemplateFile => ({ template: `${set}/${path}.hbs`, set });
 
-function affectedFiles(config: ProjectConfig): Affected[] {
+async function affectedFiles(root: string, config: ProjectConfig): Promise<Affected[]> {
   const init = (path: string, owner: Affected["owner"]): Affected => ({
     file: tmpl(INIT, path),
     data: (c) => projectInitData(c),
@@ -50,9 +56,13 @@ function affectedFiles(config: ProjectConfig): Affected[] {
     init("config/manager/manager.yaml", "config"),
     init("cmd/main.ts", "code"),
   ];
-  // The project's own kinds: their admin/editor/viewer roles and their controllers' RBAC markers.
+  // The project's own kinds: their admin/editor/viewer roles and their controllers' RBAC markers;
+  // built-in and external kinds: their controllers' RBAC markers.
   for (const r of config.resources ?? []) {
-    if (r.core || r.external) continue;
+    if (r.core || r.external) {
+      if (r.controller) out.push(await foreignController(root, config, r));
+      continue;
+    }
     const data = (c: ProjectConfig) =>
       resourceData(
         { config: c },
@@ -84,12 +94,27 @@ function affectedFiles(config: ProjectConfig): Affected[] {
   return out;
 }
 
-export function editNamespaced(
+/**
+ * The controller of a built-in or external kind (create api --resource=false --controller): its RBAC
+ * markers carry the namespace too. Its kind is resolved as create api resolved it, from PROJECT's
+ * path, domain and module (an external kind's CRD file is read again, nothing is generated).
+ */
+async function foreignController(root: string, config: ProjectConfig, r: Resource): Promise<Affected> {
+  const flags = { group: r.group, version: r.version, kind: r.kind };
+  const source = await resolveKindSource(root, config, flags, r);
+  return {
+    file: tmpl(FOREIGN_CONTROLLER_SET, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts"),
+    data: (c) => foreignControllerData({ config: c }, foreignModel(c, flags, source), source),
+    owner: "code",
+  };
+}
+
+export async function editNamespaced(
   scaffold: Scaffold,
   config: ProjectConfig,
   namespaced: boolean,
   force: boolean,
-): NamespacedEdit {
+): Promise<NamespacedEdit> {
   if (namespaced && config.plugins?.[GPU_BUDGET_PLUGIN_KEY] !== undefined) {
     throw new KbtsError("the GPUBudget operator cannot be namespaced", {
       where: "--namespaced",
@@ -102,7 +127,7 @@ export function editNamespaced(
   const changed: string[] = [];
   const conflicts: { path: string; patch: string; affected: Affected }[] = [];
   const seen = new Set<string>();
-  for (const a of affectedFiles(config)) {
+  for (const a of await affectedFiles(scaffold.fs.root, config)) {
     const path = renderer.outputPath(a.file, a.data(after));
     if (seen.has(path)) continue;
     seen.add(path);

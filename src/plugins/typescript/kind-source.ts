@@ -4,6 +4,7 @@ import { pluralize } from "../../crd/plural.js";
 import { KbtsError } from "../../errors.js";
 import { type GeneratedFile, generateFromCrds, readCrdFile } from "../../kinds/from-crd.js";
 import type { ProjectConfig, Resource } from "../../project/config.js";
+import { type ResourceModel, resourceModel } from "../../project/resource.js";
 import { BUILTIN_KINDS, checkBuiltinKind } from "../../project/validate.js";
 import { coreDomain, isCoreGroup, qualifiedGroup, validateDomain } from "../../scaffold/names.js";
 
@@ -86,6 +87,27 @@ export async function resolveKindSource(
       fix: `create the API first (kbts create api ... --controller=false); for another project's kind, pass --external-api-path (its CRD file, a local path or an npm package) and --external-api-domain; built-in kinds use Kubebuilder's groups (core, apps, batch, networking, rbac.authorization, ...)`,
     },
   );
+}
+
+/**
+ * The model of a built-in or external kind: its group, domain, plural and scope are its owner's, and
+ * in a multigroup project its controller goes to internal/controller/<group>/ (as Kubebuilder's).
+ */
+export function foreignModel(config: ProjectConfig, flags: ExternalFlags, source: KindSource): ResourceModel {
+  const base = resourceModel(
+    config,
+    { ...flags, plural: source.plural, namespaced: source.namespaced },
+    source.core,
+  );
+  return {
+    ...base,
+    domain: source.domain,
+    qualifiedGroup: source.qualifiedGroup,
+    apiVersion: source.qualifiedGroup === "" ? flags.version : `${source.qualifiedGroup}/${flags.version}`,
+    groupDir: config.multigroup ? `${flags.group}/` : "",
+    modulePath: source.path,
+    irregularPlural: false,
+  };
 }
 
 function builtinSource(flags: ExternalFlags): KindSource {

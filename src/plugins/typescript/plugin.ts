@@ -181,22 +181,18 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
   if (o.resource) writeKindDescriptors(ctx, r, data);
 }
 
-/**
- * A controller for a kind the project does not own (Kubebuilder's `create api --resource=false
- * --controller` for a core or external kind): the controller, its test and the wiring in
- * cmd/main.ts; no API types, CRD or samples. An external kind's types generated from its CRD are
- * staged with it, and --external-api-module becomes a package.json dependency.
- */
-function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOptions, src: KindSource): void {
-  const s = ctx.scaffold;
-  const controllerDir = `internal/controller/${r.groupDir}`;
+/** The templates of a controller for a built-in or external kind. */
+export const FOREIGN_CONTROLLER_SET = "typescript/external-controller";
+
+/** The template data of a built-in or external kind's controller (also re-rendered by edit --namespaced). */
+export function foreignControllerData(ctx: Pick<PluginContext, "config">, r: ResourceModel, src: KindSource) {
   const typeImport =
     "file" in src.from
-      ? relativeImport(controllerDir, src.from.file)
+      ? relativeImport(`internal/controller/${r.groupDir}`, src.from.file)
       : "specifier" in src.from
         ? src.from.specifier
         : "@kbts/runtime";
-  const data = {
+  return {
     ...resourceData(ctx, r),
     crdsRequired: false,
     runtimeKind: "runtime" in src.from,
@@ -206,8 +202,19 @@ function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOpt
     path: src.path,
     rbacGroup: src.qualifiedGroup === "" ? "core" : src.qualifiedGroup,
   };
+}
+
+/**
+ * A controller for a kind the project does not own (Kubebuilder's `create api --resource=false
+ * --controller` for a core or external kind): the controller, its test and the wiring in
+ * cmd/main.ts; no API types, CRD or samples. An external kind's types generated from its CRD are
+ * staged with it, and --external-api-module becomes a package.json dependency.
+ */
+function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOptions, src: KindSource): void {
+  const s = ctx.scaffold;
+  const data = foreignControllerData(ctx, r, src);
   stageGenerated(s.fs, src.files, o.force);
-  const set = "typescript/external-controller";
+  const set = FOREIGN_CONTROLLER_SET;
   const force = { force: o.force };
   s.template(file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"), data, force);
   s.template(
