@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GOLDEN_EPOCH, GOLDEN_PROJECTS, readTree, runGoldenSteps, TESTDATA } from "../scaffold/golden.js";
+import {
+  continueGoldenSteps,
+  GOLDEN_EPOCH,
+  GOLDEN_PROJECTS,
+  readTree,
+  runGoldenSteps,
+  TESTDATA,
+} from "../scaffold/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
 import { runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
@@ -51,6 +58,18 @@ describe("kbts alpha generate", () => {
     const out = join(temp(), "out");
     await runAlphaGenerate(TESTDATA, { inputDir: name, outputDir: out });
     expect(readTree(out)).toEqual(readTree(expected));
+  }, 120_000);
+
+  // Namespaced, with a built-in kind's and an external CRD's controller (its CRD file comes along),
+  // and the Helm chart rebuilt from the kustomize output the golden project keeps in dist/. What
+  // alpha generate leaves to the user, make manifests, gives back the generated RBAC and CRD.
+  it("re-scaffolds testdata/project-platform, which after make manifests generate is file for file the golden", async () => {
+    const name = "project-platform";
+    const out = join(temp(), "out");
+    const result = await runAlphaGenerate(TESTDATA, { inputDir: name, outputDir: out });
+    expect(result.next).toContain("make manifests generate");
+    await continueGoldenSteps([["manifests"], ["generate"]], out);
+    expect(readTree(out)).toEqual(readTree(join(TESTDATA, name)));
   }, 120_000);
 
   it("keeps a project's own license header (init --license-file)", async () => {

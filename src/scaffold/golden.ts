@@ -1,7 +1,18 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { execFileSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../cli/main.js";
+import { setupEnvtest } from "../envtest/setup.js";
 
 /**
  * Golden projects: what a sequence of kbts commands writes, kept under testdata/ so a template
@@ -10,8 +21,17 @@ import { main } from "../cli/main.js";
  * Commands run in-process against the sources, with a fixed year (SOURCE_DATE_EPOCH) and registry
  * dependency ranges, so the output is the same on every machine.
  */
-/** A kbts command line, or the hand-written files of a tutorial copied over the scaffold (a testdata/ directory). */
-export type GoldenStep = string[] | { overlay: string };
+/**
+ * A kbts command line; the hand-written files of a tutorial copied over the scaffold (a testdata/
+ * directory); one testdata/ file copied into the project (`copy` to `to`); or what `make
+ * build-installer` writes: `kubectl kustomize <kustomize>` into `output`, with the kubectl of the
+ * installed control plane (`make tools`), so every machine writes the same manifests.
+ */
+export type GoldenStep =
+  | string[]
+  | { overlay: string }
+  | { copy: string; to: string }
+  | { kustomize: string; output: string };
 
 export const GOLDEN_PROJECTS: Record<string, GoldenStep[]> = {
   "project-v1": [
@@ -89,6 +109,41 @@ GOLDEN_PROJECTS["project-crontab"] = [
 // One kind in three versions (issue 15): v1alpha1 first, then v1 and v2; the types diverge
 // (testdata/tutorial-multiversion/types), v1 becomes the conversion hub with v1alpha1 and v2 as spokes,
 // and the scaffolded conversion stubs are filled in (tutorial-multiversion/conversion).
+// Issue 16's third golden project, Kubebuilder's project-v4-with-plugins in kbts: a namespaced
+// operator (WATCH_NAMESPACE, a Role) with the Helm plugin, a CRD of its own, a controller for a
+// built-in kind (apps/v1 Deployment) and one for a third-party CRD's kind (cert-manager's Certificate,
+// types generated from the CRD file in hack/). Then `make build-installer` (manifests, kustomize) and
+// the chart made from its output, as `make helm-chart` does.
+GOLDEN_PROJECTS["project-platform"] = [
+  [
+    "init",
+    "--domain=example.com",
+    "--repo=example.com/platform",
+    "--project-name=platform",
+    "--namespaced",
+    "--plugins=helm/v2-alpha",
+    "--runtime=registry",
+    "--skip-install",
+  ],
+  ["create", "api", "--group=platform", "--version=v1alpha1", "--kind=Tenant"],
+  ["create", "api", "--group=apps", "--version=v1", "--kind=Deployment", "--resource=false", "--controller"],
+  { copy: "external-crds/cert-manager.io_certificates.yaml", to: "hack/certificates.yaml" },
+  [
+    "create",
+    "api",
+    "--group=cert-manager",
+    "--version=v1",
+    "--kind=Certificate",
+    "--resource=false",
+    "--controller",
+    "--external-api-path=hack/certificates.yaml",
+    "--external-api-domain=io",
+  ],
+  ["manifests"],
+  { kustomize: "config/default", output: "dist/install.yaml" },
+  ["edit", "--plugins=helm/v2-alpha"],
+];
+
 GOLDEN_PROJECTS["project-multiversion"] = [
   [
     "init",
@@ -132,6 +187,11 @@ export async function generateGolden(name: string, dir: string): Promise<void> {
 export async function runGoldenSteps(steps: GoldenStep[], dir: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  await continueGoldenSteps(steps, dir);
+}
+
+/** Runs more golden steps in a project directory `dir` as it is (e.g. make manifests after alpha generate). */
+export async function continueGoldenSteps(steps: GoldenStep[], dir: string): Promise<void> {
   const cwd = process.cwd();
   const epoch = process.env.SOURCE_DATE_EPOCH;
   const write = process.stdout.write;
@@ -141,8 +201,17 @@ export async function runGoldenSteps(steps: GoldenStep[], dir: string): Promise<
   process.stdout.write = (() => true) as typeof process.stdout.write;
   try {
     for (const args of steps) {
-      if (!Array.isArray(args)) {
+      if ("overlay" in args) {
         cpSync(join(TESTDATA, args.overlay), dir, { recursive: true });
+        continue;
+      }
+      if ("copy" in args) {
+        mkdirSync(dirname(join(dir, args.to)), { recursive: true });
+        cpSync(join(TESTDATA, args.copy), join(dir, args.to));
+        continue;
+      }
+      if ("kustomize" in args) {
+        await kustomize(dir, args.kustomize, args.output);
         continue;
       }
       const code = await main(["node", "kbts", ...args]);
@@ -156,9 +225,25 @@ export async function runGoldenSteps(steps: GoldenStep[], dir: string): Promise<
   }
 }
 
+/** `$(KUBECTL) kustomize <dir> > <output>` in the project, as its make build-installer runs it. */
+async function kustomize(project: string, dir: string, output: string): Promise<void> {
+  let kubectl: string;
+  try {
+    kubectl = join((await setupEnvtest({ installedOnly: true })).dir, "kubectl");
+  } catch (err) {
+    throw new Error(
+      `the golden projects' kustomize step needs the control plane's kubectl: run make tools first (${(err as Error).message})`,
+    );
+  }
+  const manifests = execFileSync(kubectl, ["kustomize", dir], { cwd: project, encoding: "utf8" });
+  mkdirSync(dirname(join(project, output)), { recursive: true });
+  writeFileSync(join(project, output), manifests);
+}
+
 /**
- * Every file of a tree (relative paths, sorted), without installed or built output. dist/chart is
- * kept: helm/v2-alpha's chart is source that lives beside the compiled output.
+ * Every file of a tree (relative paths, sorted), without installed or built output. dist/chart and
+ * dist/install.yaml are kept: helm/v2-alpha's chart is source that lives beside the compiled output,
+ * and is made from the kustomize output (make build-installer's dist/install.yaml).
  */
 export function listTree(dir: string): string[] {
   const out: string[] = [];
@@ -168,6 +253,8 @@ export function listTree(dir: string): string[] {
       if (e.name === "dist") {
         const chart = join(d, e.name, "chart");
         if (e.isDirectory() && existsSync(chart)) walk(chart);
+        const installer = join(d, e.name, "install.yaml");
+        if (e.isDirectory() && existsSync(installer)) out.push(relative(dir, installer).split(sep).join("/"));
         continue;
       }
       const full = join(d, e.name);
