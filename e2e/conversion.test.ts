@@ -20,7 +20,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { eventually, freePort, metricValue } from "./demo/lib.js";
-import { installGoldenProject } from "./support/golden-project.js";
+import { installGoldenProject, runMake } from "./support/golden-project.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
@@ -35,12 +35,7 @@ let managerOutput = "";
 let metricsPort = 0;
 
 const make = (target: string, extra: Record<string, string> = {}) =>
-  execa("make", [target], {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { CI: "true", FORCE_COLOR: "0", NO_COLOR: "1", KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra },
-  });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra });
 const kubectl = (args: string[], input?: string) =>
   execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
 

@@ -7,19 +7,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installGoldenProject } from "./support/golden-project.js";
+import { installGoldenProject, runMake } from "./support/golden-project.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-crontab-"));
 const project = join(work, "crontab");
-const make = (target: string) =>
-  execa("make", [target], {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { CI: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
-  });
+const make = (target: string) => runMake(project, target);
 
 beforeAll(async () => {
   const install = await installGoldenProject("project-crontab", project);

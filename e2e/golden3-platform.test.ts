@@ -9,21 +9,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTree, TESTDATA } from "../src/scaffold/golden.js";
-import { installGoldenProject } from "./support/golden-project.js";
+import { installGoldenProject, runMake } from "./support/golden-project.js";
 
 const NAME = "project-platform";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-golden3-"));
 const project = join(work, "platform");
-const make = (target: string) =>
-  execa("make", [target], {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { CI: "true", FORCE_COLOR: "0", NO_COLOR: "1" },
-  });
+const make = (target: string) => runMake(project, target);
 
 /** The project's files, but the two the link to this checkout and npm install rewrite. */
 function sources(dir: string): Map<string, string> {
