@@ -110,10 +110,11 @@ GOLDEN_PROJECTS["project-crontab"] = [
 // (testdata/tutorial-multiversion/types), v1 becomes the conversion hub with v1alpha1 and v2 as spokes,
 // and the scaffolded conversion stubs are filled in (tutorial-multiversion/conversion).
 // Issue 16's third golden project, Kubebuilder's project-v4-with-plugins in kbts: a namespaced
-// operator (WATCH_NAMESPACE, a Role) with the Helm plugin, a CRD of its own, a controller for a
-// built-in kind (apps/v1 Deployment) and one for a third-party CRD's kind (cert-manager's Certificate,
-// types generated from the CRD file in hack/). Then `make build-installer` (manifests, kustomize) and
-// the chart made from its output, as `make helm-chart` does.
+// operator (WATCH_NAMESPACE, a Role) with the Helm and Grafana plugins, a CRD of its own, a controller
+// for a built-in kind (apps/v1 Deployment) and one for a third-party CRD's kind (cert-manager's
+// Certificate, types generated from the CRD file in hack/). Then a custom-metrics dashboard from a
+// config of the user's, `make build-installer` (manifests, kustomize) and the chart made from its
+// output, as `make helm-chart` does.
 GOLDEN_PROJECTS["project-platform"] = [
   [
     "init",
@@ -121,7 +122,7 @@ GOLDEN_PROJECTS["project-platform"] = [
     "--repo=example.com/platform",
     "--project-name=platform",
     "--namespaced",
-    "--plugins=helm/v2-alpha",
+    "--plugins=helm/v2-alpha,grafana/v1-alpha",
     "--runtime=registry",
     "--skip-install",
   ],
@@ -139,6 +140,8 @@ GOLDEN_PROJECTS["project-platform"] = [
     "--external-api-path=hack/certificates.yaml",
     "--external-api-domain=io",
   ],
+  { copy: "grafana/custom-metrics.yaml", to: "grafana/custom-metrics/config.yaml" },
+  ["edit", "--plugins=grafana/v1-alpha"],
   ["manifests"],
   { kustomize: "config/default", output: "dist/install.yaml" },
   ["edit", "--plugins=helm/v2-alpha"],

@@ -19,6 +19,7 @@ import {
   createLogger,
   createManager,
   ping,
+  setLogger,
   setupSignalHandler,
   zapFlagOptions,
   zapLoggerOptions,
@@ -101,6 +102,8 @@ const { values: flags } = parseFlags({
 });
 
 const log = createLogger(exitOnFlagError(() => zapLoggerOptions(flags)));
+// Every namedLogger (the webhooks' loggers) writes through it, so the zap flags reach them too.
+setLogger(log);
 const setupLog = log.child({ logger: "setup" });
 
 /**
