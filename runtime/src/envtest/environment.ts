@@ -405,6 +405,9 @@ async function startControlPlane(
     "service-account-key-file": write("sa-signer.pub", sa.publicKey),
     "service-account-signing-key-file": saKeyPath,
     "service-cluster-ip-range": "10.0.0.0/24",
+    // No kube-proxy runs here, so a Service's ClusterIP leads nowhere: calls to a webhook (or aggregated
+    // API) Service go to its endpoints, which is how a webhook served from this host is reached.
+    "enable-aggregator-routing": "true",
     ...(hasDefaultRoute() ? {} : { "advertise-address": host }),
     ...options.apiServerFlags,
   };

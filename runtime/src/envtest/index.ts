@@ -31,6 +31,15 @@ export {
   startEnvironment,
 } from "./environment.js";
 export { EnvtestError } from "./errors.js";
+export {
+  type CABundles,
+  type HostOperator,
+  type HostOperatorOptions,
+  isLocalControlPlane,
+  scrapeMetrics,
+  startOperatorOnHost,
+  webhookCABundles,
+} from "./host-operator.js";
 export { readDocuments, readObjects, type SourcedDoc } from "./manifests.js";
 export {
   DEFAULT_NODE_CAPACITY,

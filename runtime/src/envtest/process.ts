@@ -11,6 +11,13 @@ export interface ProcessSpec {
   binary: string;
   /** Flags as name → value, emitted sorted by name as `--name=value` (like envtest). */
   flags: Record<string, string>;
+  /** Arguments after the flags, as given (a manager's command line). */
+  args?: string[];
+  /** The whole environment of the process (default: this process's). */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** How much of its output output() keeps (default 16 KiB). */
+  outputBytes?: number;
   healthURL: string;
   /** TLS material for an https health URL. */
   tls?: { ca: string; cert?: string; key?: string };
@@ -60,14 +67,16 @@ export class ControlPlaneProcess implements Disposable {
 
   async start(): Promise<void> {
     const { spec } = this;
-    const child = spawn(spec.binary, flagsToArgs(spec.flags), {
+    const child = spawn(spec.binary, [...flagsToArgs(spec.flags), ...(spec.args ?? [])], {
+      ...(spec.env ? { env: spec.env } : {}),
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
       detached: true, // own process group, so stop() reaches anything it forks
       stdio: spec.attachOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
     });
     this.child = child;
     track(this);
     const keep = (chunk: Buffer) => {
-      this.tail = (this.tail + chunk.toString()).slice(-OUTPUT_TAIL_BYTES);
+      this.tail = (this.tail + chunk.toString()).slice(-(spec.outputBytes ?? OUTPUT_TAIL_BYTES));
     };
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);

@@ -1,5 +1,5 @@
 import { request } from "node:https";
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "../client/kubeconfig.js";
 
 export interface RestResponse {
   status: number;

@@ -1,0 +1,90 @@
+/**
+ * A scaffolded project's own e2e suite, as its CI runs it: `kbts init`, `create api` and `create webhook`
+ * with the built CLI, `npm install` from the registry with an empty npm cache, then
+ * `make setup-test-e2e test-e2e` (a local control plane in cluster mode, the operator deployed with
+ * `make deploy` and run on this host with its pod's identity) and `make cleanup-test-e2e`, which must
+ * leave no process behind.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterAll, describe, expect, it } from "vitest";
+import { KBTS } from "./demo/lib.js";
+import { npmInstall } from "./npm.js";
+
+const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
+const project = join(work, "memcached");
+// The make targets find the control plane binaries here; KUBECONFIG unset: the local control plane it is.
+const { KUBECONFIG: _, ...env } = {
+  ...process.env,
+  KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "",
+};
+const make = (targets: string[]) =>
+  execa("make", targets, { cwd: project, env, extendEnv: false, all: true, reject: false });
+
+/** Processes whose working directory is in the project: the control plane, its components, the manager. */
+function processesInProject(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(project)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+afterAll(async () => {
+  await make(["cleanup-test-e2e"]);
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.sequential("the scaffolded test/e2e", () => {
+  it("is scaffolded by init, create api and create webhook, and installs with an empty npm cache", async () => {
+    mkdirSync(project, { recursive: true });
+    for (const args of [
+      ["init", "--domain", "example.com", "--repo", "example.com/memcached", "--skip-install"],
+      ["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"],
+      ["create", "webhook", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"].concat([
+        "--defaulting",
+        "--programmatic-validation",
+      ]),
+      [
+        "create",
+        "webhook",
+        "--group",
+        "core",
+        "--version",
+        "v1",
+        "--kind",
+        "Pod",
+        "--programmatic-validation",
+      ],
+    ]) {
+      const r = await execa("node", [KBTS, ...args], { cwd: project, all: true, reject: false });
+      expect(r.exitCode, `kbts ${args.join(" ")}\n${r.all}`).toBe(0);
+    }
+    const install = await npmInstall(project);
+    expect(install.exitCode, install.all).toBe(0);
+  }, 300_000);
+
+  it("make setup-test-e2e test-e2e deploys the operator and passes its checks", async () => {
+    const r = await make(["setup-test-e2e", "test-e2e"]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.all).toContain("setup-test-e2e: local control plane ready");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
+    const plain = r.all.replace(/\x1b\[[0-9;]*m/g, "");
+    expect(plain).toMatch(/Tests\s+6 passed \(6\)/);
+  }, 600_000);
+
+  it("make cleanup-test-e2e stops the control plane and leaves no process", async () => {
+    expect(processesInProject()).not.toEqual([]);
+    const r = await make(["cleanup-test-e2e"]);
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.all).toContain("cleanup-test-e2e: stopped the local control plane");
+    expect(processesInProject()).toEqual([]);
+  }, 120_000);
+});
