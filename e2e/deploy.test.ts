@@ -1,24 +1,29 @@
 /**
  * `make deploy` of the scaffolded GPUBudget operator on the local control plane, then the operator run as
- * a host process with exactly the identity its Deployment gives it: the ServiceAccount's token (from the
- * TokenRequest API), the cluster CA and KUBERNETES_SERVICE_HOST/PORT, no kubeconfig. No cert-manager and
- * no container engine exist here, so it is deployed with config/certrotation (the operator keeps its own
- * webhook certificate) and the webhook Service's endpoints point at this machine, as the endpoints
+ * a host process with exactly the identity its Deployment gives it (@kbts/runtime/envtest's
+ * startOperatorOnHost, as every project's scaffolded test/e2e runs it): the ServiceAccount's token from
+ * the TokenRequest API, the cluster CA and KUBERNETES_SERVICE_HOST/PORT, no kubeconfig. No cert-manager
+ * and no container engine exist here, so it is deployed with config/certrotation (the operator keeps its
+ * own webhook certificate) and the webhook Service's endpoints point at this machine, as the endpoints
  * controller would point them at the pod. `make undeploy` then removes everything `make deploy` made.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:https";
-import { networkInterfaces, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { execa, type ResultPromise } from "execa";
+import {
+  type Environment,
+  type HostOperator,
+  scrapeMetrics,
+  startEnvironment,
+  startOperatorOnHost,
+} from "@kbts/runtime/envtest";
+import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import {
   budgetManifest,
   buildProject,
   eventually,
-  freePort,
   gpuPodManifest,
   run,
   scaffoldProject,
@@ -33,14 +38,19 @@ const DEPLOY = ["DEPLOY_CONFIG=config/certrotation"];
 
 let env: Environment;
 let makeEnv: Record<string, string>;
-const operators: ResultPromise[] = [];
+const operators: HostOperator[] = [];
 
-/** This machine's first non-loopback IPv4 address: what the webhook Service's endpoints point at. */
-function hostAddress(): string {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
-  }
-  throw new Error("no non-loopback IPv4 address: the API server could not reach a webhook on this host");
+/** The operator on this host with its pod's identity, its Deployment's args as JSON logs. */
+async function startOperator(): Promise<HostOperator> {
+  const op = await startOperatorOnHost({
+    kubeconfig: env.kubeconfigPath,
+    namespace: NS,
+    deployment: SA,
+    cwd: project,
+    args: ["--zap-devel=false"],
+  });
+  operators.push(op);
+  return op;
 }
 
 const make = (args: string[], reject = true) => run("make", args, { cwd: project, env: makeEnv, reject });
@@ -57,129 +67,6 @@ async function kubectlOK(args: string[], input?: string): Promise<string> {
 const budgetStatus = () =>
   kubectlOK(["get", "gb", "team-a-budget", "-n", "team-a", "-o", "jsonpath={.status}"]);
 
-interface Identity {
-  dir: string;
-  env: Record<string, string>;
-}
-
-/** The pod's service-account mount, made on the host: a TokenRequest token, the cluster CA, the namespace. */
-async function podIdentity(): Promise<Identity> {
-  const dir = mkdtempSync(join(work, "serviceaccount-"));
-  const token = await kubectlOK(["create", "token", SA, "-n", NS, "--duration=1h"]);
-  writeFileSync(join(dir, "token"), token.trim());
-  writeFileSync(join(dir, "ca.crt"), env.config?.caData ?? "");
-  writeFileSync(join(dir, "namespace"), NS);
-  const api = new URL(env.apiServerURL);
-  // Only what a container sees: no KUBECONFIG, an empty HOME (so no ~/.kube/config either).
-  const home = mkdtempSync(join(work, "home-"));
-  return {
-    dir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: home,
-      KUBERNETES_SERVICE_HOST: api.hostname,
-      KUBERNETES_SERVICE_PORT: api.port,
-      KBTS_SERVICE_ACCOUNT_DIR: dir,
-    },
-  };
-}
-
-interface Running {
-  process: ResultPromise;
-  output: () => string;
-  metricsPort: number;
-  probePort: number;
-}
-
-/**
- * `node dist/cmd/main.js` with the Deployment's own args; only the ports and the certificate directory
- * move (this host is shared), and the webhook Service's endpoints are pointed at the webhook port.
- */
-async function startOperator(identity: Identity): Promise<Running> {
-  const deployment = JSON.parse(await kubectlOK(["get", "deployment", SA, "-n", NS, "-o", "json"])) as {
-    spec: { template: { spec: { containers: { command: string[]; args: string[] }[] } } };
-  };
-  const container = deployment.spec.template.spec.containers[0];
-  if (!container) throw new Error("the Deployment has no container");
-  const [metricsPort, probePort, webhookPort] = [await freePort(), await freePort(), await freePort()];
-  const certDir = mkdtempSync(join(work, "serving-certs-"));
-  const args = container.args.map((a) =>
-    a
-      .replace(/^--metrics-bind-address=.*/, `--metrics-bind-address=:${metricsPort}`)
-      .replace(/^--health-probe-bind-address=.*/, `--health-probe-bind-address=:${probePort}`)
-      .replace(/^--webhook-cert-path=.*/, `--webhook-cert-path=${certDir}`),
-  );
-  await pointWebhookServiceAt(hostAddress(), webhookPort);
-  const [command = "node", ...commandArgs] = container.command;
-  const child = execa(
-    command,
-    [...commandArgs, ...args, `--webhook-port=${webhookPort}`, "--zap-devel=false"],
-    {
-      cwd: project,
-      env: identity.env,
-      extendEnv: false,
-      all: true,
-      reject: false,
-      buffer: true,
-    },
-  );
-  let out = "";
-  child.all?.on("data", (d: Buffer) => {
-    out += d.toString();
-  });
-  operators.push(child);
-  return { process: child, output: () => out, metricsPort, probePort };
-}
-
-async function stopOperator(op: Running): Promise<void> {
-  op.process.kill("SIGTERM");
-  await op.process;
-}
-
-/** What the endpoints controller does for the operator's pod, with this host's address. */
-async function pointWebhookServiceAt(ip: string, port: number): Promise<void> {
-  const labels = { "kubernetes.io/service-name": "gpubudget-webhook-service" };
-  const slice = {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: { name: "gpubudget-webhook-service-host", namespace: NS, labels },
-    addressType: "IPv4",
-    endpoints: [{ addresses: [ip], conditions: { ready: true } }],
-    ports: [{ name: "", port, protocol: "TCP" }],
-  };
-  const endpoints = {
-    apiVersion: "v1",
-    kind: "Endpoints",
-    metadata: { name: "gpubudget-webhook-service", namespace: NS },
-    subsets: [{ addresses: [{ ip }], ports: [{ port, protocol: "TCP" }] }],
-  };
-  await kubectlOK(["apply", "--server-side", "--force-conflicts", "-f", "-"], JSON.stringify(slice));
-  await kubectlOK(["apply", "--server-side", "--force-conflicts", "-f", "-"], JSON.stringify(endpoints));
-}
-
-function httpsGet(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path,
-        rejectUnauthorized: false, // the metrics server's certificate is self-signed (no cert-manager here)
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      },
-      (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => {
-          body += c.toString();
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 /** The objects `make deploy` applies: kind, namespace and name of each rendered document. */
 async function renderedObjects(): Promise<{ kind: string; namespace?: string; name: string }[]> {
   const text = await kubectlOK(["kustomize", join(project, "config/certrotation")]);
@@ -191,8 +78,6 @@ async function renderedObjects(): Promise<{ kind: string; namespace?: string; na
 
 beforeAll(async () => {
   env = await startEnvironment({
-    // Webhook calls go to the Service's endpoints (not its ClusterIP: there is no kube-proxy here).
-    apiServerFlags: { "enable-aggregator-routing": "true" },
     kubeconfigPath: join(work, "kubeconfig"),
   });
   makeEnv = {
@@ -205,17 +90,13 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  for (const op of operators) {
-    op.kill("SIGKILL");
-    await op.catch(() => undefined);
-  }
+  for (const op of operators) await op.stop();
   await env?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe.sequential("make deploy, then the operator with its in-cluster identity", () => {
-  let identity: Identity;
-  let op: Running;
+  let op: HostOperator;
 
   it("make install and make deploy apply server-side on the local control plane", async () => {
     await make(["install"]);
@@ -230,11 +111,10 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
       "jsonpath={.metadata.managedFields[*].operation}",
     ]);
     expect(managers).toContain("Apply");
-    identity = await podIdentity();
   }, 180_000);
 
   it("reconciles, takes the leader Lease and serves webhooks and metrics with only the generated RBAC", async () => {
-    op = await startOperator(identity);
+    op = await startOperator();
     // The operator issues its webhook certificate into the Secret and injects the CA.
     await eventually(async () => {
       const ca = await kubectlOK([
@@ -297,7 +177,7 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
 
     // Metrics over HTTPS, checked with TokenReview + SubjectAccessReview: refused without a token, served
     // to a service account bound to the metrics-reader role.
-    expect((await httpsGet(op.metricsPort, "/metrics")).status).toBe(401);
+    expect((await scrapeMetrics(op.metricsPort)).status).toBe(401);
     await kubectlOK([
       "create",
       "clusterrolebinding",
@@ -305,16 +185,15 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
       "--clusterrole=gpubudget-metrics-reader",
       `--serviceaccount=${NS}:${SA}`,
     ]);
-    const token = readFileSync(join(identity.dir, "token"), "utf8");
     const metrics = await eventually(async () => {
-      const r = await httpsGet(op.metricsPort, "/metrics", token);
+      const r = await scrapeMetrics(op.metricsPort, op.token);
       expect(r.status).toBe(200);
       return r.body;
     });
     expect(metrics).toMatch(/gpubudget_allocated_gpus\{[^}]*name="team-a-budget"/);
     expect(metrics).toContain("controller_runtime_reconcile_total");
     await kubectlOK(["delete", "clusterrolebinding", "gpubudget-metrics-reader-e2e"]);
-    await stopOperator(op);
+    await op.stop();
     expect(op.output()).not.toMatch(/forbidden/i);
   }, 240_000);
 
@@ -334,7 +213,7 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
         "jsonpath={.rules}",
       ]);
       expect(rules).not.toContain('"pods"');
-      const reduced = await startOperator(identity);
+      const reduced = await startOperator();
       await eventually(
         async () =>
           expect(reduced.output()).toMatch(
@@ -342,7 +221,7 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
           ),
         60_000,
       );
-      await stopOperator(reduced);
+      await reduced.stop();
     } finally {
       writeFileSync(controller, source);
     }

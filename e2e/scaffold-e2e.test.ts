@@ -16,10 +16,11 @@ import { npmInstall } from "./npm.js";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
 const project = join(work, "memcached");
 // The make targets find the control plane binaries here; KUBECONFIG unset: the local control plane it is.
-const { KUBECONFIG: _, ...env } = {
+const env: Record<string, string | undefined> = {
   ...process.env,
   KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "",
 };
+delete env.KUBECONFIG;
 const make = (targets: string[]) =>
   execa("make", targets, { cwd: project, env, extendEnv: false, all: true, reject: false });
 

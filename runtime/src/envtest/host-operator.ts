@@ -33,7 +33,7 @@ export interface HostOperatorOptions {
   cwd: string;
   /** More manager arguments, after the Deployment's. */
   args?: string[];
-  /** How long the manager may take to answer /readyz (default 60 s). */
+  /** How long the manager may take to answer /healthz (default 60 s). */
   startTimeoutMs?: number;
 }
 
@@ -80,7 +80,7 @@ const OUTPUT_BYTES = 4 * 1024 * 1024;
 const DEFAULT_PROBE_PORT = 8081;
 const DEFAULT_WEBHOOK_PORT = 9443;
 
-/** `make deploy`'s operator as a process of this host, with its pod's identity; resolves once /readyz answers. */
+/** `make deploy`'s operator as a process of this host, with its pod's identity; resolves once /healthz answers (readiness may wait for RBAC a test takes away). */
 export async function startOperatorOnHost(options: HostOperatorOptions): Promise<HostOperator> {
   const kubeConfig = LoadedKubeConfig.fromFile(options.kubeconfig);
   const rest = new RestClient(kubeConfig);
@@ -132,7 +132,7 @@ export async function startOperatorOnHost(options: HostOperatorOptions): Promise
     env,
     cwd: options.cwd,
     outputBytes: OUTPUT_BYTES,
-    healthURL: `http://127.0.0.1:${probePort}/readyz`,
+    healthURL: `http://127.0.0.1:${probePort}/healthz`,
     dirs: [dir],
     startTimeoutMs: options.startTimeoutMs ?? 60_000,
     stopTimeoutMs: 20_000,
