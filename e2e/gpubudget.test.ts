@@ -3,7 +3,6 @@
  * gpu-budget/v1-alpha`, no hand edits), built, its own tests run, then run as real processes against a
  * local control plane with its CRD and Pod webhook. A real Prometheus (Debian's package, from `make tools`) scrapes it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
@@ -20,7 +19,6 @@ import {
   buildProject,
   type ControlPlane,
   eventually,
-  freePort,
   gpuPodManifest,
   metricValue,
   type Operator,
@@ -37,6 +35,7 @@ import {
   expectBudgetStatus,
   expectEnforcing,
 } from "./support/gpubudget.js";
+import { spawnPrometheus } from "./support/prometheus.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
 // GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
@@ -436,7 +435,6 @@ describe("one operator", () => {
  * certificate), evaluating the project's shipped rules with every `for:` shortened to 2s.
  */
 async function startPrometheus(name: string, operatorPorts: number[], extraScrapeConfigs: string[] = []) {
-  const port = await freePort();
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const rules = readFileSync(join(project, "config/prometheus/gpubudget_rules.yaml"), "utf8");
@@ -458,8 +456,8 @@ async function startPrometheus(name: string, operatorPorts: number[], extraScrap
     return join(dir, file);
   };
   const apiserver = new URL(cluster?.server ?? "");
-  writeFileSync(
-    join(dir, "prometheus.yml"),
+  const prometheus = await spawnPrometheus(
+    dir,
     [
       "global: { scrape_interval: 1s, evaluation_interval: 1s }",
       "rule_files: [rules.yaml]",
@@ -474,44 +472,21 @@ async function startPrometheus(name: string, operatorPorts: number[], extraScrap
       "",
     ].join("\n"),
   );
-  const child: ChildProcess = spawn(
-    "prometheus",
-    [
-      `--config.file=${join(dir, "prometheus.yml")}`,
-      `--storage.tsdb.path=${join(dir, "data")}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ],
-    { stdio: "ignore" },
-  );
-  let spawnError: Error | undefined;
-  child.once("error", (err) => {
-    spawnError = err; // e.g. ENOENT: `make tools` installs Debian's prometheus package
-  });
-  const api = async <T>(path: string): Promise<T> => {
-    if (spawnError) throw new Error(`prometheus could not start: ${spawnError.message}`);
-    const res = await fetch(`http://127.0.0.1:${port}${path}`);
-    return ((await res.json()) as { data: T }).data;
-  };
   return {
-    port,
+    port: prometheus.port,
     async query(expr: string): Promise<unknown[]> {
-      return (await api<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`)).result;
+      return (await prometheus.api<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent(expr)}`))
+        .data.result;
     },
     async firing(alertname: string): Promise<Record<string, string>[]> {
-      const data = await api<{ alerts: { labels: Record<string, string>; state: string }[] }>(
+      const { data } = await prometheus.api<{ alerts: { labels: Record<string, string>; state: string }[] }>(
         "/api/v1/alerts",
       );
       return data.alerts
         .filter((a) => a.labels.alertname === alertname && a.state === "firing")
         .map((a) => a.labels);
     },
-    async stop(): Promise<void> {
-      child.kill("SIGTERM");
-      if (!spawnError)
-        await new Promise((resolve) =>
-          child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve),
-        );
-    },
+    stop: () => prometheus.stop(),
   };
 }
 
