@@ -95,6 +95,10 @@ test-all: build typecheck lint tools test-unit test-unit-lts test-integration te
 	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "unit-lts", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
 	@echo "node: unit tests on $$(node --version) and $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null); integration and e2e on $$(node --version); demo on $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null)"
 
+.PHONY: test-quick
+test-quick: install ## Unit tests only, on this node, no control plane and no fresh clone: the edit loop.
+	npx vitest run --project unit
+
 .PHONY: test-unit
 test-unit: install ## Unit tests (no cluster).
 	@echo "== unit tests on node $$(node --version)"
