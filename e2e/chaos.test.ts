@@ -3,7 +3,7 @@
  * through apiserver kills and pauses, etcd compaction while paused, a paused leader, and proxy
  * latency, resets, black-holing and frozen connections. Every budget must be correct within each
  * fault's deadline, no replica may die (a stepped-down leader exits 1 by design and is restarted),
- * RSS stays bounded, and no status is written by a replica after another acquired the lease.
+ * RSS stays bounded, and no replica writes a status outside its own leading intervals (chaos/leadership.ts).
  * The figures print as a table (bench/chaos prints the same).
  */
 import { describe, expect, it } from "vitest";

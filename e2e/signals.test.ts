@@ -2,11 +2,16 @@
  * All or nothing under signals: `kbts init`, `kbts create api` and `kbts manifests` (the built CLI)
  * get SIGINT or SIGTERM at delays spread over their whole run, 18 deliveries each. After every one
  * the project is exactly as it was before the command or exactly as an uninterrupted run leaves it,
- * with no temporary file, and the same command then runs (or has run) to completion.
+ * with no temporary file, and the same command then runs (or has run) to completion. Among them, a
+ * signal before the commit leaves the tree unchanged and at least one with a delay interrupts the
+ * command. And a signal is delivered for certain in the middle of the write: the CLI's test-only pause
+ * (KBTS_TEST_PAUSE_BEFORE_RENAME, scaffold/fs.ts) holds it after the temporaries are written and before
+ * any rename. The commit is one synchronous step, so that signal is handled after it: the tree is
+ * complete and the process exits as signalled (128 + the signal's number).
  */
 import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -58,7 +63,7 @@ function fresh(from?: string): string {
  */
 async function interrupt(args: string[], before: string, after: Map<string, string>, took: number) {
   const start = readTree(before);
-  const seen = { unchanged: 0, complete: 0 };
+  const seen = { unchanged: 0, complete: 0, interrupted: 0 };
   for (let i = 0; i < DELIVERIES; i++) {
     const dir = fresh(before);
     const delay = Math.round((took * 1.1 * i) / (DELIVERIES - 1));
@@ -77,13 +82,84 @@ async function interrupt(args: string[], before: string, after: Map<string, stri
     ).toBe(true);
     if (complete) seen.complete++;
     else seen.unchanged++;
+    if (delay > 0 && exit.code !== 0) seen.interrupted++;
     // An interrupted command can be run again to completion (checked once per command: it costs a run).
     if (unchanged && seen.unchanged === 1) {
       expect((await kbts(args, dir)).code).toBe(0);
       expect(readTree(dir)).toEqual(after);
     }
   }
+  // Delay 0 lands before the commit; some later delivery must end the command before it finished.
+  expect(seen.unchanged, `${args.join(" ")}: deliveries leaving the tree unchanged`).toBeGreaterThanOrEqual(
+    1,
+  );
+  expect(
+    seen.interrupted,
+    `${args.join(" ")}: deliveries after 0 ms that interrupted it`,
+  ).toBeGreaterThanOrEqual(1);
   return seen;
+}
+
+/**
+ * Runs `args` on a copy of `before` with the test-only pause before the renames; when kbts announces
+ * it, checks the temporaries are written and nothing else changed, delivers `signal`, and lets the
+ * commit go on. The signal is handled after the commit (one synchronous step): the tree is `after`,
+ * with no temporary, and the exit status is the signal's.
+ */
+async function signalMidWrite(
+  args: string[],
+  before: string,
+  after: Map<string, string>,
+  signal: NodeJS.Signals,
+): Promise<void> {
+  const dir = fresh(before);
+  const start = readTree(before);
+  const go = join(work, `go-${n}`);
+  const { code, stderr, paused } = await new Promise<{
+    code: number | null;
+    stderr: string;
+    paused: boolean;
+  }>((resolve, reject) => {
+    const child = spawn(process.execPath, [KBTS, ...args], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, SOURCE_DATE_EPOCH: "1767225600", KBTS_TEST_PAUSE_BEFORE_RENAME: go },
+    });
+    let stderr = "";
+    let paused = false;
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (paused || !stderr.includes("kbts: test pause before rename")) return;
+      paused = true;
+      try {
+        const temps = listTree(dir).filter((p) => TEMP.test(p));
+        expect(temps.length, "temporaries written when kbts pauses").toBeGreaterThan(0);
+        const tree = readTree(dir);
+        for (const t of temps) tree.delete(t);
+        expect(tree, "the project apart from temporaries, while paused").toEqual(start);
+      } catch (err) {
+        child.kill("SIGKILL");
+        reject(err);
+        return;
+      }
+      child.kill(signal);
+      writeFileSync(go, "");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr, paused }));
+  });
+  expect(paused, `${args.join(" ")} never paused before its renames: ${stderr}`).toBe(true);
+  expect(
+    listTree(dir).filter((p) => TEMP.test(p)),
+    `temporaries after ${signal} mid-write`,
+  ).toEqual([]);
+  expect(readTree(dir), `the tree after ${signal} mid-write`).toEqual(after);
+  expect(code, stderr).toBe(128 + constants.signals[signal]);
+  expect(stderr).toContain(`kbts: interrupted (${signal})`);
+}
+
+async function signalsMidWrite(args: string[], before: string, after: Map<string, string>) {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) await signalMidWrite(args, before, after, signal);
 }
 
 describe("signals leave each tree unchanged or complete", () => {
@@ -108,8 +184,8 @@ describe("signals leave each tree unchanged or complete", () => {
     initialized = fresh();
     const exit = await kbts(init, initialized);
     expect(exit.code).toBe(0);
-    const seen = await interrupt(init, empty, readTree(initialized), exit.ms);
-    expect(seen.unchanged + seen.complete).toBe(DELIVERIES);
+    await interrupt(init, empty, readTree(initialized), exit.ms);
+    await signalsMidWrite(init, empty, readTree(initialized));
   }, 600_000);
 
   it("kbts create api", async () => {
@@ -117,6 +193,7 @@ describe("signals leave each tree unchanged or complete", () => {
     const exit = await kbts(api, withApi);
     expect(exit.code).toBe(0);
     await interrupt(api, initialized, readTree(withApi), exit.ms);
+    await signalsMidWrite(api, initialized, readTree(withApi));
   }, 600_000);
 
   it("kbts manifests", async () => {
@@ -145,5 +222,6 @@ describe("signals leave each tree unchanged or complete", () => {
         .length,
     ).toBeGreaterThanOrEqual(2);
     await interrupt(["manifests"], withApi, after, exit.ms);
+    await signalsMidWrite(["manifests"], withApi, after);
   }, 600_000);
 });

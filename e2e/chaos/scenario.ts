@@ -5,7 +5,7 @@
  * Faults come one after another; after each, churn stops and the harness measures how long until
  * every budget's status equals the truth counted from the API server. It also checks that each
  * replica is alive (or was restarted by design, after stepping down), that RSS stays bounded, and that
- * no replica wrote a status while another held the lease.
+ * no replica wrote a status while it did not hold the lease (leadership.ts).
  *
  * Used by e2e/chaos.test.ts (asserts) and bench/chaos/main.ts (prints the table).
  */
@@ -31,6 +31,7 @@ import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/faul
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
 import { defineKind } from "../../runtime/src/kinds.js";
+import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -61,7 +62,7 @@ export interface FaultResult {
 
 export interface ChaosReport {
   results: FaultResult[];
-  /** Status writes logged by a replica after another replica had acquired the lease. */
+  /** Status writes logged by a replica outside its own leading intervals (leadership.ts). */
   nonLeaderWrites: string[];
 }
 
@@ -74,8 +75,8 @@ interface Replica {
   exitCode: number | null;
   /** A new replica was started in its place. */
   replaced?: boolean;
-  /** When it was resumed after a SIGSTOP (ms since the epoch). */
-  resumedAt: number[];
+  /** Its SIGSTOP pauses (ms since the epoch): an in-flight write of a paused leader is excused. */
+  pauses: ReplicaLog["pauses"];
 }
 
 /** Exit 1 after losing the lease: what a leader must do, and what a Deployment restarts. */
@@ -135,7 +136,7 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       probePort,
       exited: false,
       exitCode: null,
-      resumedAt: [],
+      pauses: [],
     };
     child.once("exit", (code) => {
       replica.exited = true;
@@ -153,9 +154,14 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
   };
 
   const live = () => replicas.filter((r) => !r.exited);
+  const pause = (r: Replica) => {
+    r.pauses.push({ stoppedAt: Date.now() });
+    r.child.kill("SIGSTOP");
+  };
   const resume = (r: Replica) => {
     r.child.kill("SIGCONT");
-    r.resumedAt.push(Date.now());
+    const last = r.pauses.at(-1);
+    if (last && last.resumedAt === undefined) last.resumedAt = Date.now();
   };
   const sampleRss = () => {
     for (const r of live()) {
@@ -252,7 +258,7 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       name: "operators paused 8 s while etcd is compacted",
       deadlineMs: 30_000,
       async run() {
-        for (const r of live()) r.child.kill("SIGSTOP");
+        for (const r of live()) pause(r);
         await hold(4_000);
         await compactEtcd(env.etcdURL!);
         await hold(4_000);
@@ -265,7 +271,7 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       async run() {
         const leader = await leaderReplica();
         if (!leader) throw new Error("no replica holds the lease");
-        leader.child.kill("SIGSTOP");
+        pause(leader);
         await hold(20_000);
         resume(leader);
         // It finds another holder, steps down at once and exits 1 (restarted below, by design).
@@ -388,7 +394,17 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       results.push(result);
       say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
     }
-    return { results, nonLeaderWrites: nonLeaderWrites(replicas) };
+    return {
+      results,
+      nonLeaderWrites: nonLeaderWrites(
+        replicas.map((r) => ({
+          name: r.name,
+          acquired: logTimes(r.logFile, "successfully acquired lease"),
+          writes: logTimes(r.logFile, "status updated"),
+          pauses: r.pauses,
+        })),
+      ),
+    };
   } finally {
     await stopChurn();
     for (const r of replicas) {
@@ -415,37 +431,6 @@ export function chaosTable(report: ChaosReport): string {
     "",
     `status writes by a non-leader: ${report.nonLeaderWrites.length}`,
   ].join("\n");
-}
-
-/**
- * "status updated" lines a replica logged after another replica had acquired the lease (later than
- * its own acquisition): writes while the Lease named someone else.
- */
-function nonLeaderWrites(replicas: Replica[]): string[] {
-  const acquired = replicas.map((r) => ({ r, at: logTimes(r.logFile, "successfully acquired lease") }));
-  const out: string[] = [];
-  for (const { r, at } of acquired) {
-    const mine = at[0];
-    if (mine === undefined) continue;
-    const others = acquired
-      .filter((o) => o.r !== r)
-      .flatMap((o) => o.at)
-      .filter((t) => t > mine);
-    const takeover = Math.min(...others);
-    // A write sent before a SIGSTOP is answered, and logged, after the SIGCONT: one such write
-    // (one worker) per resume, logged within 1 s of it, was made while the replica still led.
-    const excused = new Set<number>();
-    for (const t of logTimes(r.logFile, "status updated")) {
-      if (t <= takeover) continue;
-      const resume = r.resumedAt.find((at) => t >= at && t - at < 1_000 && !excused.has(at));
-      if (resume !== undefined) {
-        excused.add(resume);
-        continue;
-      }
-      out.push(`${r.name} at ${new Date(t).toISOString()}`);
-    }
-  }
-  return out;
 }
 
 function logTimes(file: string, msg: string): number[] {

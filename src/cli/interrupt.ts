@@ -18,4 +18,9 @@ export function exitCleanlyOnSignals(): void {
       process.exit(128 + (constants.signals[signal] ?? 0));
     });
   }
+  // A signal that arrives during the last synchronous step (the final commit) waits in libuv's signal
+  // pipe, which the event loop reads only on another turn; with nothing else to do the process would
+  // exit 0 without handling it. One more turn lets the handler above run, so the exit status says
+  // the command was interrupted (and the project is complete).
+  process.once("beforeExit", () => setImmediate(() => {}));
 }

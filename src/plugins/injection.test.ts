@@ -6,7 +6,7 @@
  * generated file is parsed for what it is, the payload is found only inside comments and strings,
  * the generated TypeScript is run with tsx, `make help` reads the Makefile, and no marker appears.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,33 +129,83 @@ function checkProject(dir: string, marker: string): void {
   expect(existsSync(marker), "a payload ran").toBe(false);
 }
 
-/** Runs what a user runs: the generated TypeScript (one tsx process for all projects) and make. */
-function runProjects(dirs: string[]): void {
-  const load = dirs
-    .flatMap((dir) => {
-      symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
-      return [
-        "cmd/main.ts",
-        "vitest.config.ts",
-        "api/v1/widget_types.ts",
-        "internal/controller/widget_controller.ts",
-      ].map((f) => `await import(${JSON.stringify(join(dir, f))}).catch(() => {});`);
-    })
-    .join("\n");
-  // An unknown flag makes each cmd/main.ts stop at its argument parsing, after its top-level code.
-  const run = spawnSync(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `process.argv = [process.execPath, "main.ts", "--kbts-probe"];\n${load}`,
-    ],
-    { cwd: dirs[0], encoding: "utf8", timeout: 120_000 },
+/** The generated TypeScript each accepted project's process imports, in order. */
+const LOADED_FILES = [
+  "cmd/main.ts",
+  "vitest.config.ts",
+  "api/v1/widget_types.ts",
+  "internal/controller/widget_controller.ts",
+];
+
+/**
+ * Imports LOADED_FILES of the project in the working directory and prints one line per file:
+ * `LOADED <file>`, or `EXITED <code> <file>` when it called process.exit (stubbed to throw, so one
+ * file's exit cannot end the process before the next is imported). Any other failure is thrown, so
+ * the process exits non-zero. cmd/main.ts gets an unknown flag, so it stops at its argument parsing,
+ * after its imports and top-level code, instead of starting a manager.
+ */
+const LOADER = `
+class Exit extends Error {}
+process.exit = (code) => { throw Object.assign(new Exit("process.exit"), { code }); };
+process.argv = [process.execPath, "main.ts", "--kbts-probe"];
+const { pathToFileURL } = await import("node:url");
+for (const file of ${JSON.stringify(LOADED_FILES)}) {
+  try {
+    await import(pathToFileURL(file).href);
+    console.log("LOADED " + file);
+  } catch (err) {
+    if (!(err instanceof Exit)) throw err;
+    console.log("EXITED " + err.code + " " + file);
+  }
+}
+`;
+
+/** Runs the LOADER in a tsx process in `dir`. */
+function loadProject(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", LOADER], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 120_000,
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs what a user runs: the generated TypeScript (one tsx process per project, two at a time) and
+ * make. Every file of every project must load, and cmd/main.ts stop only at the probe flag.
+ */
+async function runProjects(dirs: string[]): Promise<void> {
+  for (const dir of dirs) symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
+  const runs = new Map<string, Awaited<ReturnType<typeof loadProject>>>();
+  const queue = [...dirs];
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let dir = queue.shift(); dir !== undefined; dir = queue.shift())
+        runs.set(dir, await loadProject(dir));
+    }),
   );
-  expect(run.error).toBeUndefined();
-  for (const dir of dirs) spawnSync("make", ["-s", "help"], { cwd: dir, stdio: "ignore", timeout: 30_000 });
+  for (const dir of dirs) {
+    const run = runs.get(dir);
+    expect(run?.stdout.trim().split("\n"), `${dir}: ${run?.stderr}`).toEqual([
+      "EXITED 2 cmd/main.ts",
+      ...LOADED_FILES.slice(1).map((f) => `LOADED ${f}`),
+    ]);
+    expect(run?.stderr, dir).toContain("Unknown option '--kbts-probe'");
+    expect(run?.status, `${dir}: ${run?.stderr}`).toBe(0);
+    const make = spawnSync("make", ["-s", "help"], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+    expect(make.status, `${dir}: make help: ${make.stderr}`).toBe(0);
+  }
 }
 
 describe("free-text flags cannot inject code into generated files", () => {
@@ -195,9 +245,9 @@ describe("free-text flags cannot inject code into generated files", () => {
     60_000,
   );
 
-  it("running every accepted project's TypeScript and Makefile runs no payload", () => {
+  it("running every accepted project's TypeScript and Makefile runs no payload", async () => {
     expect(accepted.length).toBeGreaterThan(0);
-    runProjects(accepted);
+    await runProjects(accepted);
     expect(readdirSync(work).filter((f) => f.startsWith("PWNED"))).toEqual([]);
   }, 180_000);
 

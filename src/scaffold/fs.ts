@@ -115,6 +115,7 @@ export function commitFiles(
       }
       temps.push({ tmp, file, path: f.path });
     }
+    pauseBeforeRename();
     for (const t of temps) {
       current = t.path;
       const previous = existsSync(t.file) ? readFileSync(t.file) : undefined;
@@ -143,6 +144,24 @@ export function commitFiles(
       fix: "fix the cause (permissions, a directory in the file's place, free space) and run the command again",
       cause: err,
     });
+  }
+}
+
+/**
+ * Test-only (e2e/signals.test.ts): with KBTS_TEST_PAUSE_BEFORE_RENAME=<file>, a commit whose
+ * temporaries are all written says so on stderr and blocks until <file> exists, before its first
+ * rename, so a test can deliver a signal while the write is half done. It blocks rather than awaits:
+ * the commit stays one synchronous step, as it is without the variable.
+ */
+function pauseBeforeRename(): void {
+  const go = process.env.KBTS_TEST_PAUSE_BEFORE_RENAME;
+  if (!go) return;
+  process.stderr.write(`kbts: test pause before rename, until ${go} exists\n`);
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 60_000;
+  while (!existsSync(go)) {
+    if (Date.now() > deadline) throw new Error(`KBTS_TEST_PAUSE_BEFORE_RENAME: ${go} did not appear in 60 s`);
+    Atomics.wait(sleeper, 0, 0, 5);
   }
 }
 
