@@ -144,6 +144,11 @@ describe("kbts create webhook --conversion", () => {
       /^resources:\n- manifests\.yaml\n- service\.yaml\n/,
     );
 
+    // test/e2e reads the v1alpha1 sample in every served version through the deployed conversion webhook.
+    const e2e = read("test/e2e/e2e.test.ts");
+    expect(e2e).toContain('it("serves Captain in every version through the conversion webhook"');
+    expect(e2e).toContain('readFileSync("config/samples/crew_v1alpha1_captain.yaml", "utf8")');
+
     // The storage version moved from v1alpha1: kbts says what to do next.
     expect(result.next).toContain(
       "The storage version of captains.crew.testproject.org changes from v1alpha1 to v1 (the hub)",
@@ -246,6 +251,7 @@ describe("kbts create webhook --conversion", () => {
     // v1 is already the storage version: nothing to migrate this time.
     expect(result.next).not.toContain("migrate-storage");
     expect(read("cmd/main.ts").match(/withConversion/g)).toHaveLength(1);
+    expect(read("test/e2e/e2e.test.ts").match(/through the conversion webhook"/g)).toHaveLength(1);
     expect(read("Makefile").match(/^migrate-storage:/gm)).toHaveLength(1);
   }, 60_000);
 

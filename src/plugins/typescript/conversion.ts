@@ -124,6 +124,44 @@ export function grantConversionCABundle(text: string, crdName: string): string {
   return docs.join("---\n");
 }
 
+const E2E_TEST = "test/e2e/e2e.test.ts";
+
+/**
+ * The check test/e2e gets for a kind's conversion webhook: a spoke's sample, stored in the hub's version,
+ * reads back in every version the CRD serves (those of a later spoke too). Each write and read is a call
+ * from the API server to the deployed /convert, trusting the caBundle cert-manager or the manager
+ * injected, and the manager counts them.
+ */
+function e2eConversionCheck(
+  r: ResourceModel,
+  sample: string | undefined,
+): { title: string; code: string; sample: string } | undefined {
+  if (sample === undefined) return undefined;
+  const title = `it("serves ${r.kind} in every version through the conversion webhook"`;
+  const crd = `${r.plural}.${r.qualifiedGroup}`;
+  const code = `  ${title}, async () => {
+    const versions = (
+      await kubectl(["get", "crd", "${crd}", "-o", "jsonpath={.spec.versions[?(@.served==true)].name}"])
+    ).split(" ");
+    // Written in a spoke's version, stored in the hub's, read in each: the API server converts through
+    // the manager's /convert every time.
+    await eventually(async () => {
+      await kubectl(["apply", "-f", "-"], inOperatorNamespace(readFileSync(${JSON.stringify(sample)}, "utf8")));
+      for (const version of versions) {
+        const got = JSON.parse(
+          await kubectl(["get", \`${r.plural}.\${version}.${r.qualifiedGroup}\`, "${r.kindLower}-sample", "-n", namespace, "-o", "json"]),
+        ) as { apiVersion: string };
+        expect(got.apiVersion).toBe(\`${r.qualifiedGroup}/\${version}\`);
+      }
+    });
+    expect(
+      await counter("controller_runtime_conversion_webhook_conversions_total", 'group_kind="${r.kind}.${r.qualifiedGroup}"'),
+    ).toBeGreaterThan(0);
+  });
+`;
+  return { title, code, sample };
+}
+
 export async function createConversion(
   ctx: PluginContext,
   r: ResourceModel,
@@ -210,6 +248,12 @@ export async function createConversion(
 
   s.edit("Makefile", addMigrateStorageTarget);
   s.edit(CERT_ROTATION_ROLE, (text) => grantConversionCABundle(text, crdName));
+  const check = e2eConversionCheck(r, spokeData[0]?.sample);
+  // The formatter rewraps an inserted check, so a re-run finds it by its title, not by its lines.
+  const e2e = s.fs.read(E2E_TEST);
+  if (check && s.fs.read(check.sample) !== undefined && e2e !== undefined && !e2e.includes(check.title)) {
+    s.insert(E2E_TEST, { "e2e-webhooks-checks": [check.code] });
+  }
 
   const api = `../api/${r.groupDir}${r.version}`;
   s.insert("cmd/main.ts", {
