@@ -28,7 +28,7 @@ import {
 } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import { eventually, freePort, metricValue } from "./demo/lib.js";
 import { installGoldenProject, runMake } from "./support/golden-project.js";
 
@@ -308,7 +308,15 @@ describe.sequential("without cert-manager: make deploy DEPLOY_CONFIG=config/cert
     expect(deployed.exitCode, deployed.all).toBe(0);
     const rendered = await kubectl(["kustomize", join(project, "config/certrotation")]);
     expect(rendered.exitCode, rendered.all).toBe(0);
-    expect(rendered.stdout).toContain('resourceNames: ["memcacheds.cache.example.com"]');
+    const rotationRole = parseAllDocuments(rendered.stdout)
+      .map((d) => d.toJS() as { kind: string; metadata: { name: string }; rules?: object[] })
+      .find((o) => o.kind === "ClusterRole" && o.metadata.name === "multiversion-webhook-cert-rotation");
+    expect(rotationRole?.rules).toContainEqual({
+      apiGroups: ["apiextensions.k8s.io"],
+      resources: ["customresourcedefinitions"],
+      resourceNames: [CRD],
+      verbs: ["get", "update"],
+    });
 
     operator = await startOperatorOnHost({
       kubeconfig,
