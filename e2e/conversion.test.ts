@@ -10,15 +10,25 @@
  *   counted in the manager's metrics.
  * - After the upgrade to the hub as storage version, `make migrate-storage` rewrites the objects and
  *   leaves status.storedVersions [v1].
+ * - Without cert-manager (`make deploy DEPLOY_CONFIG=config/certrotation` on a fresh control plane, the
+ *   operator run on this host with its pod's identity and only the generated RBAC): the operator's own
+ *   CA becomes the CRD's conversion caBundle, and the API server serves one object in every version
+ *   through the deployed /convert.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
+import {
+  type Environment,
+  type HostOperator,
+  startEnvironment,
+  startOperatorOnHost,
+  webhookCABundles,
+} from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse, parseAllDocuments, stringify } from "yaml";
 import { eventually, freePort, metricValue } from "./demo/lib.js";
 import { installGoldenProject, runMake } from "./support/golden-project.js";
 
@@ -31,6 +41,7 @@ const work = mkdtempSync(join(tmpdir(), "kbts-e2e-conversion-"));
 const project = join(work, "multiversion");
 let env: Environment | undefined;
 let manager: ChildProcess | undefined;
+let operator: HostOperator | undefined;
 let managerOutput = "";
 let metricsPort = 0;
 
@@ -63,14 +74,22 @@ beforeAll(async () => {
   expect(install.exitCode, install.all).toBe(0);
 }, 600_000);
 
-afterAll(async () => {
-  if (manager?.pid !== undefined && manager.exitCode === null) {
-    try {
-      process.kill(-manager.pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
+/** Stops the `make run`-style manager of the first tests (SIGTERM to its process group), and waits for it. */
+async function stopManager(): Promise<void> {
+  const m = manager;
+  if (m?.pid === undefined || m.exitCode !== null || m.signalCode !== null) return;
+  const exited = new Promise((resolve) => m.once("exit", resolve));
+  try {
+    process.kill(-m.pid, "SIGTERM");
+  } catch {
+    return; // already gone
   }
+  await exited;
+}
+
+afterAll(async () => {
+  await operator?.stop();
+  await stopManager();
   await env?.stop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -273,4 +292,83 @@ describe.sequential("testdata/project-multiversion", () => {
     const deleted = await kubectl(["delete", `memcacheds.v1.${GROUP}`, "pinned", "-n", "default"]);
     expect(deleted.exitCode, deleted.all).toBe(0);
   }, 120_000);
+});
+
+describe.sequential("without cert-manager: make deploy DEPLOY_CONFIG=config/certrotation", () => {
+  const NS = "multiversion-system";
+  const DEPLOY = { DEPLOY_CONFIG: "config/certrotation" };
+
+  it("the operator's own CA is the CRD's conversion caBundle, and every version is served through it", async () => {
+    // A cluster of its own: no envtest URL in the CRD, only what make deploy applies.
+    await stopManager();
+    await env?.stop();
+    env = await startEnvironment({ kubeconfigPath: join(work, "kubeconfig-certrotation") });
+    const kubeconfig = env.kubeconfigPath;
+    const deployed = await make("deploy", { ...DEPLOY, KUBECONFIG: kubeconfig });
+    expect(deployed.exitCode, deployed.all).toBe(0);
+    const rendered = await kubectl(["kustomize", join(project, "config/certrotation")]);
+    expect(rendered.exitCode, rendered.all).toBe(0);
+    const rotationRole = parseAllDocuments(rendered.stdout)
+      .map((d) => d.toJS() as { kind: string; metadata: { name: string }; rules?: object[] })
+      .find((o) => o.kind === "ClusterRole" && o.metadata.name === "multiversion-webhook-cert-rotation");
+    expect(rotationRole?.rules).toContainEqual({
+      apiGroups: ["apiextensions.k8s.io"],
+      resources: ["customresourcedefinitions"],
+      resourceNames: [CRD],
+      verbs: ["get", "update"],
+    });
+
+    operator = await startOperatorOnHost({
+      kubeconfig,
+      namespace: NS,
+      deployment: "multiversion-controller-manager",
+      cwd: project,
+      args: ["--zap-devel=false"],
+    });
+    const op = operator;
+    await eventually(async () => {
+      const bundles = await webhookCABundles(kubeconfig, rendered.stdout);
+      expect(bundles.checked).toEqual([`CustomResourceDefinition ${CRD}`]);
+      expect(bundles.missing, op.output().slice(-4000)).toEqual([]);
+    }, 60_000);
+    const secretCA = await kubectl([
+      "get",
+      "secret",
+      "webhook-server-cert",
+      "-n",
+      NS,
+      "-o",
+      "jsonpath={.data.ca\\.crt}",
+    ]);
+    const crdCA = await kubectl([
+      "get",
+      "crd",
+      CRD,
+      "-o",
+      "jsonpath={.spec.conversion.webhook.clientConfig.caBundle}",
+    ]);
+    expect(crdCA.stdout).not.toBe("");
+    expect(crdCA.stdout).toBe(secretCA.stdout);
+
+    // Written as v1alpha1 (stored as v1, the hub): the API server calls the deployed /convert on the way
+    // in and on every read of another version, trusting only the injected CA.
+    const applied = await kubectl([
+      "apply",
+      "-f",
+      join(project, "config/samples/cache_v1alpha1_memcached.yaml"),
+    ]);
+    expect(applied.exitCode, `${applied.all}\n${op.output().slice(-4000)}`).toBe(0);
+    expect((await getAs("v1alpha1", "memcached-sample")).spec).toEqual({
+      replicas: 3,
+      image: "memcached:1.6.26",
+    });
+    expect((await getAs("v1", "memcached-sample")).spec).toEqual({ size: 3, image: "memcached:1.6.26" });
+    expect((await getAs("v2", "memcached-sample")).spec).toEqual({
+      size: 3,
+      image: { repository: "memcached", tag: "1.6.26" },
+    });
+    expect(op.output()).toContain("conversion webhook caBundle injected");
+    expect(op.output()).not.toMatch(/forbidden/i);
+    await op.stop();
+  }, 240_000);
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { readTree } from "../scaffold/golden.js";
 import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 
@@ -14,6 +15,11 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const read = (path: string) => readFileSync(join(dir, path), "utf8");
+
+interface RbacObject {
+  kind: string;
+  rules?: { apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; verbs?: string[] }[];
+}
 const captain = { group: "crew", kind: "Captain" };
 
 /** A project with Captain in v1alpha1 (first, so the storage version), v1 and v2. */
@@ -138,6 +144,11 @@ describe("kbts create webhook --conversion", () => {
       /^resources:\n- manifests\.yaml\n- service\.yaml\n/,
     );
 
+    // test/e2e reads the v1alpha1 sample in every served version through the deployed conversion webhook.
+    const e2e = read("test/e2e/e2e.test.ts");
+    expect(e2e).toContain('it("serves Captain in every version through the conversion webhook"');
+    expect(e2e).toContain('readFileSync("config/samples/crew_v1alpha1_captain.yaml", "utf8")');
+
     // The storage version moved from v1alpha1: kbts says what to do next.
     expect(result.next).toContain(
       "The storage version of captains.crew.testproject.org changes from v1alpha1 to v1 (the hub)",
@@ -240,7 +251,47 @@ describe("kbts create webhook --conversion", () => {
     // v1 is already the storage version: nothing to migrate this time.
     expect(result.next).not.toContain("migrate-storage");
     expect(read("cmd/main.ts").match(/withConversion/g)).toHaveLength(1);
+    expect(read("test/e2e/e2e.test.ts").match(/through the conversion webhook"/g)).toHaveLength(1);
     expect(read("Makefile").match(/^migrate-storage:/gm)).toHaveLength(1);
+  }, 60_000);
+
+  it("grants config/certrotation's ClusterRole get and update on each converted CRD, by name", async () => {
+    await threeVersions();
+    await runCreateWebhook(dir, { ...captain, version: "v1", programmaticValidation: true });
+    const crdRules = () =>
+      (
+        parseAllDocuments(read("config/certrotation/cert_rotation_role.yaml")).map((d) =>
+          d.toJS(),
+        ) as RbacObject[]
+      )
+        .flatMap((o) => (o.rules ?? []).map((rule) => ({ kind: o.kind, ...rule })))
+        .filter((rule) => rule.resources?.includes("customresourcedefinitions"));
+    expect(crdRules()).toEqual([]);
+
+    await runCreateWebhook(dir, { ...captain, version: "v1", conversion: true, spoke: ["v1alpha1", "v2"] });
+    const granted = {
+      kind: "ClusterRole",
+      apiGroups: ["apiextensions.k8s.io"],
+      resources: ["customresourcedefinitions"],
+      verbs: ["get", "update"],
+    };
+    expect(crdRules()).toEqual([{ ...granted, resourceNames: ["captains.crew.testproject.org"] }]);
+
+    // A second kind with conversion joins the same rule; re-scaffolding the first adds nothing.
+    const ship = { group: "crew", kind: "Ship" };
+    await runCreateApi(dir, { ...ship, version: "v1" });
+    await runCreateApi(dir, { ...ship, version: "v2", controller: false });
+    await runCreateWebhook(dir, { ...ship, version: "v2", conversion: true, spoke: ["v1"] });
+    await runCreateWebhook(dir, {
+      ...captain,
+      version: "v1",
+      conversion: true,
+      spoke: ["v1alpha1", "v2"],
+      force: true,
+    });
+    expect(crdRules()).toEqual([
+      { ...granted, resourceNames: ["captains.crew.testproject.org", "ships.crew.testproject.org"] },
+    ]);
   }, 60_000);
 
   it("uses the group's folders and patch names in a multigroup project", async () => {

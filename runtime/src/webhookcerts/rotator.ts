@@ -2,17 +2,23 @@
  * Webhook serving certificates without cert-manager (open-policy-agent/cert-controller's pattern): the
  * operator keeps a CA and a serving certificate for its webhook Service in a Secret, renews them before
  * they expire, writes the pair where its webhook server reads it, and sets the CA as the caBundle of
- * every webhook configuration that calls that Service. Replicas share the Secret; a write that loses a
- * race (409) re-reads what the winner stored.
+ * every webhook configuration, and of the conversion webhook of every CRD it is given, that calls that
+ * Service. Replicas share the Secret; a write that loses a race (409) re-reads what the winner stored.
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import { MutatingWebhookConfiguration, Secret, ValidatingWebhookConfiguration } from "../api/kinds.js";
-import { isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
+import {
+  CustomResourceDefinition,
+  MutatingWebhookConfiguration,
+  Secret,
+  ValidatingWebhookConfiguration,
+} from "../api/kinds.js";
+import { isAlreadyExists, isConflict, isForbidden, isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import type { Logger } from "../log/types.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import { writeServingFiles } from "../tls/selfsigned.js";
+import type { WebhookConversion } from "./local.js";
 
 export interface CertRotationOptions {
   /** The Secret holding ca.crt, ca.key, tls.crt and tls.key; created when missing. */
@@ -22,6 +28,13 @@ export interface CertRotationOptions {
    * configuration whose clientConfig names it gets the CA as caBundle.
    */
   serviceName: string;
+  /**
+   * CRDs by name ("memcacheds.cache.example.com") whose conversion webhook gets the CA as caBundle when it
+   * calls serviceName; default (through the manager): the CRDs of the kinds the manager converts at
+   * /convert. They are read and updated by name only, never listed, so the RBAC can name them
+   * (config/certrotation's ClusterRole); one not installed yet is looked for again on the next pass.
+   */
+  conversionCRDs?: string[];
   /** Namespace of the Secret and the Service; default: the service account's namespace (in a pod). */
   namespace?: string;
   /** Validity of the serving certificate (default one year); the CA lives ten times as long. */
@@ -179,17 +192,25 @@ export class CertRotator {
     return { caCert, caKey: ca.key, cert: leaf.cert, key: leaf.key };
   }
 
+  /** Whether a clientConfig's service is this rotator's webhook Service. */
+  private calls(service: { [field: string]: unknown } | undefined): boolean {
+    return service?.name === this.options.serviceName && service.namespace === this.options.namespace;
+  }
+
   private async injectCABundles(caCert: string): Promise<void> {
     const caBundle = Buffer.from(caCert).toString("base64");
+    await this.injectWebhookConfigurations(caBundle);
+    await this.injectConversions(caBundle);
+  }
+
+  private async injectWebhookConfigurations(caBundle: string): Promise<void> {
     for (const kind of [ValidatingWebhookConfiguration, MutatingWebhookConfiguration] as const) {
       for (const config of await this.client.list(kind)) {
         const hooks = (config.webhooks ?? []) as Array<{
           name: string;
           clientConfig: { service?: { name: string; namespace: string }; caBundle?: string };
         }>;
-        const ours = (h: (typeof hooks)[number]) =>
-          h.clientConfig.service?.name === this.options.serviceName &&
-          h.clientConfig.service.namespace === this.options.namespace;
+        const ours = (h: (typeof hooks)[number]) => this.calls(h.clientConfig.service);
         if (!hooks.some((h) => ours(h) && h.clientConfig.caBundle !== caBundle)) continue;
         const webhooks = hooks.map((h) =>
           ours(h) ? { ...h, clientConfig: { ...h.clientConfig, caBundle } } : h,
@@ -207,6 +228,41 @@ export class CertRotator {
           throw err;
         }
         this.log.info({ kind: kind.kind, name: config.metadata?.name }, "webhook caBundle injected");
+      }
+    }
+  }
+
+  /**
+   * The caBundle of each named CRD whose conversion webhook calls the Service. A CRD the RBAC does not
+   * let it read or write is logged, not fatal: the admission webhooks are served meanwhile.
+   */
+  private async injectConversions(caBundle: string): Promise<void> {
+    for (const name of this.options.conversionCRDs ?? []) {
+      try {
+        const crd = await this.client.get(CustomResourceDefinition, { name });
+        const conversion = crd.spec?.conversion as WebhookConversion | undefined;
+        const webhook = conversion?.webhook;
+        if (
+          !crd.spec ||
+          conversion?.strategy !== "Webhook" ||
+          !this.calls(webhook?.clientConfig?.service) ||
+          webhook?.clientConfig?.caBundle === caBundle
+        ) {
+          continue;
+        }
+        const clientConfig = { ...webhook?.clientConfig, caBundle };
+        await this.client.update(CustomResourceDefinition, {
+          ...crd,
+          spec: { ...crd.spec, conversion: { ...conversion, webhook: { ...webhook, clientConfig } } },
+        });
+        this.log.info({ crd: name }, "conversion webhook caBundle injected");
+      } catch (err) {
+        if (isNotFound(err) || isConflict(err)) continue; // not installed yet, or changed: the next pass
+        if (!isForbidden(err)) throw err;
+        this.log.error(
+          { err, crd: name },
+          `cannot inject the conversion webhook's caBundle: grant get and update on customresourcedefinitions named ${name} (config/certrotation/cert_rotation_role.yaml, written by kbts create webhook --conversion)`,
+        );
       }
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Where the webhook server's certificate comes from, chosen once when the server is made:
  * - "files": certDir (or controller-runtime's default directory) holds it, e.g. from cert-manager;
- * - "rotation": the operator keeps its own in a Secret and injects the caBundle (CertRotator);
+ * - "rotation": the operator keeps its own in a Secret and injects the caBundle (CertRotator) into the
+ *   webhook configurations and the CRDs of the kinds converted at /convert;
  * - "self-signed": nothing was given (`make run`): a certificate for this machine, and on a local
  *   control plane the webhook configurations are installed pointing here, and removed on stop; the
  *   CRDs of kinds converted at /convert get their conversion webhook pointed here, restored on stop.
@@ -104,9 +105,14 @@ export function createManagedWebhookServer(
         "webhook certificate rotation needs the namespace of its Secret and Service: run in a pod (or with KBTS_SERVICE_ACCOUNT_DIR) or set certRotation.namespace",
       );
     }
+    // The CRDs this server converts are the ones whose conversion webhook can call it: the rotator reads
+    // them by name, which the certrotation ClusterRole grants for exactly the project's converted kinds.
+    const conversionCRDs =
+      rotation.conversionCRDs ??
+      (registeredConversions(managed)?.list() ?? []).map((c) => `${c.hub.plural}.${c.hub.group}`);
     const rotator = new CertRotator(
       context.client(),
-      { ...rotation, namespace },
+      { ...rotation, namespace, conversionCRDs },
       { dir: certDir, ...names },
       log,
     );

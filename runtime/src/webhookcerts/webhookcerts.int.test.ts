@@ -9,10 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigMap, Namespace, Secret, ValidatingWebhookConfiguration } from "../api/kinds.js";
+import {
+  ConfigMap,
+  CustomResourceDefinition,
+  Namespace,
+  Secret,
+  ValidatingWebhookConfiguration,
+} from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
+import { GadgetV1, gadgetCRD, gadgetV1alpha1Spoke, gadgetV2Spoke } from "../conversion/testdata/gadget.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { until } from "../internal/testdata/until.js";
 import { createLogger } from "../log/logger.js";
@@ -43,6 +50,25 @@ function configuration(name: string, service: { name: string; namespace: string 
       },
     ],
   };
+}
+
+/** The Gadget CRD (toys.kbts.dev, or the same kind in another group) converted by a Service's /convert. */
+function convertedCRD(service: { name: string; namespace: string }, group = "toys.kbts.dev") {
+  const crd = gadgetCRD("v1", {
+    strategy: "Webhook",
+    webhook: {
+      clientConfig: { service: { ...service, path: "/convert" } },
+      conversionReviewVersions: ["v1"],
+    },
+  });
+  return { ...crd, metadata: { name: `gadgets.${group}` }, spec: { ...crd.spec, group } };
+}
+
+/** The CA a CRD's conversion webhook trusts, as PEM ("" when it has none). */
+async function conversionCA(name: string): Promise<string> {
+  const crd = await client.get(CustomResourceDefinition, { name });
+  const webhook = (crd.spec?.conversion as { webhook?: { clientConfig?: { caBundle?: string } } })?.webhook;
+  return Buffer.from(webhook?.clientConfig?.caBundle ?? "", "base64").toString();
 }
 
 const logger = createLogger({ level: "error" });
@@ -122,16 +148,27 @@ describe("self-managed webhook certificates (certRotation)", () => {
   const service = { name: "ops-webhook-service", namespace: "ops-system" };
   const dir = () => join(work, "rotated");
 
-  it("issues the certificate into a Secret, writes the files and injects the CA into the configurations", async () => {
+  it("issues the certificate into a Secret, writes the files and injects the CA into the configurations and conversion webhooks", async () => {
     await client.create(ValidatingWebhookConfiguration, configuration("ops-validating", service) as never);
     await client.create(
       ValidatingWebhookConfiguration,
       configuration("someone-else", { ...service, name: "other" }) as never,
     );
+    await client.create(CustomResourceDefinition, convertedCRD(service));
+    await client.create(
+      CustomResourceDefinition,
+      convertedCRD({ ...service, name: "other" }, "other.kbts.dev"),
+    );
     await client.create(Namespace, { metadata: { name: service.namespace } });
     const rotator = new CertRotator(
       client,
-      { secretName: "ops-webhook-cert", serviceName: service.name, namespace: service.namespace },
+      {
+        secretName: "ops-webhook-cert",
+        serviceName: service.name,
+        namespace: service.namespace,
+        // The second calls another Service; the third is not installed (yet).
+        conversionCRDs: ["gadgets.toys.kbts.dev", "gadgets.other.kbts.dev", "widgets.toys.kbts.dev"],
+      },
       { dir: dir(), certName: "tls.crt", keyName: "tls.key" },
       logger,
     );
@@ -148,6 +185,8 @@ describe("self-managed webhook certificates (certRotation)", () => {
     expect(Buffer.from(ours.webhooks?.[0]?.clientConfig.caBundle ?? "", "base64").toString()).toBe(caPem);
     const theirs = await client.get(ValidatingWebhookConfiguration, { name: "someone-else" });
     expect(theirs.webhooks?.[0]?.clientConfig.caBundle).toBeUndefined();
+    expect(await conversionCA("gadgets.toys.kbts.dev")).toBe(caPem);
+    expect(await conversionCA("gadgets.other.kbts.dev")).toBe("");
 
     // A second replica (or a restart) reuses the stored pair instead of issuing another.
     await rotator.ensure();
@@ -178,6 +217,8 @@ describe("self-managed webhook certificates (certRotation)", () => {
     });
     const server = mgr.getWebhookServer() as HttpsWebhookServer;
     server.register("/ok", (_req, res) => void res.end("ok"));
+    // No conversionCRDs given: the CRDs of the kinds the manager converts get the CA.
+    webhookManagedBy(mgr, GadgetV1).withConversion(gadgetV1alpha1Spoke, gadgetV2Spoke).complete();
     const stop = new AbortController();
     const running = mgr.start(stop.signal);
     try {
@@ -201,6 +242,18 @@ describe("self-managed webhook certificates (certRotation)", () => {
         const c = await client.get(ValidatingWebhookConfiguration, { name: "ops-validating" });
         return c.webhooks?.[0]?.clientConfig.caBundle ? true : undefined;
       });
+      const crd = await client.get(CustomResourceDefinition, { name: "gadgets.toys.kbts.dev" });
+      await client.update(CustomResourceDefinition, {
+        ...crd,
+        spec: {
+          ...(crd.spec as NonNullable<typeof crd.spec>),
+          conversion: convertedCRD(service).spec.conversion,
+        },
+      });
+      expect(await conversionCA("gadgets.toys.kbts.dev")).toBe("");
+      await until("the conversion caBundle re-injected", async () =>
+        (await conversionCA("gadgets.toys.kbts.dev")) ? true : undefined,
+      );
 
       const before = await client.get(Secret, secretKey);
       await client.delete(Secret, before);
@@ -213,10 +266,14 @@ describe("self-managed webhook certificates (certRotation)", () => {
       await until("the new CA injected and served", async () => {
         const c = await client.get(ValidatingWebhookConfiguration, { name: "ops-validating" });
         const injected = Buffer.from(c.webhooks?.[0]?.clientConfig.caBundle ?? "", "base64").toString();
-        return injected.startsWith(newCA.trim()) && (await servedCertificate(port, secretKey, service))
+        const converting = await conversionCA("gadgets.toys.kbts.dev");
+        return injected.startsWith(newCA.trim()) &&
+          converting === injected &&
+          (await servedCertificate(port, secretKey, service))
           ? true
           : undefined;
       });
+      expect(await conversionCA("gadgets.other.kbts.dev")).toBe("");
     } finally {
       stop.abort();
       await running;

@@ -71,7 +71,12 @@ export function scaffoldChart(
   }
   if (features.webhooks) {
     // kbts' certificate rotation without cert-manager: part of the chart's own logic, always current.
-    scaffold.template(file("templates/cert-rotation/webhook-cert-rotation.yaml", "overwrite"), data);
+    scaffold.template(file("templates/cert-rotation/webhook-cert-rotation.yaml", "overwrite"), {
+      ...data,
+      conversionCRDs: conversionCRDs(install)
+        .map((n) => `"${n}"`)
+        .join(", "),
+    });
   }
   const names = chartNames(install, options.projectName);
   const written: string[] = [];
@@ -82,6 +87,25 @@ export function scaffoldChart(
     written.push(target);
   }
   return written;
+}
+
+/** The CRDs whose conversion webhook calls the project's Service: the manager sets their caBundle without cert-manager. */
+export function conversionCRDs(install: InstallManifests): string[] {
+  return install.objects
+    .filter((o) => {
+      const conversion = (
+        o.spec as
+          | { conversion?: { strategy?: string; webhook?: { clientConfig?: { service?: unknown } } } }
+          | undefined
+      )?.conversion;
+      return (
+        o.kind === "CustomResourceDefinition" &&
+        conversion?.strategy === "Webhook" &&
+        conversion.webhook?.clientConfig?.service !== undefined
+      );
+    })
+    .map((o) => o.metadata.name)
+    .sort();
 }
 
 export function chartNames(install: InstallManifests, chart: string): ChartNames {

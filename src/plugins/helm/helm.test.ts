@@ -166,6 +166,10 @@ describe("kbts edit --plugins helm/v2-alpha", () => {
     expect(read("dist/chart/templates/cert-manager/serving-cert.yaml")).toContain(
       '- {{ include "multiversion.resourceName" (dict "suffix" "webhook-service" "context" $) }}.{{ .Release.Namespace }}.svc',
     );
+    // Without cert-manager the manager sets the conversion caBundle of the CRD it converts, by name.
+    expect(read("dist/chart/templates/cert-rotation/webhook-cert-rotation.yaml")).toContain(
+      '- apiGroups: ["apiextensions.k8s.io"]\n  resources: ["customresourcedefinitions"]\n  resourceNames: ["memcacheds.cache.example.com"]\n  verbs: ["get", "update"]\n---\n',
+    );
     // PROJECT records the plugin; the Makefile gets the Helm targets; git keeps the chart.
     expect(parse(read("PROJECT")).plugins).toEqual({
       "helm.kbts.dev/v2-alpha": { manifests: "dist/install.yaml", output: "dist" },

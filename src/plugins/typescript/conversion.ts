@@ -13,8 +13,9 @@ import { moveStorageVersion, typesFile } from "./storage-version.js";
  *   joins the spokes into one converter (`hubAndSpokes`);
  * - each spoke's `<kind>_conversion.ts` holds its typed `convertTo(hub)`/`convertFrom(hub)`;
  * - cmd/main.ts serves them at /convert (`webhookManagedBy(mgr, HubKind).withConversion(...)`);
- * - config/crd gets the conversion webhook and cert-manager CA injection patches, and
- *   config/default the CRD's CA injection replacements;
+ * - config/crd gets the conversion webhook and cert-manager CA injection patches,
+ *   config/default the CRD's CA injection replacements, and config/certrotation's ClusterRole the
+ *   CRD by name (the manager sets its conversion caBundle without cert-manager);
  * - a test round-trips each spoke's sample (spoke → hub → spoke).
  */
 
@@ -79,6 +80,86 @@ function addMigrateStorageTarget(text: string): string {
   const at = text.indexOf("##@ Dependencies");
   if (at < 0) return `${text.endsWith("\n") ? text : `${text}\n`}\n${MIGRATE_STORAGE_TARGET.trimEnd()}\n`;
   return text.slice(0, at) + MIGRATE_STORAGE_TARGET + text.slice(at);
+}
+
+const CERT_ROTATION_ROLE = "config/certrotation/cert_rotation_role.yaml";
+
+const CRD_RULE =
+  /^- apiGroups: \["apiextensions\.k8s\.io"\]\n {2}resources: \["customresourcedefinitions"\]\n {2}resourceNames: \[(.*)\]\n/m;
+
+/**
+ * config/certrotation's ClusterRole with get and update on the CRD `crdName`: without cert-manager the
+ * manager sets the CA of its conversion webhook. By name, since RBAC cannot limit list and watch by
+ * name; the manager needs neither, as it reads exactly the CRDs of the kinds it converts.
+ */
+export function grantConversionCABundle(text: string, crdName: string): string {
+  const rule = CRD_RULE.exec(text);
+  if (rule) {
+    const names = (rule[1] ?? "")
+      .split(",")
+      .map((n) => n.trim().replace(/^"|"$/g, ""))
+      .filter(Boolean);
+    if (names.includes(crdName)) return text;
+    const list = [...names, crdName].sort().map((n) => `"${n}"`);
+    return text.replace(CRD_RULE, (line) =>
+      line.replace(/resourceNames: \[.*\]/, `resourceNames: [${list.join(", ")}]`),
+    );
+  }
+  const docs = text.split(/^---\n/m);
+  const at = docs.findIndex((d) => /^kind: ClusterRole$/m.test(d) && /^rules:$/m.test(d));
+  if (at < 0) {
+    throw new KbtsError("config/certrotation has no ClusterRole to grant the conversion webhook's caBundle", {
+      where: CERT_ROTATION_ROLE,
+      fix: `restore its ClusterRole (kbts scaffolds it with create webhook), or give the manager get and update on customresourcedefinitions named ${crdName} yourself`,
+    });
+  }
+  const crdRule = `# The conversion webhooks' caBundle: the CRDs of the kinds the manager converts, read and updated by
+# name (kbts create webhook --conversion adds each one).
+- apiGroups: ["apiextensions.k8s.io"]
+  resources: ["customresourcedefinitions"]
+  resourceNames: ["${crdName}"]
+  verbs: ["get", "update"]
+`;
+  docs[at] = `${(docs[at] ?? "").replace(/\n*$/, "\n")}${crdRule}`;
+  return docs.join("---\n");
+}
+
+const E2E_TEST = "test/e2e/e2e.test.ts";
+
+/**
+ * The check test/e2e gets for a kind's conversion webhook: a spoke's sample, stored in the hub's version,
+ * reads back in every version the CRD serves (those of a later spoke too). Each write and read is a call
+ * from the API server to the deployed /convert, trusting the caBundle cert-manager or the manager
+ * injected, and the manager counts them.
+ */
+function e2eConversionCheck(
+  r: ResourceModel,
+  sample: string | undefined,
+): { title: string; code: string; sample: string } | undefined {
+  if (sample === undefined) return undefined;
+  const title = `it("serves ${r.kind} in every version through the conversion webhook"`;
+  const crd = `${r.plural}.${r.qualifiedGroup}`;
+  const code = `  ${title}, async () => {
+    const versions = (
+      await kubectl(["get", "crd", "${crd}", "-o", "jsonpath={.spec.versions[?(@.served==true)].name}"])
+    ).split(" ");
+    // Written in a spoke's version, stored in the hub's, read in each: the API server converts through
+    // the manager's /convert every time.
+    await eventually(async () => {
+      await kubectl(["apply", "-f", "-"], inOperatorNamespace(readFileSync(${JSON.stringify(sample)}, "utf8")));
+      for (const version of versions) {
+        const got = JSON.parse(
+          await kubectl(["get", \`${r.plural}.\${version}.${r.qualifiedGroup}\`, "${r.kindLower}-sample", "-n", namespace, "-o", "json"]),
+        ) as { apiVersion: string };
+        expect(got.apiVersion).toBe(\`${r.qualifiedGroup}/\${version}\`);
+      }
+    });
+    expect(
+      await counter("controller_runtime_conversion_webhook_conversions_total", 'group_kind="${r.kind}.${r.qualifiedGroup}"'),
+    ).toBeGreaterThan(0);
+  });
+`;
+  return { title, code, sample };
 }
 
 export async function createConversion(
@@ -166,6 +247,13 @@ export async function createConversion(
   }
 
   s.edit("Makefile", addMigrateStorageTarget);
+  s.edit(CERT_ROTATION_ROLE, (text) => grantConversionCABundle(text, crdName));
+  const check = e2eConversionCheck(r, spokeData[0]?.sample);
+  // The formatter rewraps an inserted check, so a re-run finds it by its title, not by its lines.
+  const e2e = s.fs.read(E2E_TEST);
+  if (check && s.fs.read(check.sample) !== undefined && e2e !== undefined && !e2e.includes(check.title)) {
+    s.insert(E2E_TEST, { "e2e-webhooks-checks": [check.code] });
+  }
 
   const api = `../api/${r.groupDir}${r.version}`;
   s.insert("cmd/main.ts", {

@@ -194,5 +194,45 @@ describe.sequential("Manager", () => {
     });
   });
 
+  it("serves Memcached in every version through the conversion webhook", async () => {
+    const versions = (
+      await kubectl([
+        "get",
+        "crd",
+        "memcacheds.cache.example.com",
+        "-o",
+        "jsonpath={.spec.versions[?(@.served==true)].name}",
+      ])
+    ).split(" ");
+    // Written in a spoke's version, stored in the hub's, read in each: the API server converts through
+    // the manager's /convert every time.
+    await eventually(async () => {
+      await kubectl(
+        ["apply", "-f", "-"],
+        inOperatorNamespace(readFileSync("config/samples/cache_v1alpha1_memcached.yaml", "utf8")),
+      );
+      for (const version of versions) {
+        const got = JSON.parse(
+          await kubectl([
+            "get",
+            `memcacheds.${version}.cache.example.com`,
+            "memcached-sample",
+            "-n",
+            namespace,
+            "-o",
+            "json",
+          ]),
+        ) as { apiVersion: string };
+        expect(got.apiVersion).toBe(`cache.example.com/${version}`);
+      }
+    });
+    expect(
+      await counter(
+        "controller_runtime_conversion_webhook_conversions_total",
+        'group_kind="Memcached.cache.example.com"',
+      ),
+    ).toBeGreaterThan(0);
+  });
+
   // +kubebuilder:scaffold:e2e-webhooks-checks
 });
