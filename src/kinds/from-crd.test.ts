@@ -142,7 +142,7 @@ export const badEnum: ObjectOf<typeof CertificateKind> = { spec: { secretName: "
     expect(errors).toEqual([]);
   }, 60_000);
 
-  it.each(["Record", "IntOrString", "Promise"])(
+  it.each(["Record", "IntOrString", "Promise", "Proxy"])(
     "writes TypeScript that compiles for a kind named %s, a global or runtime type the file uses",
     async (kind) => {
       // upbound provider-aws has a kind Record; its maps must still be the global Record.
