@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
+import { CORE_SCHEMA, load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { generateManifests } from "../manifests/generate.js";
 import { cleanDescription } from "../markers/doc.js";
 import { appliesTo, type CrdSource, generateFromCrds, KEYWORD_TYPES, readCrdFile } from "./from-crd.js";
@@ -142,7 +142,8 @@ beforeAll(async () => {
   console.log(`kbts manifests on ${files.length} CRDs' types: ${Math.round(performance.now() - started)} ms`);
   crds = new Map();
   for (const [path, text] of result.files) {
-    if (path.startsWith("config/crd/bases/")) crds.set(path, parse(text) as Record<string, unknown>);
+    if (path.startsWith("config/crd/bases/"))
+      crds.set(path, load(text, { schema: CORE_SCHEMA }) as Record<string, unknown>);
   }
 }, 600_000);
 
