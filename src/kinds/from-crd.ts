@@ -1,8 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import type { CustomResourceDefinition, JSONSchemaProps } from "@kbts/runtime";
+import { CORE_SCHEMA, loadAll, YAMLException } from "js-yaml";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import { isMarkerLine } from "../markers/doc.js";
 import { formatStaged } from "../scaffold/format.js";
 import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
 
@@ -40,10 +42,9 @@ export async function readCrdFile(file: string): Promise<CrdSource[]> {
       fix: "give the path of a CustomResourceDefinition YAML file",
     });
   }
-  const { readDocuments } = await import("@kbts/runtime/envtest");
-  let docs: ReturnType<typeof readDocuments>;
+  let docs: Array<{ doc: Record<string, unknown>; where: string }>;
   try {
-    docs = readDocuments(file);
+    docs = readYamlDocuments(file);
   } catch (err) {
     throw new KbtsError(err instanceof Error ? err.message : String(err), {
       where: file,
@@ -87,6 +88,56 @@ export async function readCrdFile(file: string): Promise<CrdSource[]> {
   return out;
 }
 
+/**
+ * The objects of a YAML (or JSON) file with the `file:line` each starts at. js-yaml, with the YAML 1.2
+ * core schema as the API server reads manifests (no timestamps, no merge keys): the `yaml` package
+ * takes 6 times as long on a 2.7 MiB CRD (argo's Workflow), most of a run.
+ */
+function readYamlDocuments(file: string): Array<{ doc: Record<string, unknown>; where: string }> {
+  const text = readFileSync(file, "utf8");
+  let values: unknown[];
+  try {
+    values = loadAll(text, undefined, { schema: CORE_SCHEMA, filename: file });
+  } catch (err) {
+    if (err instanceof YAMLException) {
+      throw new Error(`${file}:${err.mark.line + 1}:${err.mark.column + 1}: invalid YAML: ${err.reason}`);
+    }
+    throw err;
+  }
+  // A document starts after a `---` line (or at the top); its first line with content is its line.
+  const starts = documentStartLines(text);
+  const out: Array<{ doc: Record<string, unknown>; where: string }> = [];
+  values.forEach((value, i) => {
+    if (value === null || value === undefined) return;
+    const where = `${file}:${starts[i] ?? 1}`;
+    if (typeof value !== "object" || Array.isArray(value)) {
+      throw new Error(
+        `${where}: expected a Kubernetes object, found ${Array.isArray(value) ? "a list" : typeof value}`,
+      );
+    }
+    out.push({ doc: value as Record<string, unknown>, where });
+  });
+  return out;
+}
+
+/** The first content line (1-based) of each YAML document of a text, in the order js-yaml yields them. */
+function documentStartLines(text: string): number[] {
+  const starts: Array<number | undefined> = [undefined];
+  text.split("\n").forEach((line, i) => {
+    if (/^---(\s|$)/.test(line)) {
+      // A `---` before any content opens the first document rather than ending an empty one.
+      if (starts.length > 1 || starts[0] !== undefined) starts.push(undefined);
+      const rest = line.slice(3).trim();
+      if (rest !== "" && !rest.startsWith("#")) starts[starts.length - 1] = i + 1;
+      return;
+    }
+    const content =
+      line.trim() !== "" && !line.trimStart().startsWith("#") && !/^(%|\.\.\.(\s|$))/.test(line);
+    if (content && starts[starts.length - 1] === undefined) starts[starts.length - 1] = i + 1;
+  });
+  return starts.map((s) => s ?? 1);
+}
+
 /** One generated file: path relative to the output's parent and its text. */
 export interface GeneratedFile {
   path: string;
@@ -112,10 +163,8 @@ export function generateFromCrds(crds: CrdSource[], opts: FromCrdOptions): Gener
       const content = renderKind({
         source: opts.source,
         group: spec.group,
-        version: version.name,
-        kind: spec.names.kind,
-        plural: spec.names.plural,
-        namespaced: spec.scope !== "Cluster",
+        crd: spec,
+        version,
         schema: schema ?? { type: "object", "x-kubernetes-preserve-unknown-fields": true },
         where,
       });
@@ -170,73 +219,220 @@ export async function runGenerateFromCrd(
   return fs.flush();
 }
 
+type CrdSpec = NonNullable<CustomResourceDefinition["spec"]>;
+type CrdVersion = CrdSpec["versions"][number];
+
 interface KindInput {
   source: string;
   group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  namespaced: boolean;
+  crd: CrdSpec;
+  version: CrdVersion;
   schema: JSONSchemaProps;
   where: string;
 }
 
 /** Runtime types a generated file may import. */
-const RUNTIME_TYPES = ["IntOrString", "KubernetesObject", "int32", "int64"] as const;
+const RUNTIME_TYPES = ["IntOrString", "ObjectMeta", "RawExtension", "int32", "int64"] as const;
 type RuntimeType = (typeof RUNTIME_TYPES)[number];
 
-/** The interfaces of one kind's version, named from the kind down (CertificateSpecPrivateKey). */
+/**
+ * Schema keywords the generated TypeScript and its markers carry. Any other keyword of a CRD's schema
+ * (oneOf, allOf, not, anyOf other than int-or-string's) has no kbts marker: the file says so where it
+ * was, and `kbts manifests` will not write it back.
+ */
+const CARRIED = new Set([
+  "type",
+  "format",
+  "description",
+  "title",
+  "default",
+  "example",
+  "properties",
+  "items",
+  "additionalProperties",
+  "required",
+  "enum",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "pattern",
+  "nullable",
+  "externalDocs",
+  "x-kubernetes-preserve-unknown-fields",
+  "x-kubernetes-int-or-string",
+  "x-kubernetes-embedded-resource",
+  "x-kubernetes-list-type",
+  "x-kubernetes-list-map-keys",
+  "x-kubernetes-map-type",
+  "x-kubernetes-validations",
+]);
+
+/** The anyOf that controller-gen writes beside x-kubernetes-int-or-string (IntOrString writes it back). */
+const INT_OR_STRING_ANY_OF = JSON.stringify([{ type: "integer" }, { type: "string" }]);
+
+/** Where a schema node is written: a property (its field's comment) or a named type of its own. */
+type Site = "field" | "named";
+
+/** A schema node as TypeScript: the type, and the comment lines (doc, markers) of the field that has it. */
+interface Typed {
+  type: string;
+  /** Lines for the field: description, then markers. */
+  lines: string[];
+  /** Lines to put apart above the field: constructs no marker can express. */
+  notes: string[];
+}
+
+/**
+ * The interfaces of one kind's version, named from the kind down (CertificateSpecPrivateKey), each
+ * with the markers that make `kbts manifests` write the schema it came from.
+ */
 class Emitter {
   readonly declarations: string[] = [];
   readonly imports = new Set<RuntimeType>();
+  /** Whether some field is a float or a Go `int`, for which `kbts manifests` needs --allow-dangerous-types. */
+  dangerous = false;
   private readonly names = new Set<string>();
 
-  constructor(private readonly where: string) {}
+  constructor(
+    private readonly where: string,
+    /** Names declared here that shadow a global the file refers to (a kind named Record). */
+    private readonly shadowed: ReadonlySet<string>,
+  ) {}
 
-  /** A name for a new interface: the path's name, with a number when taken. */
-  private claim(name: string): string {
+  /** A name for a new declaration: the path's name, with a number when taken. */
+  claim(name: string): string {
     let candidate = name;
     for (let i = 2; this.names.has(candidate); i++) candidate = `${name}${i}`;
     this.names.add(candidate);
     return candidate;
   }
 
-  reserve(name: string): string {
-    return this.claim(name);
+  /** A global type by a name no declaration of this file hides. */
+  private global(name: string): string {
+    return this.shadowed.has(name) ? `globalThis.${name}` : name;
   }
 
-  /** The TypeScript type of a schema; objects with properties become named interfaces. */
-  typeOf(schema: JSONSchemaProps, name: string, path: string): string {
-    const base = this.baseType(schema, name, path);
-    return schema.nullable ? `${wrap(base)} | null` : base;
+  /** Root-level keywords no marker expresses (apiVersion, kind and metadata are the API server's). */
+  lostAtRoot(s: JSONSchemaProps): string[] {
+    return this.lost(s, "");
   }
 
-  private baseType(s: JSONSchemaProps, name: string, path: string): string {
-    if (s["x-kubernetes-int-or-string"]) {
-      this.imports.add("IntOrString");
-      return "IntOrString";
+  runtimeName(name: RuntimeType): string {
+    return this.runtime(name);
+  }
+
+  private runtime(name: RuntimeType): string {
+    this.imports.add(name);
+    return this.shadowed.has(name) ? `Kbts${name}` : name;
+  }
+
+  /** A property's schema: its type, and the doc and markers its field carries. */
+  field(s: JSONSchemaProps, name: string, path: string): Typed {
+    const { type, own, notes } = this.typed(s, name, path, "field");
+    const markers = markersOf(s);
+    // An interface's own declaration carries its type-level markers (it is named from this field only).
+    const typeMarkers = own === undefined ? markers.type : [];
+    return { type, lines: [...commentLines(s.description), ...markers.field, ...typeMarkers], notes };
+  }
+
+  /**
+   * An items or additionalProperties schema: a type expression, inline when the node has nothing to
+   * say, else a declaration of its own carrying its description and markers.
+   */
+  private named(s: JSONSchemaProps, name: string, path: string): string {
+    const { type, own, notes } = this.typed(s, name, path, "named");
+    if (own !== undefined) return type;
+    const markers = markersOf(s);
+    const fieldOnly = markers.field.map((m) => `${m.slice(3)} (no marker outside a field)`);
+    const lines = [...commentLines(s.description), ...markers.type];
+    const allNotes = [...notes, ...fieldOnly.map(noteLine)];
+    if (lines.length === 0 && allNotes.length === 0) return type;
+    const alias = this.claim(name);
+    this.declarations.push([...apart(allNotes), ...lines, `export type ${alias} = ${type};`].join("\n"));
+    return alias;
+  }
+
+  /**
+   * The TypeScript type of a node; an object with properties becomes an interface (returned as
+   * `own`, which then carries the node's type-level markers, as the type a Go field names does).
+   */
+  private typed(
+    s: JSONSchemaProps,
+    name: string,
+    path: string,
+    site: Site,
+  ): { type: string; own?: string; notes: string[] } {
+    const notes = this.lost(s, path);
+    const base = this.baseType(s, name, path, site, notes);
+    const type = s.nullable ? `${wrap(base.type)} | null` : base.type;
+    return { type, ...(base.own !== undefined ? { own: base.own } : {}), notes };
+  }
+
+  /** Keywords of s that no marker expresses, as note lines. */
+  private lost(s: JSONSchemaProps, path: string): string[] {
+    const out: string[] = [];
+    for (const [key, value] of Object.entries(s)) {
+      if (CARRIED.has(key)) continue;
+      if (
+        key === "anyOf" &&
+        s["x-kubernetes-int-or-string"] &&
+        JSON.stringify(value) === INT_OR_STRING_ANY_OF
+      )
+        continue;
+      out.push(noteLine(`${key} at ${path || "."}: ${JSON.stringify(value)}`));
     }
-    if (s.enum && s.enum.length > 0) {
-      return s.enum.map((v) => (v === null ? "null" : JSON.stringify(v))).join(" | ");
+    for (const key of Object.keys(KEYWORD_TYPES)) {
+      const value = s[key as keyof JSONSchemaProps];
+      if (value !== undefined && value !== false && !appliesTo(s, key))
+        out.push(noteLine(`${key} at ${path || "."}: ${JSON.stringify(value)} (it constrains no ${s.type})`));
+    }
+    const hasProps = Object.keys(s.properties ?? {}).length > 0;
+    if (typeof s.additionalProperties === "boolean" || (hasProps && s.additionalProperties !== undefined))
+      out.push(noteLine(`additionalProperties at ${path || "."}: ${JSON.stringify(s.additionalProperties)}`));
+    return out;
+  }
+
+  private baseType(
+    s: JSONSchemaProps,
+    name: string,
+    path: string,
+    site: Site,
+    notes: string[],
+  ): { type: string; own?: string } {
+    if (s["x-kubernetes-int-or-string"]) return { type: this.runtime("IntOrString") };
+    if (literalEnum(s)) {
+      return { type: (s.enum ?? []).map((v) => JSON.stringify(v)).join(" | ") };
     }
     switch (s.type) {
       case "string":
-        return "string";
+        return { type: "string" };
       case "boolean":
-        return "boolean";
+        return { type: "boolean" };
       case "integer":
-        if (s.format === "int32" || s.format === "int64") {
-          this.imports.add(s.format);
-          return s.format;
-        }
-        return "number";
+        if (s.format === "int32" || s.format === "int64") return { type: this.runtime(s.format) };
+        this.dangerous ||= s.format === undefined;
+        return s.format === undefined ? { type: "number" } : { type: this.runtime("int64") };
       case "number":
-        return "number";
+        this.dangerous = true;
+        return { type: "number" };
       case "array":
-        return s.items ? `${wrap(this.typeOf(s.items, name, `${path}[*]`))}[]` : "unknown[]";
+        if (!s.items) {
+          notes.push(noteLine(`array at ${path} without items`));
+          return { type: "unknown[]" };
+        }
+        return { type: `${wrap(this.named(s.items, name, `${path}[*]`))}[]` };
       case "object":
       case undefined:
-        return this.objectType(s, name, path);
+        return this.objectType(s, name, path, site, notes);
       default:
         throw new KbtsError(`${this.where}: schema at ${path} has unknown type ${JSON.stringify(s.type)}`, {
           where: this.where,
@@ -245,17 +441,26 @@ class Emitter {
     }
   }
 
-  private objectType(s: JSONSchemaProps, name: string, path: string): string {
+  private objectType(
+    s: JSONSchemaProps,
+    name: string,
+    path: string,
+    site: Site,
+    notes: string[],
+  ): { type: string; own?: string } {
     const props = s.properties ?? {};
     const keys = Object.keys(props);
     const preserve = s["x-kubernetes-preserve-unknown-fields"] === true;
     if (keys.length === 0) {
       if (s.additionalProperties && typeof s.additionalProperties === "object") {
-        return `Record<string, ${this.typeOf(s.additionalProperties, `${name}Value`, `${path}[*]`)}>`;
+        const value = this.named(s.additionalProperties, `${name}Value`, `${path}[*]`);
+        return { type: `${this.global("Record")}<string, ${value}>` };
       }
-      if (s.type === undefined && !preserve && !s.additionalProperties) return "unknown";
-      return s.type === undefined ? "unknown" : "Record<string, unknown>";
+      // RawExtension is `type: object` with unknown fields kept; unknown is any JSON value (no type).
+      if (preserve) return { type: s.type === "object" ? this.runtime("RawExtension") : "unknown" };
+      if (s.type === undefined) return { type: "unknown" };
     }
+    // An object whose fields are all pruned (`type: object` alone) is an empty interface.
     const iface = this.claim(name);
     // The outer interface comes before the ones its fields name: reserve its place first.
     const slot = this.declarations.push("") - 1;
@@ -263,62 +468,294 @@ class Emitter {
     const lines: string[] = [];
     for (const key of keys.sort(compareStrings)) {
       const prop = props[key] as JSONSchemaProps;
-      const type = this.typeOf(prop, `${name}${pascal(key)}`, `${path}.${key}`);
-      lines.push(...docComment(prop.description, "  "));
-      lines.push(`  ${propertyName(key)}${required.has(key) ? "" : "?"}: ${type};`);
+      const f = this.field(prop, `${name}${pascal(key)}`, `${path}.${key}`);
+      lines.push(...apart(f.notes).map((l) => `  ${l}`), ...f.lines.map((l) => `  ${l}`));
+      lines.push(`  ${propertyName(key)}${required.has(key) ? "" : "?"}: ${f.type};`);
     }
-    if (preserve) {
-      lines.push("  /** x-kubernetes-preserve-unknown-fields: fields the schema does not list are kept. */");
-      lines.push("  [field: string]: unknown;");
+    for (const key of [...required].filter((k) => !(k in props)).sort(compareStrings)) {
+      lines.unshift(`  ${noteLine(`required at ${path || "."} names ${key}, which has no schema`)}`);
     }
-    const decl = [...docComment(s.description, ""), `export interface ${iface} {`, ...lines, "}"];
+    const markers = markersOf(s);
+    // A named node's interface says all about it; a field's says the type-level part (the field the rest).
+    const fieldOnly = markers.field.map((m) => noteLine(`${m.slice(3)} (no marker outside a field)`));
+    const head =
+      site === "named"
+        ? [...apart([...notes, ...fieldOnly]), ...commentLines(s.description), ...markers.type]
+        : markers.type;
+    const decl = [
+      ...head,
+      ...(lines.length === 0
+        ? ["// biome-ignore lint/suspicious/noEmptyInterface: the schema declares no fields (all are pruned)"]
+        : []),
+      `export interface ${iface} {`,
+      ...lines,
+      "}",
+    ];
     this.declarations[slot] = decl.join("\n");
-    return iface;
+    return { type: iface, own: iface };
   }
 }
 
+/**
+ * The markers of a node's own keywords (not its children's): `field` ones only a field can carry,
+ * `type` ones a field or (for an interface) its declaration can. The type expression already says
+ * type, int-or-string, nullable, literal enums, formats of int32/int64 and preserve-unknown-fields
+ * of RawExtension/unknown.
+ */
+function markersOf(s: JSONSchemaProps): { field: string[]; type: string[] } {
+  const field: string[] = [];
+  const type: string[] = [];
+  const v = (name: string, value: string) => type.push(`// +kubebuilder:validation:${name}=${value}`);
+  // kbts applies a node's markers before it merges IntOrString's schema in, so string markers
+  // (Pattern, MaxLength) need to be told it is int-or-string.
+  const intOrString = s["x-kubernetes-int-or-string"] === true;
+  if (s.type === "integer" && s.format === undefined && !intOrString) v("Type", "integer");
+  // external-snapshotter's restoreSize: int-or-string with type string.
+  if (intOrString && s.type !== undefined) v("Type", s.type);
+  if (s.format !== undefined && !(s.type === "integer" && (s.format === "int32" || s.format === "int64")))
+    v("Format", quote(s.format));
+  if (s.enum && !literalEnum(s))
+    v("Enum", s.enum.map((e) => (typeof e === "string" ? quote(e) : JSON.stringify(e))).join(";"));
+  for (const key of ["minimum", "maximum", "multipleOf"] as const)
+    if (s[key] !== undefined && appliesTo(s, key)) v(pascal(key), String(s[key]));
+  if (s.exclusiveMinimum && appliesTo(s, "exclusiveMinimum")) v("ExclusiveMinimum", "true");
+  if (s.exclusiveMaximum && appliesTo(s, "exclusiveMaximum")) v("ExclusiveMaximum", "true");
+  for (const key of [
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+  ] as const)
+    if (s[key] !== undefined && appliesTo(s, key)) v(pascal(key), String(s[key]));
+  if (s.uniqueItems && appliesTo(s, "uniqueItems")) type.push("// +kubebuilder:validation:UniqueItems=true");
+  if (s.pattern !== undefined && appliesTo(s, "pattern")) v("Pattern", quote(s.pattern));
+  // RawExtension (type: object, no fields) says preserve-unknown-fields itself; `unknown` does not.
+  const preserveByType =
+    s.type === "object" &&
+    !(s.properties && Object.keys(s.properties).length > 0) &&
+    !(s.additionalProperties && typeof s.additionalProperties === "object");
+  if (s["x-kubernetes-preserve-unknown-fields"] && !preserveByType)
+    type.push("// +kubebuilder:pruning:PreserveUnknownFields");
+  if (s["x-kubernetes-embedded-resource"]) type.push("// +kubebuilder:validation:XEmbeddedResource");
+  if (s["x-kubernetes-list-type"]) type.push(`// +listType=${s["x-kubernetes-list-type"]}`);
+  for (const key of s["x-kubernetes-list-map-keys"] ?? []) type.push(`// +listMapKey=${key}`);
+  if (s["x-kubernetes-map-type"]) {
+    const isMap =
+      !(s.properties && Object.keys(s.properties).length > 0) && s.additionalProperties !== undefined;
+    type.push(`// +${isMap ? "mapType" : "structType"}=${s["x-kubernetes-map-type"]}`);
+  }
+  for (const r of s["x-kubernetes-validations"] ?? []) {
+    const args = [`rule=${quote(r.rule)}`];
+    if (r.message !== undefined) args.push(`message=${quote(r.message)}`);
+    if (r.messageExpression !== undefined) args.push(`messageExpression=${quote(r.messageExpression)}`);
+    if (r.reason !== undefined) args.push(`reason=${r.reason}`);
+    if (r.fieldPath !== undefined) args.push(`fieldPath=${quote(r.fieldPath)}`);
+    if (r.optionalOldSelf !== undefined) args.push(`optionalOldSelf=${r.optionalOldSelf}`);
+    type.push(`// +kubebuilder:validation:XValidation:${args.join(",")}`);
+  }
+  if (intOrString && (s.pattern !== undefined || s.minLength !== undefined || s.maxLength !== undefined))
+    type.unshift("// +kubebuilder:validation:XIntOrString");
+  if (s.title !== undefined) type.push(`// +kubebuilder:title=${quote(s.title)}`);
+  if (s.externalDocs) {
+    const d = s.externalDocs;
+    type.push(
+      `// +kubebuilder:externalDocs:url=${quote(d.url)}${d.description !== undefined ? `,description=${quote(d.description)}` : ""}`,
+    );
+  }
+  if (s.default !== undefined) field.push(`// +default=${jsonLine(s.default)}`);
+  if (s.example !== undefined) field.push(`// +kubebuilder:example=${markerValue(s.example)}`);
+  return { field, type };
+}
+
+/**
+ * The type a validation keyword constrains (JSON Schema): on a value of another type it checks
+ * nothing, and kbts' markers refuse it there, so it is noted, not marked (karpenter's NodePool has a
+ * maxLength on a list).
+ */
+export const KEYWORD_TYPES: Record<string, readonly string[]> = {
+  minimum: ["integer", "number"],
+  maximum: ["integer", "number"],
+  exclusiveMinimum: ["integer", "number"],
+  exclusiveMaximum: ["integer", "number"],
+  multipleOf: ["integer", "number"],
+  minLength: ["string"],
+  maxLength: ["string"],
+  pattern: ["string"],
+  minItems: ["array"],
+  maxItems: ["array"],
+  uniqueItems: ["array"],
+  minProperties: ["object"],
+  maxProperties: ["object"],
+};
+
+/** Whether a keyword constrains the node's values (int-or-string values are also strings and integers). */
+export function appliesTo(s: JSONSchemaProps, key: string): boolean {
+  const types = KEYWORD_TYPES[key];
+  if (!types || s.type === undefined) return true;
+  if (s["x-kubernetes-int-or-string"] && (types.includes("string") || types.includes("integer"))) return true;
+  return types.includes(s.type);
+}
+
+/** A string, boolean or integer enum of the node's own type reads best as a union of literals. */
+function literalEnum(s: JSONSchemaProps): boolean {
+  if (!s.enum || s.enum.length === 0 || s["x-kubernetes-int-or-string"]) return false;
+  // A union of true and false is read back as boolean without enum; a number union as integer.
+  if (s.type === "string") return s.enum.every((v) => typeof v === "string");
+  if (s.type === "integer") return s.enum.every((v) => typeof v === "number" && Number.isInteger(v));
+  return false;
+}
+
+/**
+ * A marker string argument: double-quoted with Go's escapes (JSON's are a subset), and the line
+ * and paragraph separators escaped, which would end a `//` comment.
+ */
+function quote(text: string): string {
+  return JSON.stringify(text).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+}
+
+/** JSON on one line (a `+default=` value). */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+}
+
+/** A value in marker syntax: strings quoted, numbers and booleans bare, lists and maps in braces. */
+function markerValue(value: unknown): string {
+  if (typeof value === "string") return quote(value);
+  if (Array.isArray(value)) return `{${value.map(markerValue).join(",")}}`;
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${quote(k)}: ${markerValue(v)}`)
+      .join(",")}}`;
+  return String(value);
+}
+
+/** A note on a construct no marker expresses (a comment that is neither description nor marker). */
+function noteLine(text: string): string {
+  return `// kbts: no marker for ${text}`;
+}
+
+/**
+ * Notes go in a comment group of their own, a blank line above the field's doc comment: kbts, as
+ * controller-gen, reads a description only from the group right above a declaration.
+ */
+function apart(notes: string[]): string[] {
+  return notes.length === 0 ? [] : [...notes, ""];
+}
+
+/**
+ * A description as `//` comment lines, which keep each line as it is (a block comment's lines are
+ * trimmed). A line starting with `+` would read as a marker: it is kept with a note instead.
+ */
+function commentLines(text: string | undefined): string[] {
+  if (text === undefined || text.trim() === "") return [];
+  return text
+    .replace(/\n+$/, "")
+    .replace(/^\n+/, "")
+    .split("\n")
+    .map((l) => (l === "" ? "//" : isMarkerLine(l) ? `// \\${l}` : `// ${l}`));
+}
+
 function renderKind(k: KindInput): string {
-  const e = new Emitter(k.where);
-  const root = e.reserve(k.kind);
-  const listed = new Set(["apiVersion", "kind", "metadata"]);
+  const kind = k.crd.names.kind;
+  const shadowed = new Set([kind]);
+  const e = new Emitter(k.where, shadowed);
+  const root = e.claim(kind);
   const props = k.schema.properties ?? {};
   const required = new Set(k.schema.required ?? []);
   const body: string[] = [];
   for (const key of Object.keys(props).sort(compareStrings)) {
-    if (listed.has(key)) continue;
+    if (key === "apiVersion" || key === "kind" || key === "metadata") continue;
     const prop = props[key] as JSONSchemaProps;
-    const type = e.typeOf(prop, `${k.kind}${pascal(key)}`, `.${key}`);
-    body.push(...docComment(prop.description, "  "));
-    body.push(`  ${propertyName(key)}${required.has(key) ? "" : "?"}: ${type};`);
+    const f = e.field(prop, `${kind}${pascal(key)}`, `.${key}`);
+    body.push(...apart(f.notes).map((l) => `  ${l}`), ...f.lines.map((l) => `  ${l}`));
+    body.push(`  ${propertyName(key)}${required.has(key) ? "" : "?"}: ${f.type};`);
   }
-  if (k.schema["x-kubernetes-preserve-unknown-fields"]) body.push("  [field: string]: unknown;");
-  e.imports.add("KubernetesObject");
+  const rootMarkers = markersOf(k.schema);
+  const objectMeta = e.runtimeName("ObjectMeta");
   const rootDecl = [
-    ...docComment(k.schema.description, ""),
-    `export interface ${root} extends KubernetesObject {`,
+    ...commentLines(k.schema.description),
+    ...crdMarkers(k),
+    ...rootMarkers.type,
+    `export interface ${root} {`,
+    "  apiVersion?: string;",
+    "  kind?: string;",
+    `  metadata?: ${objectMeta};`,
     ...body,
     "}",
   ].join("\n");
-  const types = [...e.imports].sort(compareStrings);
+  const types = [...e.imports].sort(compareStrings).map((t) => (shadowed.has(t) ? `${t} as Kbts${t}` : t));
+  const plural = k.crd.names.plural;
   return [
     `${FROM_CRD_HEADER} ${k.source}. DO NOT EDIT.`,
-    `// ${k.plural}.${k.group} ${k.version}: regenerate with kbts generate --from-crd ${k.source}`,
+    `// ${plural}.${k.group} ${k.version.name}: regenerate with kbts generate --from-crd ${k.source}`,
+    "//",
+    "// The markers say what the CRD's schema says, so `kbts manifests` makes the same CRD from these",
+    "// types once this project owns the kind: delete `+kubebuilder:skip` below (and this header), and",
+    "// the kind is yours to evolve. Until then no CRD is generated from this file.",
+    ...(e.dangerous
+      ? ["// It has number or plain integer fields: `kbts manifests` needs --allow-dangerous-types for them."]
+      : []),
+    "",
+    `// +groupName=${k.group}`,
+    "// +kubebuilder:skip",
+    "",
     'import { defineKind } from "@kbts/runtime";',
     `import type { ${types.join(", ")} } from "@kbts/runtime";`,
     "",
+    ...apart(e.lostAtRoot(k.schema)),
     rootDecl,
     "",
     ...e.declarations.flatMap((d) => [d, ""]),
-    `/** The ${k.kind} descriptor: \`client.get(${k.kind}Kind, key)\` returns a ${root}. */`,
-    `export const ${k.kind}Kind = defineKind<${root}>({`,
+    `/** The ${kind} descriptor: \`client.get(${kind}Kind, key)\` returns a ${root}. */`,
+    `export const ${kind}Kind = defineKind<${root}>({`,
     `  group: ${JSON.stringify(k.group)},`,
-    `  version: ${JSON.stringify(k.version)},`,
-    `  kind: ${JSON.stringify(k.kind)},`,
-    `  plural: ${JSON.stringify(k.plural)},`,
-    `  namespaced: ${k.namespaced},`,
+    `  version: ${JSON.stringify(k.version.name)},`,
+    `  kind: ${JSON.stringify(kind)},`,
+    `  plural: ${JSON.stringify(plural)},`,
+    `  namespaced: ${k.crd.scope !== "Cluster"},`,
     "});",
     "",
   ].join("\n");
+}
+
+/** The CRD-level markers of one version: names, scope, storage, subresources, columns, deprecation. */
+function crdMarkers(k: KindInput): string[] {
+  const names = k.crd.names;
+  const v = k.version;
+  const resource = [`path=${names.plural}`];
+  if (names.singular) resource.push(`singular=${names.singular}`);
+  resource.push(`scope=${k.crd.scope === "Cluster" ? "Cluster" : "Namespaced"}`);
+  if (names.shortNames?.length) resource.push(`shortName=${names.shortNames.map(quote).join(";")}`);
+  if (names.categories?.length) resource.push(`categories=${names.categories.map(quote).join(";")}`);
+  const out = ["// +kubebuilder:object:root=true", `// +kubebuilder:resource:${resource.join(",")}`];
+  if (v.storage) out.push("// +kubebuilder:storageversion");
+  if (v.subresources?.status) out.push("// +kubebuilder:subresource:status");
+  const scale = v.subresources?.scale;
+  if (scale) {
+    const args = [
+      `specpath=${quote(scale.specReplicasPath)}`,
+      `statuspath=${quote(scale.statusReplicasPath)}`,
+    ];
+    if (scale.labelSelectorPath !== undefined) args.push(`selectorpath=${quote(scale.labelSelectorPath)}`);
+    out.push(`// +kubebuilder:subresource:scale:${args.join(",")}`);
+  }
+  for (const c of v.additionalPrinterColumns ?? []) {
+    const args = [`name=${quote(c.name)}`, `type=${c.type}`, `JSONPath=${quote(c.jsonPath)}`];
+    if (c.description !== undefined) args.push(`description=${quote(c.description)}`);
+    if (c.format !== undefined) args.push(`format=${c.format}`);
+    if (c.priority !== undefined) args.push(`priority=${c.priority}`);
+    out.push(`// +kubebuilder:printcolumn:${args.join(",")}`);
+  }
+  if (v.deprecated) {
+    out.push(
+      `// +kubebuilder:deprecatedversion${v.deprecationWarning !== undefined ? `:warning=${quote(v.deprecationWarning)}` : ""}`,
+    );
+  }
+  for (const f of v.selectableFields ?? [])
+    out.push(`// +kubebuilder:selectablefield:JSONPath=${quote(f.jsonPath)}`);
+  return out;
 }
 
 /** A union or function type inside an array or `| null` needs parentheses. */
@@ -334,23 +771,4 @@ function pascal(key: string): string {
 
 function propertyName(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-}
-
-/**
- * A description as a JSDoc comment: `*\/` cannot end it early, and a line starting with `+` is
- * escaped so kbts' marker reader never takes prose for a marker.
- */
-function docComment(text: string | undefined, indent: string): string[] {
-  const trimmed = text?.trim();
-  if (!trimmed) return [];
-  const lines = trimmed
-    .replaceAll("*/", "*\\/")
-    .split("\n")
-    .map((l) => l.trimEnd().replace(/^(\s*)\+/, "$1\\+"));
-  if (lines.length === 1) return [`${indent}/** ${lines[0]} */`];
-  return [
-    `${indent}/**`,
-    ...lines.map((l) => (l === "" ? `${indent} *` : `${indent} * ${l}`)),
-    `${indent} */`,
-  ];
 }

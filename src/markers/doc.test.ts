@@ -36,5 +36,9 @@ describe("tool directives", () => {
     expect(isDirectiveLine("biome-ignore lint/x: y")).toBe(true);
     expect(isDirectiveLine("prettier-ignore")).toBe(true);
     expect(isDirectiveLine("size is how big the stamp is.")).toBe(false);
+    expect(isDirectiveLine("global window, fetch:readonly")).toBe(true);
+    expect(isDirectiveLine("global defines the global parameters of the Alertmanager configuration.")).toBe(
+      false,
+    );
   });
 });

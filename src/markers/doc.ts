@@ -56,6 +56,12 @@ export const isMarkerLine = (text: string): boolean => text.trimStart().startsWi
  * `@ts-expect-error`, `eslint-disable-next-line`, `biome-ignore`, `prettier-ignore` and the like.
  */
 export const isDirectiveLine = (text: string): boolean =>
-  /^\s*(@ts-(expect-error|ignore|nocheck|check)\b|eslint-(disable|enable)|biome-ignore|prettier-ignore|tslint:|istanbul ignore|c8 ignore|v8 ignore|jshint |global )/.test(
+  /^\s*(@ts-(expect-error|ignore|nocheck|check)\b|eslint-(disable|enable)|biome-ignore|prettier-ignore|tslint:|istanbul ignore|c8 ignore|v8 ignore|jshint )/.test(
     text,
-  );
+  ) || GLOBALS_DIRECTIVE.test(text);
+
+/**
+ * ESLint's and JSHint's `global a, b:writable` is only a list of names: prose that starts with the
+ * word ("global defines the global parameters", prometheus-operator's Alertmanager) is a description.
+ */
+const GLOBALS_DIRECTIVE = /^\s*global\s+[\w$]+(\s*:\s*\w+)?(\s*,\s*[\w$]+(\s*:\s*\w+)?)*\s*$/;

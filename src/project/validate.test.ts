@@ -57,14 +57,11 @@ describe("create refuses what the API server or the compiler would refuse", () =
     );
   });
 
-  it.each(["Promise", "Manager", "Condition", "ObjectMeta", "Request", "Result", "Reconciler", "Client"])(
-    "a kind named %s, which collides with a name the generated code uses",
+  // A kind named like a global (Promise, Request...) is not refused: src/plugins/global-kinds.test.ts.
+  it.each(["Manager", "Condition", "ObjectMeta", "Result", "Reconciler", "Client"])(
+    "a kind named %s, which collides with a name the generated code imports",
     async (kind) => {
-      await refused(
-        () => runCreateApi(dir, { ...api, kind }),
-        "--kind",
-        new RegExp(`kind ${kind} (would shadow|makes)`),
-      );
+      await refused(() => runCreateApi(dir, { ...api, kind }), "--kind", new RegExp(`kind ${kind} makes`));
     },
   );
 

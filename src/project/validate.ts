@@ -276,62 +276,15 @@ export function checkBuiltinKind(group: string, version: string, kind: string, p
   });
 }
 
-/** Global names of TypeScript and Node.js a generated file uses or may use; a kind must not shadow them. */
-const GLOBAL_NAMES = new Set([
-  "Promise",
-  "Error",
-  "Map",
-  "Set",
-  "Array",
-  "Object",
-  "String",
-  "Number",
-  "Boolean",
-  "Date",
-  "Record",
-  "Partial",
-  "Required",
-  "Readonly",
-  "Pick",
-  "Omit",
-  "Function",
-  "Symbol",
-  "RegExp",
-  "JSON",
-  "Math",
-  "Buffer",
-  "Uint8Array",
-  "AbortController",
-  "AbortSignal",
-  "URL",
-  "Response",
-  "Headers",
-  "Console",
-  "Intl",
-  "Proxy",
-  "Reflect",
-  "WeakMap",
-  "WeakSet",
-  "BigInt",
-  "Iterable",
-  "Awaited",
-  "ReturnType",
-  "NonNullable",
-]);
-
 /**
  * The kind becomes identifiers in generated TypeScript (`Memcached`, `MemcachedSpec`, `MemcachedKind`,
- * `MemcachedReconciler`...). A kind named like a global or like something a generated file imports
- * (`Manager`, `Request`, `Result`, `Condition`, `ObjectMeta`...) gives a project that does not
- * compile: refused here, after staging, by reading each staged file's imports and declarations.
+ * `MemcachedReconciler`...). A kind named like a global (Proxy, Promise, Map) is fine: where the kind
+ * is in scope, templates name the global `globalThis.Promise` (and the runtime's Request as
+ * KbtsRequest). A kind named like something else a generated file imports (`Manager`, `Result`,
+ * `Condition`, `ObjectMeta`...) gives a project that does not compile: refused here, after staging,
+ * by reading each staged file's imports and declarations.
  */
 export function checkIdentifierCollisions(fs: StagedFS, kind: string): void {
-  if (GLOBAL_NAMES.has(kind)) {
-    throw new KbtsError(`kind ${kind} would shadow TypeScript's global ${kind} in the generated code`, {
-      where: "--kind",
-      fix: `choose another kind name, e.g. --kind App${kind}`,
-    });
-  }
   for (const change of fs.changes()) {
     if (!change.path.endsWith(".ts") || typeof change.content !== "string") continue;
     const sf = ts.createSourceFile(change.path, change.content, ts.ScriptTarget.Latest, false);

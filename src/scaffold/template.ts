@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "./names.js";
 
 /**
  * One generated file: a handlebars template under `templates/`, readable as the file it produces,
@@ -49,6 +50,29 @@ export class Renderer {
   constructor(private readonly root = TEMPLATES_ROOT) {
     // A JSON value (and a TypeScript string literal): `{{json x}}` quotes and escapes x.
     this.hbs.registerHelper("json", (value: unknown) => JSON.stringify(value));
+    // A kind may be named like a global or a runtime type the template uses (OpenShift's Proxy, a
+    // Request kind): where the kind's type is in scope, `{{global "Promise"}}` is globalThis.Promise,
+    // and `{{runtimeImport "Request"}}`/`{{runtimeName "Request"}}` import and use the runtime's
+    // type as KbtsRequest. Other kinds read as before.
+    const shadows = (name: string, options: Handlebars.HelperOptions): boolean => {
+      const root = options.data?.root as { kind?: unknown; typeName?: unknown } | undefined;
+      return root?.kind === name || root?.typeName === name;
+    };
+    this.hbs.registerHelper("global", (name: string, options: Handlebars.HelperOptions) =>
+      shadows(name, options) ? `globalThis.${name}` : name,
+    );
+    this.hbs.registerHelper("runtimeImport", (name: string, options: Handlebars.HelperOptions) =>
+      shadows(name, options) ? `${name} as Kbts${name}` : name,
+    );
+    this.hbs.registerHelper("runtimeName", (name: string, options: Handlebars.HelperOptions) =>
+      shadows(name, options) ? `Kbts${name}` : name,
+    );
+    // `{{#if (restrictedGlobal kind)}}` guards the biome-ignore above an import of such a kind.
+    this.hbs.registerHelper(
+      "restrictedGlobal",
+      (name: unknown) => typeof name === "string" && isRestrictedGlobal(name),
+    );
+    this.hbs.registerHelper("restrictedImportComment", () => RESTRICTED_IMPORT_COMMENT);
   }
 
   render(template: string, data: object): string {
