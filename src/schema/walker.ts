@@ -131,11 +131,33 @@ export class SchemaWalker {
     } else {
       schema = this.fail(from, `unsupported declaration ${ts.SyntaxKind[decl.kind]}`);
     }
-    if (docs.doc) schema.description = docs.doc;
+    // controller-gen returns a marshaler's schema before it adds the type's description.
+    const marshaler = this.marshalerKind(decl, docs.markers);
+    if (docs.doc && !marshaler) schema.description = docs.doc;
     if (ts.isInterfaceDeclaration(decl)) this.applyBaseMarkers(decl, schema, new Set());
     applySchemaMarkers(schema, docs.markers, this.errors);
+    if (marshaler === "text" && schema.type !== "string") {
+      this.fail(
+        decl,
+        `${(decl as ts.NamedDeclaration).name?.getText() ?? "type"} is a TextMarshaler but its schema type is ${schema.type ?? "none"}, not string`,
+        "remove the +kubebuilder:validation:Type marker (text marshals as a string), or use JSONMarshaler",
+      );
+    }
     n.raw = schema;
     n.building = false;
+  }
+
+  /**
+   * An alias of JSONMarshaler<T> with a Type marker, or of TextMarshaler: a type that marshals itself,
+   * whose schema is only its markers (controller-gen's infoToSchema).
+   */
+  private marshalerKind(decl: ts.Declaration, markers: MarkerSet): "json" | "text" | undefined {
+    if (!ts.isTypeAliasDeclaration(decl) || !ts.isTypeReferenceNode(decl.type)) return undefined;
+    const target = resolveTypeName(this.checker, decl.type.typeName);
+    if (target.kind !== "runtime") return undefined;
+    if (target.name === "TextMarshaler") return "text";
+    if (target.name === "JSONMarshaler" && markers.all.some((m) => m.def.setsType)) return "json";
+    return undefined;
   }
 
   /**
@@ -367,6 +389,7 @@ export class SchemaWalker {
     const args = node.typeArguments ?? [];
     switch (target.kind) {
       case "runtime": {
+        if (target.name === "TextMarshaler") return { type: "string" };
         if (target.name === "JSONMarshaler") {
           // controller-gen: a json.Marshaler with a Type marker is only its markers; without one,
           // the Go type is walked.
@@ -479,7 +502,14 @@ export class SchemaWalker {
    * `map[ResourceName]Quantity`, or a key type that is an encoding.TextMarshaler, ported as a string
    * alias). The key's own values (a union's, an enum's) constrain nothing, as in controller-gen.
    */
-  private isStringKey(key: ts.TypeNode): boolean {
+  private isStringKey(key: ts.TypeNode, depth = 0): boolean {
+    // @kbts/runtime's types are known by name (its sources may not be loaded): follow aliases to one.
+    if (ts.isTypeReferenceNode(key) && depth < 10) {
+      const target = resolveTypeName(this.checker, key.typeName);
+      if (target.kind === "runtime") return target.name === "TextMarshaler";
+      if (target.kind === "decl" && ts.isTypeAliasDeclaration(target.decl))
+        return this.isStringKey(target.decl.type, depth + 1);
+    }
     const type = this.checker.getTypeFromTypeNode(key);
     const parts = type.isUnion() ? type.types : [type];
     return parts.every((p) => (p.flags & ts.TypeFlags.StringLike) !== 0);

@@ -25,6 +25,11 @@ export type uint = number;
  * ```
  */
 export type JSONMarshaler<T = unknown> = T;
+/**
+ * A type that marshals itself as text (Go's encoding.TextMarshaler, e.g. a URL or an address): a string
+ * in the CRD (`type: string`, no description of its own, as controller-gen writes it), also as a map key.
+ */
+export type TextMarshaler = string;
 /** A floating-point field; CRDs allow it only with `--allow-dangerous-types`, as controller-gen does. */
 export type float64 = number;
 /** A float32 field (`type: number, format: float`... only with `--allow-dangerous-types`). */
