@@ -178,7 +178,10 @@ describe("repeatable markers: one definition, read by --list-markers and the col
     for (const [name, [a, b]] of Object.entries(TWICE)) {
       const target = name.includes("OneOf") ? "type" : "field";
       const { collector, docs } = collectTwice(name, target, a, b);
-      expect(collector.errors.map((e) => e.message), name).toEqual([]);
+      expect(
+        collector.errors.map((e) => e.message),
+        name,
+      ).toEqual([]);
       expect(
         docs.markers.all.map((m) => m.value),
         name,
