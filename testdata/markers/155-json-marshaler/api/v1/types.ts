@@ -8,10 +8,16 @@ export type Flag = JSONMarshaler<boolean>;
 // Link is a URL that marshals itself as a string: its parts are not the schema.
 export type Link = JSONMarshaler<{ scheme: string; host: string; path: string }>;
 
+// BagFields are what a Bag holds in the program.
+export interface BagFields {
+  known: string;
+  rest?: Record<string, string>;
+}
+
 // +kubebuilder:validation:Type=object
 // +kubebuilder:pruning:PreserveUnknownFields
 // Bag keeps every field it is given: its one known field is not the schema.
-export type Bag = JSONMarshaler<{ known: string }>;
+export type Bag = JSONMarshaler<BagFields>;
 
 // +kubebuilder:validation:Type=integer
 // +kubebuilder:validation:Format=int64

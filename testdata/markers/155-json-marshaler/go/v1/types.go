@@ -30,8 +30,8 @@ func (l *Link) MarshalJSON() ([]byte, error) { return json.Marshal(l.String()) }
 // +kubebuilder:pruning:PreserveUnknownFields
 // Bag keeps every field it is given: its one known field is not the schema.
 type Bag struct {
-	Known string         `json:"known"`
-	Rest  map[string]any `json:"-"`
+	Known string            `json:"known"`
+	Rest  map[string]string `json:"rest,omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
