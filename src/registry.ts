@@ -25,4 +25,6 @@ export const registry = new Registry()
     "k8s:openapi-gen",
     "genclient",
     "kubebuilder:docs-gen",
+    // gengo's enum tag on k8s.io/api types (openapi-gen reads it; controller-gen does not).
+    "enum",
   );

@@ -1,7 +1,8 @@
 import { basename, dirname, relative, sep } from "node:path";
 import { compareStrings } from "../compare.js";
+import { KbtsError } from "../errors.js";
 import type { MarkerCollector } from "../markers/collect.js";
-import { instancesOf, type MarkerInstance } from "../markers/registry.js";
+import { formatLocation, instancesOf, type MarkerInstance } from "../markers/registry.js";
 import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
 import { resolveTypeName } from "./type-names.js";
 import { ts } from "./typescript.js";
@@ -16,7 +17,11 @@ export interface ApiPackage {
   kinds: RootKind[];
 }
 
-/** A root type: +kubebuilder:object:root=true and a `metadata: ObjectMeta` property. */
+/**
+ * A root type: +kubebuilder:object:root=true and a `metadata: ObjectMeta` property (controller-gen
+ * needs no marker, only the embedded TypeMeta and ObjectMeta; kbts needs the marker too, and refuses
+ * it on a type that has no ObjectMeta).
+ */
 export interface RootKind {
   name: string;
   decl: ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
@@ -54,30 +59,62 @@ export function findApiPackages(
       optionalByDefault: markers.some((m) => m.def === packageOptional),
       kinds: [],
     };
+    const misplaced: { decl: TypeDecl; marker: MarkerInstance<boolean> }[] = [];
+    const unmarked: TypeDecl[] = [];
     for (const sf of pkgFiles) {
       for (const stmt of sf.statements) {
         if (!ts.isInterfaceDeclaration(stmt) && !ts.isTypeAliasDeclaration(stmt)) continue;
         const docs = collector.forNode(stmt);
         const root = docs.markers.get(objectRoot);
-        if (!root?.value) continue;
-        if (hasObjectMeta(stmt, checker)) pkg.kinds.push({ name: stmt.name.text, decl: stmt });
+        const meta = metadataType(stmt, checker);
+        if (!root?.value) {
+          if (meta === "ObjectMeta") unmarked.push(stmt);
+          continue;
+        }
+        if (meta === "ObjectMeta") pkg.kinds.push({ name: stmt.name.text, decl: stmt });
+        else if (meta !== "ListMeta") misplaced.push({ decl: stmt, marker: root });
       }
     }
+    for (const { decl, marker } of misplaced) collector.errors.push(notAKind(decl, marker, unmarked));
     out.push(pkg);
   }
   return out;
 }
 
-function hasObjectMeta(
-  decl: ts.InterfaceDeclaration | ts.TypeAliasDeclaration,
-  checker: ts.TypeChecker,
-): boolean {
+type TypeDecl = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+
+/** The name of the type of a declaration's `metadata` property (ObjectMeta for a kind, ListMeta for its List). */
+function metadataType(decl: TypeDecl, checker: ts.TypeChecker): string | undefined {
   const type = checker.getTypeAtLocation(decl.name);
   const meta = checker.getPropertyOfType(type, "metadata");
   const d = meta?.valueDeclaration ?? meta?.declarations?.[0];
-  if (!d || !ts.isPropertySignature(d) || !d.type || !ts.isTypeReferenceNode(d.type)) return false;
-  const target = resolveTypeName(checker, d.type.typeName);
-  return target.name === "ObjectMeta";
+  if (!d || !ts.isPropertySignature(d) || !d.type || !ts.isTypeReferenceNode(d.type)) return undefined;
+  return resolveTypeName(checker, d.type.typeName).name;
+}
+
+/**
+ * A root marker on a type with neither `metadata: ObjectMeta` nor `metadata: ListMeta`: no CRD could
+ * come of it. controller-gen finds kinds by their embedded TypeMeta and ObjectMeta and ignores the
+ * marker (it only asks deepcopy for runtime.Object); kbts needs both, so a marker on the wrong type
+ * would make no CRD at all. Names the package's types that have ObjectMeta but no marker.
+ */
+function notAKind(decl: TypeDecl, marker: MarkerInstance<boolean>, unmarked: TypeDecl[]): KbtsError {
+  const name = decl.name.text;
+  const others = unmarked.map((d) => d.name.text);
+  const hint =
+    others.length > 0
+      ? `; ${others.join(", ")} ${others.length === 1 ? "has" : "have"} metadata: ObjectMeta but no +kubebuilder:object:root=true: did the marker mean ${others.join(" or ")}?`
+      : "";
+  return new KbtsError(
+    `+kubebuilder:object:root=true is on ${name}, which cannot be a kind: it has no metadata: ObjectMeta (nor ListMeta, for a kind's List)${hint}`,
+    {
+      where: formatLocation(marker.loc),
+      fix:
+        others.length > 0
+          ? `move the marker from ${name} to ${others[0]}'s marker block (a kind is the type with apiVersion, kind and metadata: ObjectMeta)`
+          : `give ${name} apiVersion?: string, kind?: string and metadata?: ObjectMeta, or remove the marker`,
+    },
+  );
 }
 
 /** Root types in a directory without +groupName get no CRD (as with controller-gen); say so. */

@@ -48,6 +48,7 @@ export declare namespace ts {
   export type TypeAliasDeclaration = TS.TypeAliasDeclaration;
   export type TypeChecker = TS.TypeChecker;
   export type TypeNode = TS.TypeNode;
+  export type TupleTypeNode = TS.TupleTypeNode;
   export type TypeOperatorNode = TS.TypeOperatorNode;
   export type TypeReference = TS.TypeReference;
   export type TypeReferenceNode = TS.TypeReferenceNode;

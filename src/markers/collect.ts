@@ -58,9 +58,6 @@ function describe(node: ts.Node): string {
  * markers of their doc group and the group before it; every other comment is package-level.
  * Malformed markers are gathered as errors, unknown ones as warnings; nothing throws.
  */
-/** Value markers that may be given several times, each adding a value. */
-const REPEATABLE = new Set(["listMapKey", "kubebuilder:validation:XValidation"]);
-
 export class MarkerCollector {
   readonly errors: KbtsError[] = [];
   readonly warnings: MarkerWarning[] = [];
@@ -135,13 +132,14 @@ export class MarkerCollector {
   }
 
   /**
-   * A single-valued marker (`+name=<value>`) given twice on one node with different values: only one
-   * could win, so neither does; the error names both lines. Markers that collect (listMapKey) repeat.
+   * A marker that is not repeatable given twice on one node with different values: only one could
+   * win, so neither does; the error names both lines. Repeatable markers (listMapKey, XValidation,
+   * AtMostOneOf, printcolumn...) each add their value.
    */
   private refuseConflicts(markers: MarkerInstance[]): void {
     const first = new Map<MarkerInstance["def"], MarkerInstance>();
     for (const m of markers) {
-      if (m.def.args.kind !== "value" || REPEATABLE.has(m.def.name)) continue;
+      if (m.def.repeatable) continue;
       const before = first.get(m.def);
       if (!before) {
         first.set(m.def, m);

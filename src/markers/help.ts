@@ -5,5 +5,10 @@ import type { Registry } from "./registry.js";
 /** The marker reference, generated from the definitions (as `controller-gen -h` is). */
 export function markerHelp(registry: Registry): string {
   const defs = registry.definitions().sort((a, b) => compareStrings(a.name, b.name));
-  return defs.map((d) => `${usage(d.name, d.args)}\n    ${d.help} [${d.targets.join(", ")}]`).join("\n");
+  return defs
+    .map(
+      (d) =>
+        `${usage(d.name, d.args)}\n    ${d.help}${d.repeatable ? " (repeatable)" : ""} [${d.targets.join(", ")}]`,
+    )
+    .join("\n");
 }

@@ -96,6 +96,19 @@ describe("marker arguments (controller-tools syntax)", () => {
     }
   });
 
+  it("suggests the marker named like the unknown one's last segment before the nearest by spelling", () => {
+    const hint = (text: string) => {
+      const r = parse(text);
+      return r.kind === "warning" ? r.warning.message : "";
+    };
+    // Edit distance alone suggested +kubebuilder:validation:MultipleOf (same prefix, same length).
+    expect(hint("+kubebuilder:validation:nullable")).toContain("(did you mean +nullable?)");
+    expect(hint("+kubebuilder:validation:optional")).toContain(
+      "(did you mean +kubebuilder:validation:Optional?)",
+    );
+    expect(hint("+kubebuilder:validation:listType=map")).toContain("(did you mean +listType?)");
+  });
+
   it("says when a marker is used on the wrong target", () => {
     const r = parse("+kubebuilder:subresource:status", "field");
     expect(r.kind).toBe("warning");

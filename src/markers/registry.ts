@@ -1,4 +1,5 @@
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
+import { compareStrings } from "../compare.js";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import type { ArgsShape, ArgValue } from "./args.js";
 import { closest } from "./spelling.js";
@@ -36,6 +37,13 @@ export interface MarkerDefinition<V = unknown> {
   targets: readonly Target[];
   args: ArgsShape;
   help: string;
+  /**
+   * Every instance counts, each adding to the result (a rule, a list-map key, a column, a permission),
+   * as controller-gen applies each value of these markers. Any other marker given twice on one node
+   * with different values is refused: only one could win. The one definition `--list-markers` and the
+   * collector both read.
+   */
+  repeatable?: boolean;
   /** Turns the parsed arguments into the marker's value (and validates them). */
   convert?(args: ArgValue | Record<string, ArgValue> | undefined, text: string): V;
   schema?: SchemaEffect<V>;
@@ -56,6 +64,8 @@ export interface MarkerDefinition<V = unknown> {
   packageDefault?: "optional";
   /** Field names the value refers to (ExactlyOneOf...): they may not be required. */
   oneOfFields?(value: V): string[];
+  /** The marker says the schema's type itself (+kubebuilder:validation:Type): a JSONMarshaler type is then opaque. */
+  setsType?: boolean;
   /** A field of type any/unknown/object is accepted with this marker (its unknown fields are kept). */
   keepsUnknownFields?: boolean;
   /** The rule the parent object gets for a field carrying this marker when the field is optional (k8s:immutable). */
@@ -183,8 +193,23 @@ export class Registry {
     return out;
   }
 
-  /** The known name closest to `name` (Levenshtein), for "did you mean" warnings. */
+  /**
+   * The known name closest to `name`, for "did you mean" warnings: the same name in other case; else
+   * a marker named like its last segment (`+kubebuilder:validation:nullable` is `+nullable`, not the
+   * equally long `...:MultipleOf`); else the nearest by edit distance.
+   */
   closest(name: string): string | undefined {
+    const lower = name.toLowerCase();
+    const names = [...this.names];
+    const same = names.find((n) => n.toLowerCase() === lower);
+    if (same) return same;
+    const last = lower.slice(lower.lastIndexOf(":") + 1);
+    if (last !== lower) {
+      const bySegment = names
+        .filter((n) => n.toLowerCase() === last || n.toLowerCase().endsWith(`:${last}`))
+        .sort((a, b) => a.length - b.length || compareStrings(a, b));
+      if (bySegment[0]) return bySegment[0];
+    }
     return closest(name, this.names, {
       within: (n) => Math.max(3, Math.floor(n.length / 3)),
       ignoreCase: true,

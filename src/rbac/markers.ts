@@ -28,6 +28,7 @@ export const rbacMarker = defineMarker<RbacRule>({
     },
   },
   help: "a permission of the manager's role (groups, resources, resourceNames, verbs, urls, namespace, roleName)",
+  repeatable: true,
   convert: (args) => checkRule(args as unknown as RbacRule),
 });
 

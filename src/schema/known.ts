@@ -7,8 +7,10 @@ import { KNOWN_GO_TYPES } from "./known/names.js";
  * (LabelSelector, Condition, core/v1 types) taken verbatim from controller-gen's output.
  */
 
-/** Basic types: `int32`/`int64` are Go builtins (no named-type flattening). */
+/** Basic types: `int`/`uint`/`int32`/`int64` are Go builtins (no named-type flattening). */
 export const BASIC_TYPES: Record<string, JSONSchemaProps> = {
+  int: { type: "integer" },
+  uint: { type: "integer" },
   int32: { type: "integer", format: "int32" },
   int64: { type: "integer", format: "int64" },
 };

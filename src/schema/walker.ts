@@ -131,11 +131,33 @@ export class SchemaWalker {
     } else {
       schema = this.fail(from, `unsupported declaration ${ts.SyntaxKind[decl.kind]}`);
     }
-    if (docs.doc) schema.description = docs.doc;
+    // controller-gen returns a marshaler's schema before it adds the type's description.
+    const marshaler = this.marshalerKind(decl, docs.markers);
+    if (docs.doc && !marshaler) schema.description = docs.doc;
     if (ts.isInterfaceDeclaration(decl)) this.applyBaseMarkers(decl, schema, new Set());
     applySchemaMarkers(schema, docs.markers, this.errors);
+    if (marshaler === "text" && schema.type !== "string") {
+      this.fail(
+        decl,
+        `${(decl as ts.NamedDeclaration).name?.getText() ?? "type"} is a TextMarshaler but its schema type is ${schema.type ?? "none"}, not string`,
+        "remove the +kubebuilder:validation:Type marker (text marshals as a string), or use JSONMarshaler",
+      );
+    }
     n.raw = schema;
     n.building = false;
+  }
+
+  /**
+   * An alias of JSONMarshaler<T> with a Type marker, or of TextMarshaler: a type that marshals itself,
+   * whose schema is only its markers (controller-gen's infoToSchema).
+   */
+  private marshalerKind(decl: ts.Declaration, markers: MarkerSet): "json" | "text" | undefined {
+    if (!ts.isTypeAliasDeclaration(decl) || !ts.isTypeReferenceNode(decl.type)) return undefined;
+    const target = resolveTypeName(this.checker, decl.type.typeName);
+    if (target.kind !== "runtime") return undefined;
+    if (target.name === "TextMarshaler") return "text";
+    if (target.name === "JSONMarshaler" && markers.all.some((m) => m.def.setsType)) return "json";
+    return undefined;
   }
 
   /**
@@ -234,12 +256,25 @@ export class SchemaWalker {
       }
       case ts.SyntaxKind.ArrayType:
         return this.arraySchema((node as ts.ArrayTypeNode).elementType, at, owner);
-      case ts.SyntaxKind.TupleType:
+      case ts.SyntaxKind.TupleType: {
+        // Go's fixed-size array [N]T: controller-gen writes a plain array, without length bounds.
+        const elements = (node as ts.TupleTypeNode).elements;
+        const first = elements[0];
+        if (
+          first &&
+          !ts.isNamedTupleMember(first) &&
+          !ts.isRestTypeNode(first) &&
+          !ts.isOptionalTypeNode(first)
+        ) {
+          if (elements.every((e) => e.kind === first.kind && e.getText() === first.getText()))
+            return this.arraySchema(first, at, owner);
+        }
         return this.fail(
           at,
           `${owner} is a tuple (${node.getText()}), which a CRD schema cannot express`,
-          "use an array of one type or an object",
+          "use an array of one type (a tuple of one type, [T, T, T], is Go's fixed-size array) or an object",
         );
+      }
       case ts.SyntaxKind.FunctionType:
       case ts.SyntaxKind.ConstructorType:
         return this.fail(
@@ -252,7 +287,7 @@ export class SchemaWalker {
       case ts.SyntaxKind.UnionType:
         return this.unionSchema(node as ts.UnionTypeNode, at, owner, markers);
       case ts.SyntaxKind.TypeReference:
-        return this.referenceSchema(node as ts.TypeReferenceNode, at, owner);
+        return this.referenceSchema(node as ts.TypeReferenceNode, at, owner, markers);
       case ts.SyntaxKind.TypeLiteral:
       case ts.SyntaxKind.MappedType:
       case ts.SyntaxKind.IntersectionType:
@@ -344,11 +379,29 @@ export class SchemaWalker {
     return schema;
   }
 
-  private referenceSchema(node: ts.TypeReferenceNode, at: ts.Node, owner: string): JSONSchemaProps {
+  private referenceSchema(
+    node: ts.TypeReferenceNode,
+    at: ts.Node,
+    owner: string,
+    markers: MarkerSet,
+  ): JSONSchemaProps {
     const target = resolveTypeName(this.checker, node.typeName);
     const args = node.typeArguments ?? [];
     switch (target.kind) {
       case "runtime": {
+        if (target.name === "TextMarshaler") return { type: "string" };
+        if (target.name === "JSONMarshaler") {
+          // controller-gen: a json.Marshaler with a Type marker is only its markers; without one,
+          // the Go type is walked.
+          if (markers.all.some((m) => m.def.setsType)) return {};
+          const inner = args[0];
+          if (inner) return this.typeNodeSchema(inner, at, owner, markers);
+          return this.fail(
+            at,
+            `${owner} is a JSONMarshaler without a +kubebuilder:validation:Type marker, so it has no schema`,
+            "say its JSON type with // +kubebuilder:validation:Type=<type> on the type, or give JSONMarshaler the value's type",
+          );
+        }
         const basic = BASIC_TYPES[target.name];
         if (basic) return { ...basic };
         if (FLOAT_TYPES.has(target.name)) return this.float(at, owner, target.name);
@@ -415,8 +468,12 @@ export class SchemaWalker {
         return this.arraySchema(args[0] ?? node, at, owner);
       case "Record": {
         const key = args[0];
-        if (key && key.kind !== ts.SyntaxKind.StringKeyword) {
-          return this.fail(at, `${owner}: map keys must be strings, not ${key.getText()}`);
+        if (key && !this.isStringKey(key)) {
+          return this.fail(
+            at,
+            `${owner}: map keys must be strings, not ${key.getText()}`,
+            "key the map by string or a named string type (an alias of string, a string-literal union, a string enum)",
+          );
         }
         return {
           type: "object",
@@ -438,6 +495,24 @@ export class SchemaWalker {
           "use string, int32/int64, boolean, arrays, records or interfaces",
         );
     }
+  }
+
+  /**
+   * A map key serializes as a string: string itself or any named string type (Go's
+   * `map[ResourceName]Quantity`, or a key type that is an encoding.TextMarshaler, ported as a string
+   * alias). The key's own values (a union's, an enum's) constrain nothing, as in controller-gen.
+   */
+  private isStringKey(key: ts.TypeNode, depth = 0): boolean {
+    // @kbts/runtime's types are known by name (its sources may not be loaded): follow aliases to one.
+    if (ts.isTypeReferenceNode(key) && depth < 10) {
+      const target = resolveTypeName(this.checker, key.typeName);
+      if (target.kind === "runtime") return target.name === "TextMarshaler";
+      if (target.kind === "decl" && ts.isTypeAliasDeclaration(target.decl))
+        return this.isStringKey(target.decl.type, depth + 1);
+    }
+    const type = this.checker.getTypeFromTypeNode(key);
+    const parts = type.isUnion() ? type.types : [type];
+    return parts.every((p) => (p.flags & ts.TypeFlags.StringLike) !== 0);
   }
 
   private enumSchema(decl: ts.EnumDeclaration): JSONSchemaProps {

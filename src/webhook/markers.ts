@@ -52,6 +52,7 @@ export const webhookMarker = defineMarker<WebhookMarker>({
     },
   },
   help: "an admission webhook of the manager (mutating, failurePolicy, groups, resources, verbs, versions, name, path, ...)",
+  repeatable: true,
   convert: (args) => checkWebhook(args as unknown as WebhookMarker),
 });
 
@@ -96,6 +97,7 @@ export const webhookConfigurationMarker = defineMarker<WebhookConfigMarker>({
     fields: { mutating: { type: t.bool }, name: { type: t.string, optional: true } },
   },
   help: "the name of the Mutating/ValidatingWebhookConfiguration object",
+  repeatable: true,
 });
 
 /** The markers the webhook generator reads. */

@@ -8,6 +8,28 @@
 export type int32 = number;
 /** A 64-bit integer field (`type: integer, format: int64` in a CRD). */
 export type int64 = number;
+/** Go's `int` (`type: integer` with no format in a CRD, as controller-gen writes it). */
+export type int = number;
+/** Go's `uint` (`type: integer` with no format, as `int`). */
+export type uint = number;
+/**
+ * A type that marshals itself (Go's json.Marshaler): its CRD schema is only what the markers of the
+ * type declaring it say (`+kubebuilder:validation:Type=string`, `+kubebuilder:pruning:PreserveUnknownFields`...),
+ * as controller-gen does not look inside such a type; `T` is the value as the program sees it.
+ * Without a `+kubebuilder:validation:Type` marker its schema is T's, as controller-gen then walks the Go type.
+ *
+ * ```ts
+ * // +kubebuilder:validation:Type=object
+ * // +kubebuilder:pruning:PreserveUnknownFields
+ * export type Preserved = JSONMarshaler<{ concreteField: string }>;
+ * ```
+ */
+export type JSONMarshaler<T = unknown> = T;
+/**
+ * A type that marshals itself as text (Go's encoding.TextMarshaler, e.g. a URL or an address): a string
+ * in the CRD (`type: string`, no description of its own, as controller-gen writes it), also as a map key.
+ */
+export type TextMarshaler = string;
 /** A floating-point field; CRDs allow it only with `--allow-dangerous-types`, as controller-gen does. */
 export type float64 = number;
 /** A float32 field (`type: number, format: float`... only with `--allow-dangerous-types`). */

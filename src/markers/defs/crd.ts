@@ -64,6 +64,7 @@ export const printColumn = defineMarker<Record<string, ArgValue>>({
     },
   },
   help: "adds a column to `kubectl get` (name, type, JSONPath, description, format, priority)",
+  repeatable: true,
   check: (a, { schema }) => {
     const problems = checkColumn(a);
     return problems.pathUsable
@@ -165,6 +166,7 @@ export const crdMetadata = defineMarker<Record<string, ArgValue>>({
     fields: { annotations: { type: t.strings, optional: true }, labels: { type: t.strings, optional: true } },
   },
   help: 'annotations and labels of the CRD object ("k=v")',
+  repeatable: true,
   crd: (crd, _version, a) => {
     for (const s of strs(a.annotations) ?? []) {
       const i = s.indexOf("=");
@@ -184,6 +186,7 @@ export const selectableField = defineMarker<Record<string, ArgValue>>({
   targets: ["type"],
   args: { kind: "fields", fields: { JSONPath: { type: t.string } } },
   help: "a field usable in field selectors (JSONPath)",
+  repeatable: true,
   check: (a, { schema }) => checkJsonPath(String(a.JSONPath ?? ""), schema),
   crd: (crd, version, a) => {
     const v = versionOf(crd, version, "selectable field");

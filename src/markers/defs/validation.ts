@@ -36,6 +36,8 @@ interface ValidationSpec<V> {
   help: string;
   priority?: number;
   keepsUnknownFields?: boolean;
+  repeatable?: boolean;
+  setsType?: boolean;
   /** Checks the marker's value (not its items: variant's) against the finished schema. */
   check?(value: V, node: CheckedNode): MarkerProblem[];
   apply(schema: JSONSchemaProps, value: V): void;
@@ -253,6 +255,7 @@ const validationSpecs: ValidationSpec<never>[] = [
     args: value(t.string),
     help: "overrides the type (applied first)",
     priority: 9,
+    setsType: true,
     apply: (s: JSONSchemaProps, v: string) => {
       s.type = v;
     },
@@ -297,6 +300,7 @@ const validationSpecs: ValidationSpec<never>[] = [
       },
     },
     help: "a CEL validation rule (x-kubernetes-validations)",
+    repeatable: true,
     check: checkRule,
     apply: (s: JSONSchemaProps, v: Record<string, ArgValue>) => applyRule(s, v),
   },
@@ -333,7 +337,10 @@ function schemaDef<V>(
   args: ArgsShape,
   help: string,
   schema: SchemaEffect<V>,
-  extra: Pick<MarkerDefinition<V>, "keepsUnknownFields" | "check" | "hashComments"> = {},
+  extra: Pick<
+    MarkerDefinition<V>,
+    "keepsUnknownFields" | "check" | "hashComments" | "repeatable" | "setsType"
+  > = {},
 ): MarkerDefinition<V> {
   return defineMarker<V>({ name, targets, args, help, schema, ...extra });
 }
@@ -349,6 +356,8 @@ export const validationMarkers: MarkerDefinition[] = validationSpecs.flatMap((sp
     {
       ...(spec.keepsUnknownFields ? { keepsUnknownFields: true } : {}),
       ...(spec.check ? { check: spec.check } : {}),
+      ...(spec.repeatable ? { repeatable: true } : {}),
+      ...(spec.setsType ? { setsType: true } : {}),
     },
   ),
   schemaDef(
@@ -357,7 +366,10 @@ export const validationMarkers: MarkerDefinition[] = validationSpecs.flatMap((sp
     spec.args,
     `for array items: ${spec.help}`,
     { priority: spec.priority, items: true, apply: spec.apply },
-    spec.keepsUnknownFields ? { keepsUnknownFields: true } : {},
+    {
+      ...(spec.keepsUnknownFields ? { keepsUnknownFields: true } : {}),
+      ...(spec.repeatable ? { repeatable: true } : {}),
+    },
   ),
 ]);
 
@@ -529,6 +541,7 @@ function oneOf(
     targets: ["type"],
     args: value(t.strings),
     help: `${name} constraint over the listed fields (a;b)`,
+    repeatable: true,
     convert: (args) => {
       const fields = args as string[];
       const nested = fields.filter((f) => f.includes("."));
@@ -608,7 +621,8 @@ function listMapKey(name: string) {
     name,
     targets: FIELD_AND_TYPE,
     args: value(t.string),
-    help: "a key field of a listType=map list (repeatable)",
+    help: "a key field of a listType=map list",
+    repeatable: true,
     schema: {
       apply: (s, v) => {
         need(s.type === "array", `must apply listMapKey to an array, found ${found(s)}`);
