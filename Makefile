@@ -87,12 +87,12 @@ else
 test: install ## Every test, as a newcomer meets them: a fresh clone of this tree (uncommitted changes included) with empty npm and Go caches runs `make demo`, then every test once (`make test-all`).
 	@rm -rf .test-results
 	KBTS_FRESH_CLONE_RUN=1 npx vitest run --project e2e e2e/fresh-clone.test.ts --reporter=default --reporter=json --outputFile.json=.test-results/fresh-clone.json
-	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["fresh-clone", "fresh-clone/unit", "fresh-clone/unit-lts", "fresh-clone/integration", "fresh-clone/e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
+	@node --import tsx e2e/tools/test-summary.ts .test-results fresh-clone fresh-clone/unit fresh-clone/unit-lts fresh-clone/integration fresh-clone/e2e
 endif
 
 .PHONY: test-all
 test-all: build typecheck lint tools test-unit test-unit-lts test-integration test-e2e demo-lts ## Every test in this tree, in place (what make test runs inside its fresh clone): unit (on this node and the LTS), integration and e2e on a real control plane, the demo on the LTS.
-	@node -e 'let p = 0, f = 0, s = 0; for (const n of ["unit", "unit-lts", "integration", "e2e"]) { const r = require("./.test-results/" + n + ".json"); p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests + r.numTodoTests; } console.log(`tests: $${p} passed, $${f} failed, $${s} skipped`);'
+	@node --import tsx e2e/tools/test-summary.ts .test-results unit unit-lts integration e2e
 	@echo "node: unit tests on $$(node --version) and $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null); integration and e2e on $$(node --version); demo on $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null)"
 
 .PHONY: test-quick

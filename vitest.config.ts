@@ -51,6 +51,13 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
+          // e2e/fresh-clone.test.ts runs every other test, once, in a fresh clone: only `make test` runs it
+          // (KBTS_FRESH_CLONE_RUN=1, which the clone does not inherit). Elsewhere it is not collected at
+          // all, so no run counts it as skipped, and a skip in a summary is always a real test's.
+          exclude: [
+            "**/node_modules/**",
+            ...(process.env.KBTS_FRESH_CLONE_RUN === "1" ? [] : ["e2e/fresh-clone.test.ts"]),
+          ],
           testTimeout: 900_000,
           hookTimeout: 900_000,
           maxWorkers: 1,

@@ -1,9 +1,10 @@
 /**
- * A scaffolded project's own e2e suite, as its CI runs it: `kbts init`, `create api` and `create webhook`
- * with the built CLI, `npm install` from the registry with an empty npm cache, then
- * `make setup-test-e2e test-e2e` (a local control plane in cluster mode, the operator deployed with
- * `make deploy` and run on this host with its pod's identity) and `make cleanup-test-e2e`, which must
- * leave no process behind.
+ * Scaffolded projects' own e2e suites, as their CI runs them: `kbts init` and `create api` / `create
+ * webhook` (or a plugin's `create api`) with the built CLI, `npm install` from the registry with an empty
+ * npm cache, then `make setup-test-e2e test-e2e` (a local control plane in cluster mode, the operator
+ * deployed with `make deploy` and run on this host with its pod's identity) and `make cleanup-test-e2e`,
+ * which must leave no process behind. Each project pins its suite's test count, so a check that is
+ * skipped (or never scaffolded) fails here.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,40 +14,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { KBTS } from "./demo/lib.js";
 import { npmInstall } from "./npm.js";
 
-const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
-const project = join(work, "memcached");
-// The make targets find the control plane binaries here; KUBECONFIG unset: the local control plane it is.
-const env: Record<string, string | undefined> = {
-  ...process.env,
-  KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "",
-};
-delete env.KUBECONFIG;
-const make = (targets: string[]) =>
-  execa("make", targets, { cwd: project, env, extendEnv: false, all: true, reject: false });
-
-/** Processes whose working directory is in the project: the control plane, its components, the manager. */
-function processesInProject(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(project)) continue;
-      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
+/** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
+interface ScaffoldedProject {
+  name: string;
+  /** The kbts commands that write it, in order, run in its directory. */
+  commands: string[][];
+  tests: number;
 }
 
-afterAll(async () => {
-  await make(["cleanup-test-e2e"]);
-  rmSync(work, { recursive: true, force: true });
-});
-
-describe.sequential("the scaffolded test/e2e", () => {
-  it("is scaffolded by init, create api and create webhook, and installs with an empty npm cache", async () => {
-    mkdirSync(project, { recursive: true });
-    for (const args of [
+const PROJECTS: ScaffoldedProject[] = [
+  {
+    // A kind with defaulting and validating webhooks, and a Pod webhook that receives every pod.
+    name: "memcached",
+    commands: [
       ["init", "--domain", "example.com", "--repo", "example.com/memcached", "--skip-install"],
       ["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"],
       ["create", "webhook", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"].concat([
@@ -64,28 +44,81 @@ describe.sequential("the scaffolded test/e2e", () => {
         "Pod",
         "--programmatic-validation",
       ],
-    ]) {
-      const r = await execa("node", [KBTS, ...args], { cwd: project, all: true, reject: false });
-      expect(r.exitCode, `kbts ${args.join(" ")}\n${r.all}`).toBe(0);
+    ],
+    tests: 6,
+  },
+  {
+    // The GPUBudget operator: its Pod webhook receives only GPU pods in namespaces a Deny budget labels.
+    name: "gpubudget",
+    commands: [
+      ["init", "--domain", "lab.example.com", "--repo", "lab.example.com/gpubudget", "--skip-install"],
+      ["create", "api", "--group", "capacity", "--version", "v1alpha1", "--kind", "GPUBudget"].concat([
+        "--plugins",
+        "gpu-budget/v1-alpha",
+      ]),
+    ],
+    tests: 5,
+  },
+];
+
+const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
+// The make targets find the control plane binaries here; KUBECONFIG unset: the local control plane it is.
+const env: Record<string, string | undefined> = {
+  ...process.env,
+  KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "",
+};
+delete env.KUBECONFIG;
+const make = (project: string, targets: string[]) =>
+  execa("make", targets, { cwd: project, env, extendEnv: false, all: true, reject: false });
+
+/** Processes whose working directory is in the project: the control plane, its components, the manager. */
+function processesInProject(project: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(project)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+    } catch {
+      // gone meanwhile, or not ours to read
     }
-    const install = await npmInstall(project);
-    expect(install.exitCode, install.all).toBe(0);
-  }, 300_000);
+  }
+  return found;
+}
 
-  it("make setup-test-e2e test-e2e deploys the operator and passes its checks", async () => {
-    const r = await make(["setup-test-e2e", "test-e2e"]);
-    expect(r.exitCode, r.all).toBe(0);
-    expect(r.all).toContain("setup-test-e2e: local control plane ready");
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
-    const plain = r.all.replace(/\x1b\[[0-9;]*m/g, "");
-    expect(plain).toMatch(/Tests\s+6 passed \(6\)/);
-  }, 600_000);
-
-  it("make cleanup-test-e2e stops the control plane and leaves no process", async () => {
-    expect(processesInProject()).not.toEqual([]);
-    const r = await make(["cleanup-test-e2e"]);
-    expect(r.exitCode, r.all).toBe(0);
-    expect(r.all).toContain("cleanup-test-e2e: stopped the local control plane");
-    expect(processesInProject()).toEqual([]);
-  }, 120_000);
+afterAll(async () => {
+  for (const { name } of PROJECTS) await make(join(work, name), ["cleanup-test-e2e"]);
+  rmSync(work, { recursive: true, force: true });
 });
+
+for (const { name, commands, tests } of PROJECTS) {
+  const project = join(work, name);
+
+  describe.sequential(`the scaffolded test/e2e of ${name}`, () => {
+    it("is scaffolded by the built kbts and installs with an empty npm cache", async () => {
+      mkdirSync(project, { recursive: true });
+      for (const args of commands) {
+        const r = await execa("node", [KBTS, ...args], { cwd: project, all: true, reject: false });
+        expect(r.exitCode, `kbts ${args.join(" ")}\n${r.all}`).toBe(0);
+      }
+      const install = await npmInstall(project);
+      expect(install.exitCode, install.all).toBe(0);
+    }, 300_000);
+
+    it(`make setup-test-e2e test-e2e deploys the operator and passes its ${tests} checks`, async () => {
+      const r = await make(project, ["setup-test-e2e", "test-e2e"]);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.all).toContain("setup-test-e2e: local control plane ready");
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
+      const plain = r.all.replace(/\x1b\[[0-9;]*m/g, "");
+      expect(plain).toMatch(new RegExp(`Tests\\s+${tests} passed \\(${tests}\\)`));
+    }, 600_000);
+
+    it("make cleanup-test-e2e stops the control plane and leaves no process", async () => {
+      expect(processesInProject(project)).not.toEqual([]);
+      const r = await make(project, ["cleanup-test-e2e"]);
+      expect(r.exitCode, r.all).toBe(0);
+      expect(r.all).toContain("cleanup-test-e2e: stopped the local control plane");
+      expect(processesInProject(project)).toEqual([]);
+    }, 120_000);
+  });
+}

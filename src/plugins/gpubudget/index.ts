@@ -4,6 +4,7 @@ import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
 import { findPlugin } from "../registry.js";
 import type { ApiOptions, Plugin, PluginContext } from "../types.js";
+import { addWebhookCheckManifest, webhookCheckKey } from "../typescript/e2e-checks.js";
 import {
   addMakeTarget,
   addYamlListEntry,
@@ -28,6 +29,12 @@ export const TEMPLATE_SET = "plugins/gpu-budget";
 
 /** The extra manager flags, inserted at the top of cmd/main.ts' parseArgs options (a fragment template). */
 const FLAGS_FRAGMENT = "plugins/gpu-budget-fragments/main-flags.ts.hbs";
+
+/**
+ * What the e2e suite's Pod webhook check sends (a fragment template): the namespaceSelector and
+ * matchConditions this plugin patches onto the webhook let through only a GPU pod in a Deny namespace.
+ */
+const E2E_WEBHOOK_CHECK_FRAGMENT = "plugins/gpu-budget-fragments/e2e-webhook-check.ts.hbs";
 
 /** The SLI windows the burn-rate alerts read (short and long window of the fast and slow burn). */
 const SLO_WINDOWS = ["5m", "30m", "1h", "6h"];
@@ -175,6 +182,9 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   scaffold.edit("config/webhook/kustomization.yaml", (text) =>
     addYamlListEntry(text, "patches", "- path: pod_namespace_selector_patch.yaml"),
   );
+  // The e2e suite's Pod webhook check sends what that patch lets through.
+  const podCheckKey = webhookCheckKey({ core: true, qualifiedGroup: "", version: "v1", kind: "Pod" });
+  addWebhookCheckManifest(scaffold, scaffold.fragment(E2E_WEBHOOK_CHECK_FRAGMENT, { ...data, podCheckKey }));
   scaffold.edit("config/prometheus/kustomization.yaml", (text) =>
     addYamlListEntry(text, "resources", `- ${r.kindLower}_rules.yaml`),
   );

@@ -12,6 +12,7 @@ import { KUBERNETES_VERSION } from "../../version.js";
 import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
+import { addWebhookCheck } from "./e2e-checks.js";
 import type { KindSource } from "./kind-source.js";
 import { keepExistingStorageVersion, storageVersionsOf } from "./storage-version.js";
 
@@ -436,12 +437,7 @@ function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: Webhook
       `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
     ],
   });
-  const check = e2eWebhookCheck(s, r, o, data as { mutatePath: string; validatePath: string });
-  // The formatter rewraps an inserted check, so a re-run finds it by its title, not by its lines.
-  const e2e = s.fs.read(E2E_TEST);
-  if (check && e2e !== undefined && !e2e.includes(check.title)) {
-    s.insert(E2E_TEST, { "e2e-webhooks-checks": [check.code] });
-  }
+  addWebhookCheck(s, r, o, data as { mutatePath: string; validatePath: string });
   upsertResource(ctx.config, {
     ...resourceEntry(r),
     webhooks: {
@@ -450,54 +446,6 @@ function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: Webhook
       webhookVersion: "v1",
     },
   });
-}
-
-const E2E_TEST = "test/e2e/e2e.test.ts";
-
-/**
- * The check test/e2e gets for a kind's admission webhooks: a server-side dry run of the kind's sample
- * (a Pod for Pod webhooks) passes through them, so the manager's webhook request counter moves. Kinds
- * with no object to send that passes the API server's own validation (other built-in kinds) get none;
- * the scaffolded caBundle check still covers their configurations.
- */
-function e2eWebhookCheck(
-  s: PluginContext["scaffold"],
-  r: ResourceModel,
-  o: WebhookOptions,
-  paths: { mutatePath: string; validatePath: string },
-): { title: string; code: string } | undefined {
-  const sample = `config/samples/${r.group}_${r.version}_${r.kindLower}.yaml`;
-  let manifest: string;
-  if (!r.core && s.fs.read(sample) !== undefined) {
-    manifest = `inOperatorNamespace(readFileSync(${JSON.stringify(sample)}, "utf8"))`;
-  } else if (r.core && r.kind === "Pod") {
-    manifest = `JSON.stringify({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: "e2e-webhook-check", namespace },
-      spec: { containers: [{ name: "app", image: "busybox" }] },
-    })`;
-  } else {
-    return undefined;
-  }
-  const called = [o.defaulting ? paths.mutatePath : "", o.validation ? paths.validatePath : ""]
-    .filter((p) => p !== "")
-    .map(
-      (p) =>
-        `    expect(await counter("controller_runtime_webhook_requests_total", 'webhook="${p}"')).toBeGreaterThan(0);`,
-    );
-  const types = [o.defaulting ? "defaulting" : "", o.validation ? "validating" : ""].filter((t) => t !== "");
-  const title = `it("calls the ${r.kind} ${types.join(" and ")} webhooks"`;
-  const code = `  ${title}, async () => {
-    // A server-side dry run passes through the admission webhooks: a denial is a call too, and so is a
-    // create of an object that exists (the API server finds out after admission).
-    await kubectl(["create", "--dry-run=server", "-f", "-"], ${manifest}).catch((err: Error) =>
-      expect(err.message).toMatch(/denied the request|already exists/),
-    );
-${called.join("\n")}
-  });
-`;
-  return { title, code };
 }
 
 export const typescriptPlugin: Plugin = {

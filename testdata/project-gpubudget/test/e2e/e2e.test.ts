@@ -65,6 +65,18 @@ const make = (...args: string[]) => sh("make", args);
 const inOperatorNamespace = (manifests: string) =>
   manifests.replace(/^(\s+)namespace: default$/gm, `$1namespace: ${namespace}`);
 
+/** Creates the namespaces that objects of `manifests` (kustomize's output) name and that do not exist. */
+async function createNamespacesOf(manifests: string): Promise<void> {
+  const names = new Set([...manifests.matchAll(/^ {2}namespace: (\S+)$/gm)].map((m) => m[1] ?? ""));
+  for (const name of names) {
+    const exists = await kubectl(["get", "namespace", name]).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) await kubectl(["create", "namespace", name]);
+  }
+}
+
 /** Polls `check` until it passes or the deadline expires (no fixed sleeps). */
 async function eventually<T>(check: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -179,7 +191,10 @@ describe.sequential("Manager", () => {
 
   it.runIf(hasControllers && hasSamples)("starts the controllers and reconciles the samples", async () => {
     await eventually(async () => expect(await running().logs()).toContain("Starting workers"));
-    await kubectl(["apply", "-f", "-"], inOperatorNamespace(await kubectl(["kustomize", "config/samples"])));
+    const samples = inOperatorNamespace(await kubectl(["kustomize", "config/samples"]));
+    // A sample may name a namespace of its own (a team's), which a user creates first.
+    await createNamespacesOf(samples);
+    await kubectl(["apply", "-f", "-"], samples);
     await eventually(async () =>
       expect(await counter("controller_runtime_reconcile_total")).toBeGreaterThan(0),
     );
@@ -194,18 +209,66 @@ describe.sequential("Manager", () => {
     });
   });
 
-  it("calls the Pod validating webhooks", async () => {
-    // A server-side dry run passes through the admission webhooks: a denial is a call too, and so is a
-    // create of an object that exists (the API server finds out after admission).
-    await kubectl(
-      ["create", "--dry-run=server", "-f", "-"],
-      JSON.stringify({
+  /**
+   * The manifest a kind's webhook check sends, by apiVersion/kind, for kinds whose webhooks receive only
+   * some objects (a namespaceSelector or matchConditions patched into config/webhook): the plugin that
+   * narrows them adds here how to make one they receive. Other kinds send their sample, or a plain Pod.
+   */
+  const webhookCheckManifests: Record<string, () => Promise<string>> = {
+    // The Pod webhook receives only pods that ask for an extended resource, in namespaces a Deny budget
+    // labels (config/webhook/pod_namespace_selector_patch.yaml): a Deny budget in a namespace of its own,
+    // the operator's label on that namespace, then a pod there asking for more GPUs than the budget allows.
+    "v1/Pod": async () => {
+      const checked = "gpubudget-e2e-webhook-check";
+      await kubectl(
+        ["apply", "-f", "-"],
+        JSON.stringify({
+          apiVersion: "v1",
+          kind: "List",
+          items: [
+            { apiVersion: "v1", kind: "Namespace", metadata: { name: checked } },
+            {
+              apiVersion: "capacity.lab.example.com/v1alpha1",
+              kind: "GPUBudget",
+              metadata: { name: "e2e-webhook-check", namespace: checked },
+              spec: { maxGPUs: 1, resourceName: "nvidia.com/gpu", enforcement: "Deny" },
+            },
+          ],
+        }),
+      );
+      await eventually(async () => {
+        const { metadata } = JSON.parse(await kubectl(["get", "namespace", checked, "-o", "json"]));
+        expect(metadata.labels?.["capacity.lab.example.com/gpubudget-enforcement"]).toBe("Deny");
+      });
+      return JSON.stringify({
         apiVersion: "v1",
         kind: "Pod",
-        metadata: { name: "e2e-webhook-check", namespace },
-        spec: { containers: [{ name: "app", image: "busybox" }] },
-      }),
-    ).catch((err: Error) => expect(err.message).toMatch(/denied the request|already exists/));
+        metadata: { name: "e2e-webhook-check", namespace: checked },
+        spec: {
+          containers: [{ name: "app", image: "busybox", resources: { limits: { "nvidia.com/gpu": "2" } } }],
+        },
+      });
+    },
+    // +kubebuilder:scaffold:e2e-webhook-check-manifests
+  };
+
+  it("calls the Pod validating webhooks", async () => {
+    const narrowed = webhookCheckManifests["v1/Pod"];
+    const manifest = narrowed
+      ? await narrowed()
+      : JSON.stringify({
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "e2e-webhook-check", namespace },
+          spec: { containers: [{ name: "app", image: "busybox" }] },
+        });
+    // A server-side dry run passes through the admission webhooks: a denial is a call too, and so is a
+    // create of an object that exists (the API server finds out after admission).
+    const answer = await kubectl(["create", "--dry-run=server", "-f", "-"], manifest).then(
+      () => "admitted",
+      (err: Error) => err.message,
+    );
+    expect(answer).toMatch(/^admitted$|denied the request|already exists/);
     expect(
       await counter("controller_runtime_webhook_requests_total", 'webhook="/validate--v1-pod"'),
     ).toBeGreaterThan(0);

@@ -65,6 +65,18 @@ const make = (...args: string[]) => sh("make", args);
 const inOperatorNamespace = (manifests: string) =>
   manifests.replace(/^(\s+)namespace: default$/gm, `$1namespace: ${namespace}`);
 
+/** Creates the namespaces that objects of `manifests` (kustomize's output) name and that do not exist. */
+async function createNamespacesOf(manifests: string): Promise<void> {
+  const names = new Set([...manifests.matchAll(/^ {2}namespace: (\S+)$/gm)].map((m) => m[1] ?? ""));
+  for (const name of names) {
+    const exists = await kubectl(["get", "namespace", name]).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) await kubectl(["create", "namespace", name]);
+  }
+}
+
 /** Polls `check` until it passes or the deadline expires (no fixed sleeps). */
 async function eventually<T>(check: () => Promise<T>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -179,7 +191,10 @@ describe.sequential("Manager", () => {
 
   it.runIf(hasControllers && hasSamples)("starts the controllers and reconciles the samples", async () => {
     await eventually(async () => expect(await running().logs()).toContain("Starting workers"));
-    await kubectl(["apply", "-f", "-"], inOperatorNamespace(await kubectl(["kustomize", "config/samples"])));
+    const samples = inOperatorNamespace(await kubectl(["kustomize", "config/samples"]));
+    // A sample may name a namespace of its own (a team's), which a user creates first.
+    await createNamespacesOf(samples);
+    await kubectl(["apply", "-f", "-"], samples);
     await eventually(async () =>
       expect(await counter("controller_runtime_reconcile_total")).toBeGreaterThan(0),
     );
