@@ -18,9 +18,9 @@ export interface ApiPackage {
 }
 
 /**
- * A root type: +kubebuilder:object:root=true and a `metadata: ObjectMeta` property (controller-gen
- * needs no marker, only the embedded TypeMeta and ObjectMeta; kbts needs the marker too, and refuses
- * it on a type that has no ObjectMeta).
+ * A kind, found as controller-gen finds them: a type with `apiVersion`, `kind` and `metadata: ObjectMeta`
+ * (Go's embedded TypeMeta and ObjectMeta), or one with `metadata: ObjectMeta` and
+ * +kubebuilder:object:root=true. The marker on a type that has no ObjectMeta is refused.
  */
 export interface RootKind {
   name: string;
@@ -68,7 +68,10 @@ export function findApiPackages(
         const root = docs.markers.get(objectRoot);
         const meta = metadataType(stmt, checker);
         if (!root?.value) {
-          if (meta === "ObjectMeta") unmarked.push(stmt);
+          if (meta !== "ObjectMeta") continue;
+          unmarked.push(stmt);
+          // controller-gen's rule: embedded TypeMeta and ObjectMeta make a kind, marker or not.
+          if (hasTypeMeta(stmt, checker)) pkg.kinds.push({ name: stmt.name.text, decl: stmt });
           continue;
         }
         if (meta === "ObjectMeta") pkg.kinds.push({ name: stmt.name.text, decl: stmt });
@@ -82,6 +85,15 @@ export function findApiPackages(
 }
 
 type TypeDecl = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+
+/** Whether a type declares `apiVersion` and `kind` (Go's embedded metav1.TypeMeta). */
+function hasTypeMeta(decl: TypeDecl, checker: ts.TypeChecker): boolean {
+  const type = checker.getTypeAtLocation(decl.name);
+  return (
+    checker.getPropertyOfType(type, "apiVersion") !== undefined &&
+    checker.getPropertyOfType(type, "kind") !== undefined
+  );
+}
 
 /** The name of the type of a declaration's `metadata` property (ObjectMeta for a kind, ListMeta for its List). */
 function metadataType(decl: TypeDecl, checker: ts.TypeChecker): string | undefined {
