@@ -85,7 +85,7 @@ ifeq ($(KBTS_IN_FRESH_CLONE),1)
 test: test-all
 else
 test: install ## Every test, as a newcomer meets them: a fresh clone of this tree (uncommitted changes included) with empty npm and Go caches runs `make demo`, then every test once (`make test-all`).
-	@rm -rf .test-results
+	@rm -rf .test-results && mkdir -p .test-results && date +%s > .test-results/started-at
 	KBTS_FRESH_CLONE_RUN=1 npx vitest run --project e2e e2e/fresh-clone.test.ts --reporter=default --reporter=json --outputFile.json=.test-results/fresh-clone.json
 	@node --import tsx e2e/tools/test-summary.ts .test-results fresh-clone fresh-clone/unit fresh-clone/unit-lts fresh-clone/integration fresh-clone/e2e
 endif

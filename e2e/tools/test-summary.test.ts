@@ -66,8 +66,20 @@ describe("the test summary", () => {
     ]);
     const lines = summaryLines(summary);
     expect(lines.at(-1)).toBe("tests: 2 passed, 1 failed, 4 skipped");
-    expect(lines[0]).toBe("skipped (scratch): scratch.test.ts > group is skipped");
+    expect(lines).toContain("skipped (scratch): scratch.test.ts > group is skipped");
     expect(SUMMARY_LINE.exec(lines.join("\n"))?.slice(1)).toEqual(["2", "1", "4"]);
+  });
+
+  it("names the slowest files, slowest first, and the wall time since the run began", () => {
+    const summary = summarize(readResults(work, ["scratch", "clean"]), work);
+    expect(summary.files.map((f) => f.file).sort()).toEqual(["clean.test.ts", "scratch.test.ts"]);
+    expect(summary.files[0]?.ms).toBeGreaterThanOrEqual(summary.files[1]?.ms ?? Number.POSITIVE_INFINITY);
+    const started = Date.UTC(2026, 0, 1, 10, 0, 0);
+    const lines = summaryLines(summary, started, started + 23 * 60_000 + 4_000);
+    expect(lines[0]).toBe("slowest 2 test files:");
+    expect(lines[1]).toMatch(/^ +\d+s {2}\S+\.test\.ts \((scratch|clean)\)$/);
+    expect(lines).toContain("wall time: 23m 04s");
+    expect(summaryLines(summary).some((l) => l.startsWith("wall time"))).toBe(false);
   });
 
   it("prints the closing line from make, and fails naming a missing report", async () => {
@@ -76,7 +88,8 @@ describe("the test summary", () => {
       execa("node", ["--import", "tsx", script, work, ...suites], { cwd: REPO, reject: false });
     const clean = await run(["clean"]);
     expect(clean.exitCode, clean.stderr).toBe(0);
-    expect(clean.stdout).toBe("tests: 1 passed, 0 failed, 0 skipped");
+    expect(clean.stdout.split("\n").at(-1)).toBe("tests: 1 passed, 0 failed, 0 skipped");
+    expect(clean.stdout).toMatch(/^slowest 1 test files:\n +\d+s {2}\S*clean\.test\.ts \(clean\)\n/);
     const missing = await run(["clean", "e2e"]);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain(`${join(work, "e2e.json")} is missing: the e2e tests did not run`);
