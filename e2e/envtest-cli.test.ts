@@ -1,6 +1,7 @@
 /**
  * `kbts envtest start` as a user runs it: kubectl works against it (namespaces, a CR of a CRD from --crds,
- * printer columns), SIGTERM stops everything and removes its temp dirs, and bad input (busy port, missing
+ * printer columns), SIGTERM and SIGHUP stop everything as Ctrl-C does and remove its temp dirs, a SIGKILL
+ * leaves no process and no temp dir either (the children are tethered to it), and bad input (busy port, missing
  * CRD dir) gives one clear error with nothing left running. Each run gets its own TMPDIR, so its temp dirs
  * and processes can be told apart from anything else on the machine.
  */
@@ -11,7 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KBTS, processesMentioning, REPO, runEnvtestCLI, startEnvtestCLI } from "./support/envtest-cli.js";
+import {
+  KBTS,
+  processesMentioning,
+  REPO,
+  runEnvtestCLI,
+  startAndStop,
+  startEnvtestCLI,
+} from "./support/envtest-cli.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
@@ -72,6 +80,32 @@ describe("kbts envtest start", () => {
     expect(Date.now() - t).toBeLessThan(10_000); // stops promptly: nothing lingers after cleanup
     expect(processesMentioning(tmp)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("stops on SIGTERM (5 times) and SIGHUP as on Ctrl-C: exit 0 within 5 s, nothing left", async () => {
+    for (const signal of [...Array<NodeJS.Signals>(5).fill("SIGTERM"), "SIGHUP"] as const) {
+      const r = await startAndStop([], { work, assets, started }, signal);
+      // etcd and kube-apiserver, each with the watchdog that ends it if this CLI dies.
+      expect(r.programs, signal).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
+      expect({ code: r.exit.code, signal: r.exit.signal }, `${signal}: ${r.stderr}`).toEqual({
+        code: 0,
+        signal: null,
+      });
+      expect(r.exit.ms, signal).toBeLessThan(5_000);
+      expect(r.stderr).toContain(`envtest: ${signal}: stopping kube-apiserver and etcd`);
+      expect(r.stderr).toContain("envtest: stopped; temp dirs removed");
+      expect(r.stderr).not.toContain("error");
+      expect(r.left, signal).toEqual([]);
+      expect(r.leftDirs, signal).toEqual([]);
+    }
+  });
+
+  it("leaves no process and no temp dir within 5 s when it is SIGKILLed", async () => {
+    const r = await startAndStop([], { work, assets, started }, "SIGKILL", 5_000);
+    expect(r.programs).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
+    expect(r.exit.signal).toBe("SIGKILL");
+    expect(r.left).toEqual([]);
+    expect(r.leftDirs).toEqual([]);
   });
 
   it("exits 1 naming the dead process when kube-apiserver crashes, and cleans up the rest", async () => {
