@@ -5,7 +5,7 @@
  * CRD dir) gives one clear error with nothing left running. Each run gets its own TMPDIR, so its temp dirs
  * and processes can be told apart from anything else on the machine.
  */
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,13 +13,17 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  descendantsOf,
   KBTS,
   processesMentioning,
   REPO,
   runEnvtestCLI,
   startAndStop,
   startEnvtestCLI,
+  stillRunning,
+  stopWith,
 } from "./support/envtest-cli.js";
+import { eventually } from "./support/eventually.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
@@ -106,6 +110,29 @@ describe("kbts envtest start", () => {
     expect(r.exit.signal).toBe("SIGKILL");
     expect(r.left).toEqual([]);
     expect(r.leftDirs).toEqual([]);
+  });
+
+  it("stops on SIGTERM while still starting: exits 143 and leaves no process and no temp dir", async () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    const child = spawn("node", [KBTS, "envtest", "start"], {
+      env: { ...process.env, TMPDIR: tmp, KUBEBUILDER_ASSETS: assets },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(child);
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    // Its first temp dir exists: the control plane is on its way up, proper-lockfile long loaded.
+    await eventually("a temp dir of its control plane", async () => readdirSync(tmp)[0], 60_000, 20);
+    const plane = descendantsOf(child.pid ?? 0);
+    const exit = await stopWith(child, "SIGTERM");
+    expect({ code: exit.code, signal: exit.signal }, stderr).toEqual({ code: 143, signal: null });
+    expect(exit.ms).toBeLessThan(5_000);
+    expect(stderr).toContain("envtest: SIGTERM while starting: stopped");
+    expect(stillRunning(plane)).toEqual([]);
+    expect(processesMentioning(tmp)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it("exits 1 naming the dead process when kube-apiserver crashes, and cleans up the rest", async () => {

@@ -75,14 +75,18 @@ export function programsOf(pids: number[]): string[] {
     .sort();
 }
 
-/** Sends signal to the child; resolves with how it exited and how long that took. */
+/** Sends signal to the child; resolves with how it exited and how long that took (fails after 30 s). */
 export function stopWith(
   child: ChildProcess,
   signal: NodeJS.Signals,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const t = Date.now();
-    child.once("exit", (code, sig) => resolve({ code, signal: sig, ms: Date.now() - t }));
+    const timer = setTimeout(() => reject(new Error(`still running 30 s after ${signal}`)), 30_000);
+    child.once("exit", (code, sig) => {
+      clearTimeout(timer);
+      resolve({ code, signal: sig, ms: Date.now() - t });
+    });
     child.kill(signal);
   });
 }
