@@ -106,10 +106,10 @@ describe("kbts envtest start", () => {
 
   it("leaves no process and no temp dir within 5 s when it is SIGKILLed", async () => {
     const r = await startAndStop([], { work, assets, started }, "SIGKILL", 5_000);
-    expect(r.programs).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
     expect(r.exit.signal).toBe("SIGKILL");
     expect(r.left).toEqual([]);
     expect(r.leftDirs).toEqual([]);
+    expect(r.programs).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
   });
 
   it("stops on SIGTERM while still starting: exits 143 and leaves no process and no temp dir", async () => {
