@@ -12,6 +12,7 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { KBTS } from "./demo/lib.js";
 import { npmInstall } from "./npm.js";
+import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
 const project = join(work, "memcached");
@@ -36,6 +37,15 @@ function processesInProject(): string[] {
     }
   }
   return found;
+}
+
+/**
+ * The local control plane of make setup-test-e2e: `kbts envtest start` (its pid is in .e2e/envtest.pid)
+ * and every process under it (etcd, kube-apiserver, the cluster-mode components, their watchdogs).
+ */
+function controlPlane(): number[] {
+  const root = Number(readFileSync(join(project, ".e2e", "envtest.pid"), "utf8"));
+  return [root, ...descendantsOf(root)];
 }
 
 afterAll(async () => {
@@ -83,9 +93,14 @@ describe.sequential("the scaffolded test/e2e", () => {
 
   it("make cleanup-test-e2e stops the control plane and leaves no process", async () => {
     expect(processesInProject()).not.toEqual([]);
+    const plane = controlPlane();
+    expect(programsOf(plane)).toEqual(
+      expect.arrayContaining(["etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kwok"]),
+    );
     const r = await make(["cleanup-test-e2e"]);
     expect(r.exitCode, r.all).toBe(0);
     expect(r.all).toContain("cleanup-test-e2e: stopped the local control plane");
+    expect(stillRunning(plane)).toEqual([]);
     expect(processesInProject()).toEqual([]);
   }, 120_000);
 });
