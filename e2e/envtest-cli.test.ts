@@ -157,6 +157,26 @@ describe("kbts envtest start", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  it("exits 1 naming etcd within 10 s when etcd crashes: kube-apiserver is not left waiting for it", async () => {
+    const { child, tmp, stderr } = await startCLI([]);
+    const plane = descendantsOf(child.pid ?? 0);
+    const etcd = processesMentioning(tmp).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("/etcd"),
+    );
+    expect(etcd).toBeDefined();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const t = Date.now();
+    process.kill(etcd ?? 0, "SIGKILL");
+    expect(await exited).toBe(1);
+    // kube-apiserver's graceful shutdown waits on etcd: it used to take the whole 20 s stop timeout.
+    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(stderr()).toContain(
+      "error: the control plane stopped unexpectedly: etcd exited with signal SIGKILL",
+    );
+    expect(stillRunning(plane)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
   it("refuses a busy --port in one line and starts nothing", async () => {
     const server: Server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
