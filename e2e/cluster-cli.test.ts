@@ -1,7 +1,8 @@
 /**
  * `kbts envtest start --nodes 2 --node-capacity nvidia.com/gpu=4` as a user runs it, with the real kubectl:
  * a Deployment asking for GPUs runs on the simulated nodes, a pod no node can hold stays Pending with a
- * FailedScheduling event, `kubectl delete ns` completes, and SIGTERM leaves no process and no temp dir.
+ * FailedScheduling event, `kubectl delete ns` completes, and SIGTERM leaves no process and no temp dir
+ * (5 times in a row, each exiting 0 within 5 s), nor does a SIGKILL.
  * Bad cluster flags give one clear error and start nothing.
  */
 import type { ChildProcess } from "node:child_process";
@@ -11,7 +12,14 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "./demo/lib.js";
-import { KBTS, processesMentioning, REPO, runEnvtestCLI, startEnvtestCLI } from "./support/envtest-cli.js";
+import {
+  KBTS,
+  processesMentioning,
+  REPO,
+  runEnvtestCLI,
+  startAndStop,
+  startEnvtestCLI,
+} from "./support/envtest-cli.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-cluster-cli-"));
 let assets = "";
@@ -128,6 +136,33 @@ describe("kbts envtest start --nodes", () => {
     expect(await exited).toBe(0);
     expect(processesMentioning(tmp)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  const CLUSTER_PROGRAMS = [
+    "etcd",
+    "kube-apiserver",
+    "kube-controller-manager",
+    "kube-scheduler",
+    "kwok",
+    ...Array<string>(5).fill("sh"), // each one's watchdog, which ends it if this CLI dies
+  ];
+
+  it("--nodes 1 stops on SIGTERM (5 times) with exit 0 within 5 s, and leaves nothing after a SIGKILL", async () => {
+    const options = { work, assets, started, timeoutMs: 120_000 };
+    for (let i = 0; i < 5; i++) {
+      const r = await startAndStop(["--nodes", "1"], options, "SIGTERM");
+      expect(r.programs).toEqual(CLUSTER_PROGRAMS);
+      expect({ code: r.exit.code, signal: r.exit.signal }, r.stderr).toEqual({ code: 0, signal: null });
+      expect(r.exit.ms).toBeLessThan(5_000);
+      expect(r.stderr).toContain("envtest: stopped; temp dirs removed");
+      expect(r.stderr).not.toContain("error");
+      expect(r.left).toEqual([]);
+      expect(r.leftDirs).toEqual([]);
+    }
+    const killed = await startAndStop(["--nodes", "1"], options, "SIGKILL", 5_000);
+    expect(killed.programs).toEqual(CLUSTER_PROGRAMS);
+    expect(killed.left).toEqual([]);
+    expect(killed.leftDirs).toEqual([]);
   });
 
   it("refuses a bad --nodes or --node-capacity in one line and starts nothing", async () => {

@@ -1,17 +1,29 @@
 /**
  * `kbts envtest start` as a user runs it: kubectl works against it (namespaces, a CR of a CRD from --crds,
- * printer columns), SIGTERM stops everything and removes its temp dirs, and bad input (busy port, missing
+ * printer columns), SIGTERM and SIGHUP stop everything as Ctrl-C does and remove its temp dirs, a SIGKILL
+ * leaves no process and no temp dir either (the children are tethered to it), and bad input (busy port, missing
  * CRD dir) gives one clear error with nothing left running. Each run gets its own TMPDIR, so its temp dirs
  * and processes can be told apart from anything else on the machine.
  */
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KBTS, processesMentioning, REPO, runEnvtestCLI, startEnvtestCLI } from "./support/envtest-cli.js";
+import {
+  descendantsOf,
+  KBTS,
+  processesMentioning,
+  REPO,
+  runEnvtestCLI,
+  startAndStop,
+  startEnvtestCLI,
+  stillRunning,
+  stopWith,
+} from "./support/envtest-cli.js";
+import { eventually } from "./support/eventually.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
@@ -74,6 +86,55 @@ describe("kbts envtest start", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  it("stops on SIGTERM (5 times) and SIGHUP as on Ctrl-C: exit 0 within 5 s, nothing left", async () => {
+    for (const signal of [...Array<NodeJS.Signals>(5).fill("SIGTERM"), "SIGHUP"] as const) {
+      const r = await startAndStop([], { work, assets, started }, signal);
+      // etcd and kube-apiserver, each with the watchdog that ends it if this CLI dies.
+      expect(r.programs, signal).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
+      expect({ code: r.exit.code, signal: r.exit.signal }, `${signal}: ${r.stderr}`).toEqual({
+        code: 0,
+        signal: null,
+      });
+      expect(r.exit.ms, signal).toBeLessThan(5_000);
+      expect(r.stderr).toContain(`envtest: ${signal}: stopping kube-apiserver and etcd`);
+      expect(r.stderr).toContain("envtest: stopped; temp dirs removed");
+      expect(r.stderr).not.toContain("error");
+      expect(r.left, signal).toEqual([]);
+      expect(r.leftDirs, signal).toEqual([]);
+    }
+  });
+
+  it("leaves no process and no temp dir within 5 s when it is SIGKILLed", async () => {
+    const r = await startAndStop([], { work, assets, started }, "SIGKILL", 5_000);
+    expect(r.exit.signal).toBe("SIGKILL");
+    expect(r.left).toEqual([]);
+    expect(r.leftDirs).toEqual([]);
+    expect(r.programs).toEqual(["etcd", "kube-apiserver", "sh", "sh"]);
+  });
+
+  it("stops on SIGTERM while still starting: exits 143 and leaves no process and no temp dir", async () => {
+    const tmp = mkdtempSync(join(work, "tmp-"));
+    const child = spawn("node", [KBTS, "envtest", "start"], {
+      env: { ...process.env, TMPDIR: tmp, KUBEBUILDER_ASSETS: assets },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(child);
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    // Its first temp dir exists: the control plane is on its way up, proper-lockfile long loaded.
+    await eventually("a temp dir of its control plane", async () => readdirSync(tmp)[0], 60_000, 20);
+    const plane = descendantsOf(child.pid ?? 0);
+    const exit = await stopWith(child, "SIGTERM");
+    expect({ code: exit.code, signal: exit.signal }, stderr).toEqual({ code: 143, signal: null });
+    expect(exit.ms).toBeLessThan(5_000);
+    expect(stderr).toContain("envtest: SIGTERM while starting: stopped");
+    expect(stillRunning(plane)).toEqual([]);
+    expect(processesMentioning(tmp)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
   it("exits 1 naming the dead process when kube-apiserver crashes, and cleans up the rest", async () => {
     const { child, tmp } = await startCLI([]);
     let stderr = "";
@@ -93,6 +154,26 @@ describe("kbts envtest start", () => {
       "error: the control plane stopped unexpectedly: kube-apiserver exited with signal SIGKILL",
     );
     expect(processesMentioning(tmp)).toEqual([]);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("exits 1 naming etcd within 10 s when etcd crashes: kube-apiserver is not left waiting for it", async () => {
+    const { child, tmp, stderr } = await startCLI([]);
+    const plane = descendantsOf(child.pid ?? 0);
+    const etcd = processesMentioning(tmp).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("/etcd"),
+    );
+    expect(etcd).toBeDefined();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const t = Date.now();
+    process.kill(etcd ?? 0, "SIGKILL");
+    expect(await exited).toBe(1);
+    // kube-apiserver's graceful shutdown waits on etcd: it used to take the whole 20 s stop timeout.
+    expect(Date.now() - t).toBeLessThan(10_000);
+    expect(stderr()).toContain(
+      "error: the control plane stopped unexpectedly: etcd exited with signal SIGKILL",
+    );
+    expect(stillRunning(plane)).toEqual([]);
     expect(readdirSync(tmp)).toEqual([]);
   });
 

@@ -13,6 +13,7 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { KBTS } from "./demo/lib.js";
 import { npmInstall } from "./npm.js";
+import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
 interface ScaffoldedProject {
@@ -85,6 +86,15 @@ function processesInProject(project: string): string[] {
   return found;
 }
 
+/**
+ * The local control plane of make setup-test-e2e: `kbts envtest start` (its pid is in .e2e/envtest.pid)
+ * and every process under it (etcd, kube-apiserver, the cluster-mode components, their watchdogs).
+ */
+function controlPlane(project: string): number[] {
+  const root = Number(readFileSync(join(project, ".e2e", "envtest.pid"), "utf8"));
+  return [root, ...descendantsOf(root)];
+}
+
 afterAll(async () => {
   for (const { name } of PROJECTS) await make(join(work, name), ["cleanup-test-e2e"]);
   rmSync(work, { recursive: true, force: true });
@@ -115,9 +125,20 @@ for (const { name, commands, tests } of PROJECTS) {
 
     it("make cleanup-test-e2e stops the control plane and leaves no process", async () => {
       expect(processesInProject(project)).not.toEqual([]);
+      const plane = controlPlane(project);
+      expect(programsOf(plane)).toEqual(
+        expect.arrayContaining([
+          "etcd",
+          "kube-apiserver",
+          "kube-controller-manager",
+          "kube-scheduler",
+          "kwok",
+        ]),
+      );
       const r = await make(project, ["cleanup-test-e2e"]);
       expect(r.exitCode, r.all).toBe(0);
       expect(r.all).toContain("cleanup-test-e2e: stopped the local control plane");
+      expect(stillRunning(plane)).toEqual([]);
       expect(processesInProject(project)).toEqual([]);
     }, 120_000);
   });

@@ -1,7 +1,7 @@
 /** Running `kbts envtest start` as a user does, and checking what it leaves behind (processes, temp dirs). */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 
@@ -22,6 +22,73 @@ export function processesMentioning(text: string): number[] {
     }
   }
   return out;
+}
+
+/** The live processes descended from pid (its children, theirs, …), found by parent pid in /proc. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
+      if (fields[0] === "Z") continue;
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** Those of pids that are still running (neither gone nor zombies). */
+export function stillRunning(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "")[0] !== "Z";
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The program names (argv[0]'s base name) of pids, sorted; "sh" for the children's watchdogs. */
+export function programsOf(pids: number[]): string[] {
+  return pids
+    .map((pid) => {
+      try {
+        return basename(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "");
+      } catch {
+        return "(gone)";
+      }
+    })
+    .sort();
+}
+
+/** Sends signal to the child; resolves with how it exited and how long that took (fails after 30 s). */
+export function stopWith(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t = Date.now();
+    const timer = setTimeout(() => reject(new Error(`still running 30 s after ${signal}`)), 30_000);
+    child.once("exit", (code, sig) => {
+      clearTimeout(timer);
+      resolve({ code, signal: sig, ms: Date.now() - t });
+    });
+    child.kill(signal);
+  });
 }
 
 export interface StartedCLI {
@@ -83,4 +150,41 @@ export async function runEnvtestCLI(args: string[], options: { work: string; ass
     timeout: 60_000,
   });
   return { ...r, tmp };
+}
+
+export interface StoppedCLI {
+  /** How it exited and how long after the signal. */
+  exit: { code: number | null; signal: NodeJS.Signals | null; ms: number };
+  stderr: string;
+  /** Program names of its descendants while it ran (the control plane and the watchdogs). */
+  programs: string[];
+  /** Its descendants still running, and what is left in its TMPDIR, `settleMs` after it exited. */
+  left: number[];
+  leftDirs: string[];
+}
+
+/**
+ * Starts `kbts envtest start args`, sends it signal once it runs, and reports what is left of it: at
+ * once after its exit, or, with settleMs (after a SIGKILL, the children go by themselves), as soon as
+ * nothing is left or settleMs have passed.
+ */
+export async function startAndStop(
+  args: string[],
+  options: { work: string; assets: string; started: ChildProcess[]; timeoutMs?: number },
+  signal: NodeJS.Signals,
+  settleMs = 0,
+): Promise<StoppedCLI> {
+  const { child, tmp, stderr } = await startEnvtestCLI(args, options);
+  const plane = descendantsOf(child.pid ?? 0);
+  const programs = programsOf(plane);
+  const exit = await stopWith(child, signal);
+  const deadline = Date.now() + settleMs;
+  let left = stillRunning(plane);
+  let leftDirs = readdirSync(tmp);
+  while ((left.length > 0 || leftDirs.length > 0) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = stillRunning(plane);
+    leftDirs = readdirSync(tmp);
+  }
+  return { exit, stderr: stderr(), programs, left, leftDirs };
 }

@@ -1,3 +1,4 @@
+import { constants as osConstants } from "node:os";
 import { resolve } from "node:path";
 import {
   CLUSTER_BINARY_NAMES,
@@ -24,8 +25,37 @@ export interface StartOptions {
   nodeCapacity?: string;
 }
 
-/** `kbts envtest start`: the envtest control plane for people, until Ctrl-C or SIGTERM. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * `kbts envtest start`: the envtest control plane for people, until Ctrl-C, SIGTERM or SIGHUP, which all
+ * stop it the same way (the child processes are tethered to this one, so even a SIGKILL leaves none).
+ */
 export async function runEnvtestStart(opts: StartOptions): Promise<void> {
+  // This command owns the stop signals from its first step to its last, with listeners that stay. A
+  // signal during start-up exits at once (the exit hook kills whatever has started and removes its temp
+  // dirs); one while running stops gracefully; a repeat while stopping never falls through to another
+  // listener. Without an owner, a signal during start-up was lost: the runtime's last-resort handler
+  // leaves a signal to any other listener, and proper-lockfile's signal-exit (setup-envtest's store
+  // lock) leaves it to any other listener too.
+  let running = false;
+  let requested: NodeJS.Signals | undefined;
+  let onStopRequested: (signal: NodeJS.Signals) => void = () => {};
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!running) {
+      process.stderr.write(`envtest: ${signal} while starting: stopped\n`);
+      process.exit(128 + (osConstants.signals[signal] ?? 0));
+    }
+    if (requested === undefined) {
+      requested = signal;
+      onStopRequested(signal);
+    } else if (signal === "SIGINT") {
+      // A second Ctrl-C while stopping: exit at once (the exit hook still kills every process group).
+      process.exit(130);
+    }
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+
   const port = opts.port === undefined ? undefined : Number(opts.port);
   if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
     throw new KbtsError(`invalid port "${opts.port}"`, {
@@ -57,10 +87,9 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
     throw err;
   }
 
+  running = true;
   const stopped = new Promise<NodeJS.Signals>((done) => {
-    process.once("SIGINT", () => done("SIGINT"));
-    process.once("SIGTERM", () => done("SIGTERM"));
-    process.once("SIGHUP", () => done("SIGHUP"));
+    onStopRequested = done;
   });
   const release = binaries.version ? `Kubernetes v${binaries.version}` : "Kubernetes";
   const crdNames = env.crds.map((c) => c.metadata.name).filter(Boolean);
@@ -85,16 +114,20 @@ export async function runEnvtestStart(opts: StartOptions): Promise<void> {
   const ended = await Promise.race([stopped, env.crashed.then((message) => ({ crashed: message }))]);
   if (typeof ended === "object") {
     await env.stop();
-    throw new KbtsError(`the control plane stopped unexpectedly: ${ended.crashed}`, {
-      fix: "rerun with --attach-output to see etcd and kube-apiserver logs",
-    });
+    // A stop signal sent to more than this process (a whole process group or cgroup, pkill) also reaches
+    // the children, and one of them may be seen to exit before this process sees its own signal: that is
+    // the stop that was asked for, not a crash.
+    if (requested === undefined) {
+      throw new KbtsError(`the control plane stopped unexpectedly: ${ended.crashed}`, {
+        fix: "rerun with --attach-output to see etcd and kube-apiserver logs",
+      });
+    }
+  } else {
+    process.stderr.write(
+      `envtest: ${ended}: stopping ${env.cluster ? "kwok, kube-scheduler, kube-controller-manager, " : ""}kube-apiserver and etcd\n`,
+    );
+    await env.stop();
   }
-  process.stderr.write(
-    `envtest: ${ended}: stopping ${env.cluster ? "kwok, kube-scheduler, kube-controller-manager, " : ""}kube-apiserver and etcd\n`,
-  );
-  // A second Ctrl-C while stopping: exit at once (the exit hook still kills both process groups).
-  process.once("SIGINT", () => process.exit(130));
-  await env.stop();
   process.stderr.write("envtest: stopped; temp dirs removed\n");
 }
 

@@ -7,13 +7,14 @@
  * (same port, certs and etcd). Linux only. Envtest owner: feel free to fold this into Environment
  * (e.g. `env.stopAPIServer()` / `env.startAPIServer()`) and export it from index.ts.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { request } from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import { type Disposable, track, untrack } from "./cleanup.js";
 import type { Environment } from "./environment.js";
 import { kubeconfigYAML } from "./environment.js";
+import { spawnTethered } from "./tether.js";
 
 /** A kube-apiserver this module started; stop it before env.stop(), which only knows the original. */
 export interface APIServerProcess {
@@ -148,10 +149,9 @@ async function startAPIServerOnce(
   const port = argv.find((a) => a.startsWith("--secure-port="))?.split("=")[1];
   if (!port) throw new Error("kube-apiserver command line has no --secure-port");
   const url = `https://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
-    detached: true,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  // Tethered as the original (tether.ts): it must not outlive the test process either.
+  const child: ChildProcess = spawnTethered(argv[0]!, argv.slice(1), { output: "pipe", dirs: [] });
+  child.stdout?.resume();
   let tail = "";
   child.stderr?.on("data", (c: Buffer) => {
     tail = (tail + c.toString()).slice(-4000);
@@ -198,9 +198,11 @@ async function startAPIServerOnce(
         } catch {
           // gone
         }
-        await until("kube-apiserver to stop", 20_000, () => exited).catch(() => disposable.disposeNow());
+        await until("kube-apiserver to stop", 20_000, () => exited).catch(() => {});
       }
+      disposable.disposeNow(); // the rest of its group, its watchdog included
       untrack(disposable);
+      child.stdin?.destroy();
     },
   };
 }

@@ -126,6 +126,13 @@ export async function startCluster(
       fix: "use a whole number of seconds, at least 4 (kwok renews a node's lease every quarter of it)",
     });
   }
+  const [kcmPort, schedulerPort, kwokPort] = [
+    await freePort(HOST),
+    await freePort(HOST),
+    await freePort(HOST),
+  ];
+  // Made with no await before its owner (the controller manager's process) exists, which is tracked for
+  // the exit hook and removes it.
   const dir = mkdtempSync(join(tmpdir(), "k8s_test_framework_cluster_"));
   const write = (name: string, data: string) => {
     const path = join(dir, name);
@@ -156,7 +163,6 @@ export async function startCluster(
     attachOutput: ctx.attachOutput,
   };
 
-  const kcmPort = await freePort(HOST);
   const kcmServing = servingFor("kube-controller-manager");
   const controllerManager = new ControlPlaneProcess({
     name: "kube-controller-manager",
@@ -187,7 +193,6 @@ export async function startCluster(
     ...common,
   });
 
-  const schedulerPort = await freePort(HOST);
   const schedulerServing = servingFor("kube-scheduler");
   const schedulerConfig = write(
     "kube-scheduler.yaml",
@@ -219,7 +224,6 @@ export async function startCluster(
     ...common,
   });
 
-  const kwokPort = await freePort(HOST);
   const kwok = new ControlPlaneProcess({
     name: "kwok",
     binary: bins.kwok,

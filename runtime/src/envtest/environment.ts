@@ -353,11 +353,12 @@ async function startControlPlane(
   const attach =
     options.attachControlPlaneOutput ?? process.env.KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT === "true";
   const host = "127.0.0.1";
-  const etcdDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
-  const apiDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
   const clientPort = await freePort(host);
   const peerPort = await freePort(host);
   const securePort = options.apiServerPort ?? (await freePort(host));
+  // Made with no await before the processes owning them exist: those are tracked for the exit hook.
+  const etcdDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
+  const apiDir = mkdtempSync(join(tmpdir(), "k8s_test_framework_"));
   const etcdURL = `http://${host}:${clientPort}`;
 
   const etcd = new ControlPlaneProcess({
@@ -424,7 +425,9 @@ async function startControlPlane(
   });
 
   const stop = async () => {
-    await apiserver.stop();
+    // kube-apiserver's graceful shutdown waits on etcd: once etcd is gone (it crashed, or a signal meant
+    // for the whole control plane reached it first) it would only wait out the stop timeout.
+    await apiserver.stop(etcd.ended());
     await etcd.stop();
   };
   const config: RestConfig = {

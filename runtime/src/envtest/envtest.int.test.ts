@@ -156,7 +156,9 @@ describe("startEnvironment lifecycle", () => {
     for (const dir of env.tempDirs) expect(processesMentioning(dir)).toEqual([]);
   });
 
-  for (const how of ["SIGINT", "SIGTERM", "exit"] as const) {
+  // SIGKILL (a test runner killing its worker) runs no code in the process: its children's watchdogs
+  // (tether.ts) end them and remove their temp dirs.
+  for (const how of ["SIGINT", "SIGTERM", "SIGHUP", "SIGKILL", "exit"] as const) {
     it(`leaves no process and no temp dir when its process ends by ${how} without stop()`, async () => {
       const child = spawn(process.execPath, ["--import", "tsx", join(testdata, "hold-environment.ts"), how], {
         cwd: join(import.meta.dirname, "..", "..", ".."),

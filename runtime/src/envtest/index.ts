@@ -4,7 +4,7 @@
  *   const env = await startEnvironment({ crdDirectoryPaths: ["config/crd/bases"] });
  *   const client = createClient(env.kubeConfig);   // admin (system:masters) over client certs
  *   ...
- *   await env.stop();                             // also done on exit, SIGINT, SIGTERM
+ *   await env.stop();   // also done on exit, SIGINT, SIGTERM; a SIGKILL leaves nothing either (tether.ts)
  *
  * Binaries: TEST_ASSET_ETCD / TEST_ASSET_KUBE_APISERVER, $KUBEBUILDER_ASSETS, binaryAssetsDirectory, or
  * the setup-envtest store (`kbts setup-envtest use`). Env knobs as envtest: USE_EXISTING_CLUSTER,

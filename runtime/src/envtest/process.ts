@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { type Disposable, track, untrack } from "./cleanup.js";
+import { spawnTethered } from "./tether.js";
 
 export interface ProcessSpec {
   /** Short name for messages: "etcd", "kube-apiserver". */
@@ -47,14 +48,17 @@ export function flagsToArgs(flags: Record<string, string>): string[] {
     .map((k) => `--${k}=${flags[k]}`);
 }
 
-/** One control-plane process in its own process group, health-polled, stopped by group. */
+/** One control-plane process in its own process group, tethered to this one, health-polled, stopped by group. */
 export class ControlPlaneProcess implements Disposable {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private tail = "";
 
-  constructor(readonly spec: ProcessSpec) {}
+  constructor(readonly spec: ProcessSpec) {
+    // From now on, not only once started: its temp dirs exist already and go at exit either way.
+    track(this);
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -67,14 +71,14 @@ export class ControlPlaneProcess implements Disposable {
 
   async start(): Promise<void> {
     const { spec } = this;
-    const child = spawn(spec.binary, [...flagsToArgs(spec.flags), ...(spec.args ?? [])], {
+    // Its own process group, so stop() reaches anything it forks; tethered, so it dies with this process.
+    const child = spawnTethered(spec.binary, [...flagsToArgs(spec.flags), ...(spec.args ?? [])], {
       ...(spec.env ? { env: spec.env } : {}),
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      detached: true, // own process group, so stop() reaches anything it forks
-      stdio: spec.attachOutput ? ["ignore", "inherit", "inherit"] : ["ignore", "pipe", "pipe"],
+      output: spec.attachOutput ? "inherit" : "pipe",
+      dirs: spec.dirs,
     });
     this.child = child;
-    track(this);
     const keep = (chunk: Buffer) => {
       this.tail = (this.tail + chunk.toString()).slice(-(spec.outputBytes ?? OUTPUT_TAIL_BYTES));
     };
@@ -125,13 +129,21 @@ export class ControlPlaneProcess implements Disposable {
     });
   }
 
-  /** SIGTERM the group, SIGKILL it after stopTimeoutMs, then remove the temp dirs. Idempotent. */
-  stop(): Promise<void> {
-    this.stopping ??= this.doStop();
+  /** Resolves once the process has exited, however it ended. */
+  ended(): Promise<void> {
+    return this.exited;
+  }
+
+  /**
+   * SIGTERM the group, SIGKILL it after stopTimeoutMs or as soon as `forceWhen` resolves (something its
+   * graceful shutdown waits for is gone), then remove the temp dirs. Idempotent.
+   */
+  stop(forceWhen?: Promise<unknown>): Promise<void> {
+    this.stopping ??= this.doStop(forceWhen);
     return this.stopping;
   }
 
-  private async doStop(): Promise<void> {
+  private async doStop(forceWhen: Promise<unknown> | undefined): Promise<void> {
     const pid = this.child?.pid;
     if (pid !== undefined && !this.exitInfo) {
       killGroup(pid, "SIGTERM");
@@ -141,6 +153,7 @@ export class ControlPlaneProcess implements Disposable {
         new Promise<boolean>((resolve) => {
           timer = setTimeout(() => resolve(true), this.spec.stopTimeoutMs);
         }),
+        ...(forceWhen ? [forceWhen.then(() => true)] : []),
       ]);
       clearTimeout(timer); // a pending stop timer would keep the caller's process alive
       if (timedOut) {
@@ -148,8 +161,10 @@ export class ControlPlaneProcess implements Disposable {
         await this.exited;
       }
     }
-    // Anything the leader forked is still in its group: make sure the whole group is gone.
+    // Anything the leader forked is still in its group, and so is its watchdog (tether.ts): make sure
+    // the whole group is gone.
     if (pid !== undefined) killGroup(pid, "SIGKILL");
+    this.child?.stdin?.destroy();
     untrack(this);
     await Promise.all(this.spec.dirs.map((d) => rm(d, { recursive: true, force: true })));
   }
