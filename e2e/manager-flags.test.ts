@@ -160,7 +160,7 @@ async function admitPod(port: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
   const init = await execa(
     "node",

@@ -117,7 +117,7 @@ type ${k}List struct {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

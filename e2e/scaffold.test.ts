@@ -122,7 +122,7 @@ async function condition(name: string, type: string): Promise<string | undefined
 
 beforeAll(async () => {
   // The CLI under test is the built one; runtime/dist is what the scaffolded project links.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
 }, 300_000);
 
