@@ -346,6 +346,9 @@ describe("own-write suppression", () => {
     onWrite = undefined;
     const theirs = await other("c");
     expect(compareResourceVersions(theirs.metadata?.resourceVersion ?? "", ourRV)).toBeGreaterThan(0);
+    // Theirs was written before our echo reached the cache: the cache is still short of our write.
+    const cached = await mgr.getCache().get(Budget, { namespace: ns, name: "b" });
+    expect(compareResourceVersions(cached.metadata?.resourceVersion ?? "", ourRV)).toBeLessThan(0);
     expect(await until(() => reconciles === 4 && filter.suppressed === 4, 10_000)).toBe(true);
     expect(seen).toEqual([undefined, "a", "b", "c"]);
     proxy.setLatency(0);
