@@ -40,9 +40,9 @@ typecheck: install ## Type-check sources, tests and benchmarks.
 	npx tsc -p tsconfig.test.json
 
 .PHONY: lint
-lint: install ## Lint and check formatting (biome), and find floating promises (kbts lint, typed).
+lint: install ## Lint and check formatting (biome), find tests that cannot fail and floating promises (kbts lint --tests, typed).
 	npx biome check .
-	node bin/kbts.js lint
+	node bin/kbts.js lint --tests
 	cd runtime && node ../bin/kbts.js lint
 
 .PHONY: fmt

@@ -47,6 +47,7 @@ function capturingLogger(): { logger: Logger; warnings: { msg: string; kind?: un
 function run(mgr: Manager): void {
   const stop = new AbortController();
   stops.push(stop);
+  // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
   mgr.start(stop.signal).catch(() => {});
 }
 

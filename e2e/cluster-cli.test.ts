@@ -26,7 +26,7 @@ let assets = "";
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   // The Makefile's tools step has built them; this only finds them in the store.
   const r = await execa("node", [KBTS, "setup-envtest", "use", "--cluster", "-p", "path"], { cwd: REPO });
   assets = r.stdout;

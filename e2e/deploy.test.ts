@@ -28,6 +28,7 @@ import {
   run,
   scaffoldProject,
 } from "./demo/lib.js";
+import { expectEnforcing } from "./support/gpubudget.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deploy-"));
@@ -62,6 +63,9 @@ async function kubectlOK(args: string[], input?: string): Promise<string> {
   if (r.exitCode !== 0) throw new Error(`kubectl ${args.join(" ")}: ${r.all}`);
   return r.stdout;
 }
+
+/** kubectl for the GPUBudget support helpers: throws on a non-zero exit. */
+const kubectlThrowing = async (args: string[], input?: string) => ({ stdout: await kubectlOK(args, input) });
 
 /** The team-a budget's status as JSON text. */
 const budgetStatus = () =>
@@ -167,8 +171,12 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
       "-p",
       '{"spec":{"enforcement":"Deny"}}',
     ]);
+    // Refused only once the namespace carries the enforcement label; a pod admitted before then is
+    // deleted, so the next attempt is a create again (not an "unchanged" apply).
+    await expectEnforcing(kubectlThrowing, "team-a", "team-a-budget", 60_000);
     const denied = await eventually(async () => {
       const r = await kubectl(["apply", "-f", "-"], gpuPodManifest("team-a", "g2", 5));
+      if (r.exitCode === 0) await kubectlOK(["delete", "pod", "g2", "-n", "team-a", "--wait=false"]);
       expect(r.exitCode, `${r.all}\n${op.output()}`).not.toBe(0);
       return r.all;
     }, 60_000);

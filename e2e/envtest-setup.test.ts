@@ -25,7 +25,7 @@ const use = (args: string[], env: Record<string, string | undefined> = clean) =>
   execa(process.execPath, [KBTS, "setup-envtest", "use", ...args], { env, extendEnv: false, reject: false });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   // Make sure the store holds the default release (builds it once on a cold machine).
   const r = await use(["-p", "path"]);
   expect(r.exitCode, r.stderr).toBe(0);

@@ -73,7 +73,7 @@ function gpuTemplate(app: string, gpus: number, spec: Record<string, unknown> = 
 }
 
 interface PodView {
-  metadata: { name: string; deletionTimestamp?: string };
+  metadata: { name: string; deletionTimestamp?: string; deletionGracePeriodSeconds?: number };
   spec: { nodeName?: string; containers: { resources?: { limits?: Record<string, string> } }[] };
   status: { phase?: string };
 }
@@ -251,7 +251,8 @@ describe("GPUBudget on a cluster that schedules", () => {
       ["kept", "gpu-0"],
     ]) {
       await apply(
-        gpuPod(ns, name ?? "", 2, { nodeName: node, tolerations, terminationGracePeriodSeconds: 3 }),
+        // A grace long enough for the next test to watch the evicted pods still count within it.
+        gpuPod(ns, name ?? "", 2, { nodeName: node, tolerations, terminationGracePeriodSeconds: 5 }),
       );
     }
     await eventually(async () =>
@@ -280,10 +281,33 @@ describe("GPUBudget on a cluster that schedules", () => {
   });
 
   // Ghost pods (issue 12): a pod stuck Terminating on a lost node stops counting once its deletion time
-  // plus grace period has passed, as ResourceQuota does.
+  // plus grace period has passed, as ResourceQuota does (not as soon as it is marked for deletion).
   it("the budget stops counting each evicted pod once its deletion time plus grace period has passed", async () => {
     try {
-      await expectStatus("outage", "b", { allocated: 2, podCount: 1 }, 30_000);
+      const lost = (await pods("outage")).filter((p) => p.metadata.name.startsWith("lost-"));
+      expect(lost).toHaveLength(2);
+      const ends = lost.map(
+        (p) =>
+          Date.parse(p.metadata.deletionTimestamp ?? "") +
+          (p.metadata.deletionGracePeriodSeconds ?? Number.NaN) * 1_000,
+      );
+      const [first, last] = [Math.min(...ends), Math.max(...ends)];
+      expect(first).not.toBeNaN();
+      // Each reading is timed when it returned, so a budget that dropped a pod at time t is read so at >= t.
+      const readings: { at: number; allocated?: number }[] = [];
+      await eventually(async () => {
+        const now = await status("outage", "b");
+        readings.push({ at: Date.now(), allocated: now.allocated });
+        expect(now).toMatchObject({ allocated: 2, podCount: 1 });
+      }, 30_000);
+      // Read while both were still within their grace (deletionTimestamp is already set): still counted.
+      const early = readings.filter((r) => r.at < first);
+      expect(early.length, `first reading at ${readings[0]?.at}, grace ends ${first}`).toBeGreaterThan(0);
+      expect(early.map((r) => r.allocated)).toEqual(early.map(() => 6));
+      // Both stopped counting only after their deletion time plus grace, and within a reconcile of it.
+      const freed = readings.find((r) => r.allocated === 2)?.at ?? Number.NaN;
+      expect(freed).toBeGreaterThanOrEqual(last);
+      expect(freed - last).toBeLessThan(5_000);
     } finally {
       await cp.env.cluster?.startNode("gpu-3");
     }

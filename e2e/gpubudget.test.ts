@@ -723,6 +723,20 @@ async function webhookCalls(): Promise<Record<string, number>> {
   return out;
 }
 
+/** Pod admission requests a replica's webhook server answered, every code (controller-runtime's counter). */
+async function podWebhookRequests(op: Operator): Promise<number> {
+  let n = 0;
+  for (const line of (await op.metrics()).split("\n")) {
+    if (
+      line.startsWith("controller_runtime_webhook_requests_total{") &&
+      line.includes('webhook="/validate--v1-pod"')
+    ) {
+      n += Number(line.slice(line.lastIndexOf(" ") + 1));
+    }
+  }
+  return n;
+}
+
 function diff(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(a)) if (v - (b[k] ?? 0) !== 0) out[k] = v - (b[k] ?? 0);
@@ -770,6 +784,8 @@ describe("atomic admission: two webhook replicas under a burst", () => {
       });
       backends = only;
     }
+    const replicas = [...backends];
+    const servedBefore = await Promise.all(replicas.map(podWebhookRequests));
     const before = await webhookCalls();
     // Four clients: each keeps at most 64 connections, so all 200 creates are in flight at once.
     const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
@@ -799,7 +815,14 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     console.log(
       `burst ${ns}: ${admitted} admitted of ${BURST}; create latency p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`,
     );
-    return { admitted, refused, calls: diff(after, before) };
+    /** How many of the burst's admission requests each replica answered (only while both still run). */
+    const served = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          replicas.map(async (op, i) => [op.name, (await podWebhookRequests(op)) - (servedBefore[i] ?? 0)]),
+        ),
+      ) as Record<string, number>;
+    return { admitted, refused, calls: diff(after, before), served };
   }
 
   it("a follower refuses a pod past a Deny budget on its own", async () => {
@@ -829,8 +852,13 @@ describe("atomic admission: two webhook replicas under a burst", () => {
   });
 
   it("admits exactly the cap from 200 concurrent creates, with both replicas serving", async () => {
-    const { admitted, refused, calls } = await burst("burst");
+    const { admitted, refused, calls, served } = await burst("burst");
     expect(admitted).toBe(CAP);
+    // Both replicas answered part of the burst: the balancer gives each new connection the next one.
+    const byReplica = await served();
+    console.log(`burst burst: admission requests answered by each replica ${JSON.stringify(byReplica)}`);
+    for (const op of [a, b]) expect(byReplica[op.name], op.name).toBeGreaterThan(0);
+    expect((byReplica[a.name] ?? 0) + (byReplica[b.name] ?? 0)).toBe(BURST);
     // The API server's own counts: every refusal was the webhook's (so the fail-open check below is live).
     expect(calls['apiserver_admission_webhook_request_total{code="403",rejected="true"}']).toBe(BURST - CAP);
     expect(calls).not.toHaveProperty(["apiserver_admission_webhook_fail_open_count{}"]);

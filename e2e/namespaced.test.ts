@@ -66,8 +66,10 @@ beforeAll(async () => {
     env: { KUBECTL },
   });
   if (installer.exitCode !== 0) throw new Error(`make build-installer failed:\n${installer.all}`);
-  await kubectl(["create", "namespace", NS]);
-  await kubectl(["create", "namespace", "elsewhere"]);
+  for (const ns of [NS, "elsewhere"]) {
+    const created = await kubectl(["create", "namespace", ns]);
+    if (created.exitCode !== 0) throw new Error(`kubectl create namespace ${ns} failed:\n${created.all}`);
+  }
   const applied = await kubectl(["apply", "-f", join(project, "dist/install.yaml")]);
   if (applied.exitCode !== 0) throw new Error(`kubectl apply of dist/install.yaml failed:\n${applied.all}`);
   await eventually(

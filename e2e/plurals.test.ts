@@ -117,7 +117,7 @@ type ${k}List struct {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
 }, 300_000);
 
@@ -199,7 +199,8 @@ describe.skipIf(!hasGo).sequential("a project with every irregular-plural kind",
     const build = await make(["build-installer", "IMG=example.com/plurals:v0.0.1"]);
     expect(build.exitCode, build.all).toBe(0);
     // A server-side apply of the installer: the namespace first, then CRDs and RBAC (the Deployment has no kubelet here).
-    await kubectl(["create", "namespace", "plurals-system"]);
+    const ns = await kubectl(["create", "namespace", "plurals-system"]);
+    expect(ns.exitCode, ns.all).toBe(0);
     const install = await kubectl(["apply", "-f", join(project, "dist/install.yaml")]);
     expect(install.exitCode, install.all).toBe(0);
     const established = await kubectl([

@@ -30,7 +30,7 @@ const make = (target: string[]) =>
   });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

@@ -123,7 +123,7 @@ async function condition(name: string, type: string): Promise<string | undefined
 
 beforeAll(async () => {
   // The CLI under test is the built one; runtime/dist is what the scaffolded project links.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO, reject: false });
+  await execa("npx", ["tsc", "-b"], { cwd: REPO });
   mkdirSync(project, { recursive: true });
 }, 300_000);
 
@@ -274,7 +274,8 @@ describe.sequential("a scaffolded Memcached operator", () => {
     expect(installer).toContain("image: example.com/memcached:v0.0.1");
     expect(installer).toContain("name: memcacheds.cache.example.com");
     // A server-side dry run does not create the namespace, so the namespaced objects need it first.
-    await kubectl(["create", "namespace", "memcached-system"]);
+    const ns = await kubectl(["create", "namespace", "memcached-system"]);
+    expect(ns.exitCode, ns.all).toBe(0);
     const dry = await kubectl(["apply", "--dry-run=server", "-f", join(project, "dist/install.yaml")]);
     expect(dry.exitCode, dry.all).toBe(0);
   });

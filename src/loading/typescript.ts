@@ -16,6 +16,9 @@ export const ts: typeof TS = runCachedCommonJs(
 /** The compiler's types used by kbts, by their usual names (`ts.SourceFile`); add one when needed. */
 export declare namespace ts {
   export type ArrayTypeNode = TS.ArrayTypeNode;
+  export type ArrowFunction = TS.ArrowFunction;
+  export type Block = TS.Block;
+  export type CallExpression = TS.CallExpression;
   export type CommentRange = TS.CommentRange;
   export type CompilerHost = TS.CompilerHost;
   export type CompilerOptions = TS.CompilerOptions;
@@ -25,11 +28,14 @@ export declare namespace ts {
   export type EnumDeclaration = TS.EnumDeclaration;
   export type EnumMember = TS.EnumMember;
   export type Expression = TS.Expression;
+  export type FunctionDeclaration = TS.FunctionDeclaration;
+  export type FunctionExpression = TS.FunctionExpression;
   export type Identifier = TS.Identifier;
   export type IndexInfo = TS.IndexInfo;
   export type InterfaceDeclaration = TS.InterfaceDeclaration;
   export type LanguageVariant = TS.LanguageVariant;
   export type LiteralTypeNode = TS.LiteralTypeNode;
+  export type MethodDeclaration = TS.MethodDeclaration;
   export type ModuleKind = TS.ModuleKind;
   export type ModuleResolutionKind = TS.ModuleResolutionKind;
   export type NamedDeclaration = TS.NamedDeclaration;

@@ -43,11 +43,9 @@ version: "3"
 
   it("reports bad YAML with its line and an unsupported version", () => {
     expect(() => parseProject("domain: a\nlayout: [\n")).toThrow(/PROJECT is not valid YAML/);
-    try {
-      parseProject("domain: a\n  bad: : x\n");
-    } catch (err) {
-      expect((err as { where?: string }).where).toMatch(/^PROJECT:\d+:\d+$/);
-    }
+    expect(() => parseProject("domain: a\n  bad: : x\n")).toThrow(
+      expect.objectContaining({ where: expect.stringMatching(/^PROJECT:\d+:\d+$/) }),
+    );
     expect(() => parseProject('version: "2"\n')).toThrow(/version "2" is not supported/);
   });
 

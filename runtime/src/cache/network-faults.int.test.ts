@@ -99,6 +99,7 @@ describe("frozen connections", () => {
     await mgr.getCache().getInformer(ConfigMap);
     const stop = new AbortController();
     stops.push(stop);
+    // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
     void mgr.start(stop.signal).catch(() => {});
     await mgr.elected();
     const readyz = async () => {

@@ -160,6 +160,7 @@ function budgetController(namespace: string, proxy: FaultProxy): Manager {
     });
   const stop = new AbortController();
   stops.push(stop);
+  // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
   mgr.start(stop.signal).catch(() => {});
   return mgr;
 }
@@ -190,6 +191,7 @@ describe("read-your-own-writes", () => {
     });
     const stop = new AbortController();
     stops.push(stop);
+    // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
     mgr.start(stop.signal).catch(() => {});
     const client = mgr.getClient();
     await client.create(Budget, { metadata: { name: "b", namespace: ns }, spec: { maxGPUs: 1 } } as Budget);
@@ -282,6 +284,7 @@ function startManager(namespace: string, proxy?: FaultProxy, log = logger): Mana
 function run(mgr: Manager): void {
   const stop = new AbortController();
   stops.push(stop);
+  // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
   mgr.start(stop.signal).catch(() => {});
 }
 
@@ -343,6 +346,9 @@ describe("own-write suppression", () => {
     onWrite = undefined;
     const theirs = await other("c");
     expect(compareResourceVersions(theirs.metadata?.resourceVersion ?? "", ourRV)).toBeGreaterThan(0);
+    // Theirs was written before our echo reached the cache: the cache is still short of our write.
+    const cached = await mgr.getCache().get(Budget, { namespace: ns, name: "b" });
+    expect(compareResourceVersions(cached.metadata?.resourceVersion ?? "", ourRV)).toBeLessThan(0);
     expect(await until(() => reconciles === 4 && filter.suppressed === 4, 10_000)).toBe(true);
     expect(seen).toEqual([undefined, "a", "b", "c"]);
     proxy.setLatency(0);

@@ -71,8 +71,10 @@ describe("leader election", () => {
     const stopB = new AbortController();
     const runA = a.run(stopA.signal);
     await until(() => a.isLeader(), 2_000);
+    const firstRenew = store.current()?.renewTime;
     const runB = b.run(stopB.signal);
-    await new Promise((r) => setTimeout(r, 400));
+    // Past a lease and a retry: had a stopped renewing, b would hold the lease by now.
+    await new Promise((r) => setTimeout(r, fast.leaseDurationMs + 5 * fast.retryPeriodMs));
     expect(b.isLeader()).toBe(false);
     expect(b.getLeader()).toBe("a");
     expect(store.current()).toMatchObject({
@@ -81,8 +83,9 @@ describe("leader election", () => {
       leaseTransitions: 0,
     });
     expect(store.current()?.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
-    expect(await metricsRegistry.getSingleMetricAsString("leader_election_master_status")).toContain(
-      'leader_election_master_status{name="le-test"}',
+    expect(store.current()?.renewTime).not.toBe(firstRenew);
+    expect(await metricsRegistry.getSingleMetricAsString("leader_election_master_status")).toMatch(
+      /^leader_election_master_status\{name="le-test"\} 1$/m,
     );
 
     // "Kill" a: stop renewing without releasing.

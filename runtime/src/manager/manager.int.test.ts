@@ -479,10 +479,13 @@ describe("leader election between two managers", () => {
       metadata: { name: "one", namespace: "le" },
     });
     await until("the leader to reconcile", () => seen.a.includes("one"));
-    await new Promise((r) => setTimeout(r, 2_500));
+    const firstRenew = (await client.get(Lease, { namespace: "le", name: "kbts-test-lock" })).spec?.renewTime;
+    // Past a lease and a retry: had a stopped renewing, b would have taken over by now.
+    await new Promise((r) => setTimeout(r, le.leaseDurationMs + 2 * le.retryPeriodMs));
     expect(seen.b).toEqual([]);
     expect(bElected).toBe(false);
     const lease = await client.get(Lease, { namespace: "le", name: "kbts-test-lock" });
+    expect(lease.spec?.renewTime).not.toBe(firstRenew);
     const holderA = lease.spec?.holderIdentity ?? "";
     expect(holderA).toMatch(/_[0-9a-f-]{36}$/);
     expect(lease.spec?.leaseDurationSeconds).toBe(4);

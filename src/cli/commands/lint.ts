@@ -4,7 +4,15 @@ export function defineLint(program: Command): void {
   program
     .command("lint")
     .description("type-aware checks biome cannot do: promises that are neither awaited nor handled")
-    .action(async () => {
+    .option(
+      "--tests",
+      "first check every *.test.ts for tests that cannot fail: no assertion, assertions only in a catch or handler, an unread reject: false result, a swallowed error",
+    )
+    .action(async (options: { tests?: boolean }) => {
+      if (options.tests) {
+        const { runTestLint } = await import("../../lint/tests.js");
+        runTestLint();
+      }
       const { runLint } = await import("../../lint/floating.js");
       runLint();
     });

@@ -297,6 +297,7 @@ describe("kbts alpha generate with grafana/v1-alpha", () => {
         DASHBOARDS.resources,
         "PROJECT",
       ]) {
+        expect(expected.get(path), path).toBeDefined();
         expect(got.get(path), path).toEqual(expected.get(path));
       }
     } finally {
