@@ -29,19 +29,27 @@ describe.runIf(false)("never", () => {
 });
 `;
 
-/** vitest's own JSON report of the scratch suite (`suite` names its report file). */
-async function report(suite: string, test = SCRATCH): Promise<void> {
+/** vitest's own JSON report of the scratch suite (`suite` names its report file); its exit code. */
+async function report(suite: string, test = SCRATCH): Promise<number | undefined> {
   writeFileSync(join(work, `${suite}.test.ts`), test);
-  await execa(VITEST, ["run", `${suite}.test.ts`, "--reporter=json", `--outputFile.json=${suite}.json`], {
-    cwd: work,
-    reject: false,
-    env: { CI: "1" },
-  });
+  const run = await execa(
+    VITEST,
+    ["run", `${suite}.test.ts`, "--reporter=json", `--outputFile.json=${suite}.json`],
+    {
+      cwd: work,
+      reject: false,
+      env: { CI: "1" },
+    },
+  );
+  return run.exitCode;
 }
 
 beforeAll(async () => {
-  await report("scratch");
-  await report("clean", `import { expect, it } from "vitest";\nit("passes", () => expect(1).toBe(1));\n`);
+  // The scratch suite fails on purpose (vitest exits 1); the clean one passes.
+  expect(await report("scratch")).toBe(1);
+  expect(
+    await report("clean", `import { expect, it } from "vitest";\nit("passes", () => expect(1).toBe(1));\n`),
+  ).toBe(0);
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
