@@ -60,6 +60,23 @@ const PROJECTS: ScaffoldedProject[] = [
     ],
     tests: 5,
   },
+  {
+    // A hub with two spokes: conversion served with the certificate rotator's CA (no cert-manager), and a
+    // check that reads the sample back in every version.
+    name: "multiversion",
+    commands: [
+      ["init", "--domain", "example.com", "--repo", "example.com/multiversion", "--skip-install"],
+      ["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"],
+      ["create", "api", "--group", "cache", "--version", "v1", "--kind", "Memcached", "--controller=false"],
+      ["create", "api", "--group", "cache", "--version", "v2", "--kind", "Memcached", "--controller=false"],
+      ["create", "webhook", "--group", "cache", "--version", "v1", "--kind", "Memcached"].concat([
+        "--conversion",
+        "--spoke",
+        "v1alpha1,v2",
+      ]),
+    ],
+    tests: 5,
+  },
 ];
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
