@@ -10,12 +10,21 @@
  * this file, so it never counts as skipped: the clone's summary must name every skip, and each must be
  * one of ALLOWED_SKIPS.
  */
-import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { sharedDir } from "../testdata/shared.js";
 import { readResults, SUMMARY_LINE, summarize } from "./tools/test-summary.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -101,6 +110,10 @@ describe("a fresh clone with empty caches: the README's two commands", () => {
     const cloned = await execa("git", ["clone", "--quiet", REPO, clone], { reject: false, all: true });
     expect(cloned.exitCode, cloned.all).toBe(0);
     await carryUncommittedChanges();
+    // The clone sits where CI puts one, beside shared/ (the oracles tests read in place, never copied).
+    const shared = sharedDir(REPO);
+    expect(shared, `shared/ (with oracles/) beside ${REPO} or the checkout it was cloned from`).toBeDefined();
+    symlinkSync(shared ?? "", join(work, "shared"));
   });
 
   it("make demo passes on its first run and tells the GPUBudget story", async () => {

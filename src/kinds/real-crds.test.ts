@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
 import { CORE_SCHEMA, load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedDir } from "../../testdata/shared.js";
 import { generateManifests } from "../manifests/generate.js";
 import { cleanDescription } from "../markers/doc.js";
 import { appliesTo, type CrdSource, generateFromCrds, KEYWORD_TYPES, readCrdFile } from "./from-crd.js";
@@ -19,18 +19,7 @@ import { appliesTo, type CrdSource, generateFromCrds, KEYWORD_TYPES, readCrdFile
 
 const repoRoot = resolve(new URL("../..", import.meta.url).pathname);
 
-/** ../shared beside the repository (for a git worktree, beside its main checkout). */
-function oracleDir(): string {
-  const direct = resolve(repoRoot, "../shared/oracles/real-crds");
-  if (existsSync(direct)) return direct;
-  const common = execFileSync("git", ["rev-parse", "--path-format=absolute", "--git-common-dir"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  }).trim();
-  return resolve(dirname(common), "../shared/oracles/real-crds");
-}
-
-const dir = oracleDir();
+const dir = resolve(sharedDir(repoRoot) ?? resolve(repoRoot, "../shared"), "oracles/real-crds");
 const files = existsSync(dir)
   ? readdirSync(dir)
       .filter((f) => f.endsWith(".yaml"))
