@@ -3,26 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildRuntime } from "../../testdata/runtime-build.js";
 import { GOLDEN_PROJECTS, generateGolden, readTree, TESTDATA } from "./golden.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "kbts-golden-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// The projects resolve @kbts/runtime to this repository's workspace package (its built dist/): build it
-// (a no-op when up to date), so the type-check below runs against the runtime's current sources, never
-// a stale dist/ or none (where it used to be skipped without a word).
-beforeAll(() => {
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const runtime = fileURLToPath(new URL("../../runtime", import.meta.url));
-  try {
-    execFileSync(process.execPath, [tsc, "-b", runtime], { encoding: "utf8", stdio: "pipe" });
-  } catch (err) {
-    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`building @kbts/runtime (tsc -b runtime) failed:\n${stdout ?? ""}${stderr ?? ""}`);
-  }
-}, 120_000);
+// The projects resolve @kbts/runtime to this repository's workspace package (its built dist/).
+beforeAll(buildRuntime, 120_000);
 
 describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
   it("equals a fresh generation (run `make testdata` after changing a template)", async () => {
