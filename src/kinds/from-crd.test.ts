@@ -97,7 +97,9 @@ describe("kbts generate --from-crd", () => {
     expect(text).toContain("  // \\+optional is how Go types say it");
     expect(text).toContain("A comment end */ stays inside.");
     // markers for what the types do not say, so kbts manifests makes the same schema
-    expect(text).toContain("  // +kubebuilder:validation:Type=integer\n  size?: number;");
+    // an integer with no format is Go's int: kbts' int, no marker and no --allow-dangerous-types
+    expect(text).toMatch(/\n {2}size\?: int;/);
+    expect(text).not.toContain("--allow-dangerous-types");
     expect(text).toContain('  // +kubebuilder:validation:Format="date-time"\n  notAfter?: string;');
     // the CRD: names, scope, storage version, status subresource; no CRD until the project owns it
     expect(text).toContain(

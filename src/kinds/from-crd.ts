@@ -232,7 +232,7 @@ interface KindInput {
 }
 
 /** Runtime types a generated file may import. */
-const RUNTIME_TYPES = ["IntOrString", "ObjectMeta", "RawExtension", "int32", "int64"] as const;
+const RUNTIME_TYPES = ["IntOrString", "ObjectMeta", "RawExtension", "int", "int32", "int64"] as const;
 type RuntimeType = (typeof RUNTIME_TYPES)[number];
 
 /**
@@ -298,7 +298,7 @@ interface Typed {
 class Emitter {
   readonly declarations: string[] = [];
   readonly imports = new Set<RuntimeType>();
-  /** Whether some field is a float or a Go `int`, for which `kbts manifests` needs --allow-dangerous-types. */
+  /** Whether some field is a float, for which `kbts manifests` needs --allow-dangerous-types. */
   dangerous = false;
   private readonly names = new Set<string>();
 
@@ -418,9 +418,10 @@ class Emitter {
       case "boolean":
         return { type: "boolean" };
       case "integer":
+        // No format is Go's int (type: integer, no format); another format is kept by a Format marker.
+        if (s.format === undefined) return { type: this.runtime("int") };
         if (s.format === "int32" || s.format === "int64") return { type: this.runtime(s.format) };
-        this.dangerous ||= s.format === undefined;
-        return s.format === undefined ? { type: "number" } : { type: this.runtime("int64") };
+        return { type: this.runtime("int64") };
       case "number":
         this.dangerous = true;
         return { type: "number" };
@@ -509,7 +510,6 @@ function markersOf(s: JSONSchemaProps): { field: string[]; type: string[] } {
   // kbts applies a node's markers before it merges IntOrString's schema in, so string markers
   // (Pattern, MaxLength) need to be told it is int-or-string.
   const intOrString = s["x-kubernetes-int-or-string"] === true;
-  if (s.type === "integer" && s.format === undefined && !intOrString) v("Type", "integer");
   // external-snapshotter's restoreSize: int-or-string with type string.
   if (intOrString && s.type !== undefined) v("Type", s.type);
   if (s.format !== undefined && !(s.type === "integer" && (s.format === "int32" || s.format === "int64")))
@@ -695,7 +695,7 @@ function renderKind(k: KindInput): string {
     "// types once this project owns the kind: delete `+kubebuilder:skip` below (and this header), and",
     "// the kind is yours to evolve. Until then no CRD is generated from this file.",
     ...(e.dangerous
-      ? ["// It has number or plain integer fields: `kbts manifests` needs --allow-dangerous-types for them."]
+      ? ["// It has number fields: `kbts manifests` needs --allow-dangerous-types for them."]
       : []),
     "",
     `// +groupName=${k.group}`,

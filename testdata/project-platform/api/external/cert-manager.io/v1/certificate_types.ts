@@ -4,12 +4,11 @@
 // The markers say what the CRD's schema says, so `kbts manifests` makes the same CRD from these
 // types once this project owns the kind: delete `+kubebuilder:skip` below (and this header), and
 // the kind is yours to evolve. Until then no CRD is generated from this file.
-// It has number or plain integer fields: `kbts manifests` needs --allow-dangerous-types for them.
 
 // +groupName=cert-manager.io
 // +kubebuilder:skip
 
-import type { IntOrString, int32, int64, ObjectMeta, RawExtension } from "@kbts/runtime";
+import type { IntOrString, int, int32, int64, ObjectMeta, RawExtension } from "@kbts/runtime";
 import { defineKind } from "@kbts/runtime";
 
 // A Certificate resource should be created to ensure an up to date and signed
@@ -69,8 +68,7 @@ export interface CertificateSpecIssuerRef {
 export interface CertificateSpecPrivateKey {
   // Algorithm is the private key algorithm of the corresponding private key for this certificate.
   algorithm?: "RSA" | "ECDSA" | "Ed25519";
-  // +kubebuilder:validation:Type=integer
-  size?: number;
+  size?: int;
 }
 
 export interface CertificateSpecSecretTemplate {
@@ -82,8 +80,7 @@ export interface CertificateStatus {
   conditions?: CertificateStatusConditions[];
   // +kubebuilder:validation:Format="date-time"
   notAfter?: string;
-  // +kubebuilder:validation:Type=integer
-  revision?: number;
+  revision?: int;
 }
 
 export interface CertificateStatusConditions {
