@@ -115,10 +115,13 @@ describe("cluster mode", () => {
         expect(p.metadata.ownerReferences?.[0]?.kind).toBe("ReplicaSet");
       }
     });
-    const deployment = await get<{ status: { readyReplicas?: number } }>(
-      `/apis/apps/v1/namespaces/${ns}/deployments/web`,
-    );
-    expect(deployment.status.readyReplicas).toBe(4);
+    // kube-controller-manager writes the Deployment's status after it sees the pods ready: in time.
+    await eventually(async () => {
+      const deployment = await get<{ status: { readyReplicas?: number } }>(
+        `/apis/apps/v1/namespaces/${ns}/deployments/web`,
+      );
+      expect(deployment.status.readyReplicas).toBe(4);
+    });
   });
 
   it("leaves a pod no node can hold Pending with a FailedScheduling event", async () => {
