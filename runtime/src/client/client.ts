@@ -22,7 +22,7 @@ import {
 } from "./own-writes.js";
 import { patchContentType } from "./patch.js";
 import { queryString, resourcePath } from "./paths.js";
-import { RestClient, type RestClientOptions } from "./rest.js";
+import { RestClient, type RestClientOptions, type RestRequest } from "./rest.js";
 import { parseSelector, selectorToString } from "./selector.js";
 import type {
   ApplyOptions,
@@ -67,9 +67,22 @@ export interface SubResourceClientWithCreate extends SubResourceClient {
 }
 
 /** The client createClient returns: a Client whose subresource clients can also POST (eviction, token). */
-export interface APIClient extends Client, WriteObservable {
+export interface APIClient extends Client, WriteObservable, WriteGuardable {
   status(): SubResourceClientWithCreate;
   subResource(name: string): SubResourceClientWithCreate;
+}
+
+/** A client whose writes can be made to pass a synchronous check just before they are sent. */
+export interface WriteGuardable {
+  /**
+   * The same client, except that each write (every attempt of it) first calls `guard` once the
+   * connection is ready, right before the first byte goes out; a throw fails the write unsent.
+   */
+  withWriteGuard(guard: () => void): APIClient;
+}
+
+export function isWriteGuardable(client: object): client is WriteGuardable {
+  return typeof (client as Partial<WriteGuardable>).withWriteGuard === "function";
 }
 
 export function createClient(kubeConfig: KubeConfig, options: ClientOptions = {}): APIClient {
@@ -134,6 +147,8 @@ class KubeClient implements APIClient {
   private readonly ownWrites: OwnWrites | undefined;
   private readonly ownWriteWaitMs: number;
   private readonly observers = new WriteObservers();
+  /** Checked right before each write's first byte is sent (RestRequest.beforeSend). */
+  private writeGuard: (() => void) | undefined;
 
   constructor(
     private readonly rest: RestClient,
@@ -226,7 +241,7 @@ class KubeClient implements APIClient {
     const res = await this.observed(
       options,
       { kind, key, subresource: undefined, verb: "delete", body },
-      () => this.rest.request<KubernetesObject | undefined>({ method: "DELETE", path, body }),
+      () => this.writeRequest<KubernetesObject | undefined>({ method: "DELETE", path, body }),
     );
     // An object with finalizers comes back with its deletionTimestamp: a write like any other.
     if (res?.kind === kind.kind) this.wrote(kind, res, options.dryRun);
@@ -247,6 +262,14 @@ class KubeClient implements APIClient {
 
   observeWritesTo(kind: Kind, key: ObjectKey, observer: WriteObserver): () => void {
     return this.observers.observe(kind, key, observer);
+  }
+
+  withWriteGuard(guard: () => void): APIClient {
+    // A view of this client: the same connections, cache, own-write records and observers (all read
+    // through the prototype); only the view's writes carry the guard.
+    const view = Object.create(this) as KubeClient;
+    view.writeGuard = guard;
+    return view;
   }
 
   status(): SubResourceClientWithCreate {
@@ -283,7 +306,7 @@ class KubeClient implements APIClient {
       ) => {
         const path = resourcePath(kind, { ...objectKey(kind, obj), subresource: name });
         const answer = await this.explainMissingSubresource(kind, obj, name, () =>
-          this.rest.request<R>({ method: "POST", path: path + this.writeQuery(options), body }),
+          this.writeRequest<R>({ method: "POST", path: path + this.writeQuery(options), body }),
         );
         return writeBack(body, answer);
       },
@@ -393,7 +416,7 @@ class KubeClient implements APIClient {
     const key = objectKey(kind, obj);
     const path = resourcePath(kind, { ...key, subresource });
     const send = () =>
-      this.rest.request<T>({
+      this.writeRequest<T>({
         method: "PATCH",
         path: path + this.writeQuery(options),
         body: patch.data,
@@ -427,7 +450,7 @@ class KubeClient implements APIClient {
     const metadata = body.metadata ? { ...body.metadata } : undefined;
     if (metadata) delete metadata.managedFields;
     const res = await this.observed(options, { kind, key, subresource, verb: "apply", body: obj }, () =>
-      this.rest.request<T>({
+      this.writeRequest<T>({
         method: "PATCH",
         path:
           path +
@@ -454,7 +477,12 @@ class KubeClient implements APIClient {
     // A PartialObjectMetadata has no spec or data: creating or replacing with it would wipe them.
     if (kind.metadataOnly)
       throw metadataOnlyWriteError(kind, method === "POST" ? "create" : "update", body.metadata?.name);
-    return withTypeMeta(kind, await this.rest.request<T>({ method, path, body }));
+    return withTypeMeta(kind, await this.writeRequest<T>({ method, path, body }));
+  }
+
+  /** Every write goes out through here, carrying the write guard of this view (see withWriteGuard). */
+  private writeRequest<T>(req: RestRequest): Promise<T> {
+    return this.rest.request<T>(this.writeGuard ? { ...req, beforeSend: this.writeGuard } : req);
   }
 
   private writeQuery(options: WriteOptions): string {

@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
+import { TLSSocket } from "node:tls";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
 import { errorFromResponse } from "./errors.js";
@@ -33,6 +34,13 @@ export interface RestRequest {
   signal?: AbortSignal;
   /** Whole-request timeout in ms; default from the client (60 s). */
   timeoutMs?: number;
+  /**
+   * Called synchronously on each attempt, once the connection is ready and just before the request's
+   * first byte is written; a throw fails the request with nothing sent. The leader-election fence uses
+   * it: a write that passed the fence and was then held up (a paused process, a busy connection pool,
+   * a slow TLS handshake) must not go out after the lease has passed to another replica.
+   */
+  beforeSend?: () => void;
 }
 
 /** One decoded line of a watch stream. */
@@ -335,7 +343,27 @@ export class RestClient {
       // the reflector's liveness check and request timeouts find a frozen path in seconds.
       request.on("socket", (socket) => socket.setKeepAlive(true, KEEPALIVE_IDLE_MS));
       if (streaming) request.setNoDelay(true);
-      request.end(payload);
+      const beforeSend = req.beforeSend;
+      if (!beforeSend) {
+        request.end(payload);
+        return;
+      }
+      // Hold the request back until its connection is ready (TLS handshake done), so the check runs
+      // right before the write: then nothing but this synchronous step separates it from the bytes.
+      const go = () => {
+        try {
+          beforeSend();
+        } catch (err) {
+          request.destroy(err as Error);
+          return;
+        }
+        request.end(payload);
+      };
+      request.once("socket", (socket) => {
+        // A pooled socket is ready; a new one is ready on connect, or when its TLS handshake is done.
+        if (request.reusedSocket || !socket.connecting) go();
+        else socket.once(socket instanceof TLSSocket ? "secureConnect" : "connect", go);
+      });
     });
   }
 

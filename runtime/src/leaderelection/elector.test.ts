@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { KubernetesObject } from "../api/meta.js";
+import type { Client } from "../client/types.js";
 import { metricsRegistry } from "../metrics/registry.js";
-import { createLeaderElector, defaultIdentity } from "./elector.js";
+import { createLeaderElector, defaultIdentity, LeadershipLostError } from "./elector.js";
+import { fenceWrites } from "./fence.js";
 import { formatMicroTime, type LeaderElectionRecord, type ResourceLock } from "./lock.js";
 
 /** An in-memory lock with optimistic concurrency, like a Lease's resourceVersion. */
@@ -147,5 +150,95 @@ describe("leader election", () => {
     expect(took).toBeLessThan(fast.renewDeadlineMs + 2 * fast.retryPeriodMs + 200);
     const text = await metricsRegistry.getSingleMetricAsString("leader_election_master_status");
     expect(text).toContain('leader_election_master_status{name="le-lost"} 0');
+  });
+});
+
+/**
+ * A client whose writes pass through `gate` before they are "sent", where the REST layer would run
+ * the write guard: the time between passing the fence and the first byte on the wire.
+ */
+function heldClient(gate: () => Promise<void>) {
+  const sent: string[] = [];
+  let guardCalls = 0;
+  const withGuard = (guard?: () => void): Client => {
+    const write = async (obj: KubernetesObject) => {
+      await gate();
+      if (guard) {
+        guardCalls++;
+        guard();
+      }
+      sent.push(obj.metadata?.name ?? "");
+      return obj;
+    };
+    const client = {
+      create: (_kind: unknown, obj: KubernetesObject) => write(obj),
+      update: (_kind: unknown, obj: KubernetesObject) => write(obj),
+      withWriteGuard: (g: () => void) => withGuard(g),
+    };
+    return client as unknown as Client;
+  };
+  return { client: withGuard(), sent, guardCalls: () => guardCalls };
+}
+
+const Thing = { group: "", version: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true };
+
+describe("the write fence at send time", () => {
+  it("a write held past leadership's end is refused unsent", async () => {
+    const store = memoryStore();
+    const a = createLeaderElector({ lock: store.lock(), name: "fence-lost", identity: "a", ...fast });
+    const run = a.run(new AbortController().signal);
+    await until(() => a.isLeader(), 2_000);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const { client, sent } = heldClient(() => held);
+    const fenced = fenceWrites(
+      client,
+      () => a.ensureLeading(),
+      () => a.checkLeading(),
+    );
+    const write = fenced.update(Thing, { metadata: { name: "late", namespace: "ns" } });
+    // It passed the fence; while it waits to be sent, the API server goes away and the lease is lost.
+    store.setDown(true);
+    expect(await run).toBe("lost");
+    release();
+    await expect(write).rejects.toBeInstanceOf(LeadershipLostError);
+    expect(sent).toEqual([]);
+  });
+
+  it("a write held past renewDeadline goes back through the fence, then out once renewed", async () => {
+    let clock = Date.now();
+    const store = memoryStore();
+    const a = createLeaderElector({
+      lock: store.lock(),
+      name: "fence-stale",
+      identity: "a",
+      now: () => clock,
+      ...fast,
+    });
+    const stop = new AbortController();
+    const run = a.run(stop.signal);
+    await until(() => a.isLeader(), 2_000);
+    let first = true;
+    const { client, sent, guardCalls } = heldClient(async () => {
+      // The first attempt is held while our clock passes renewDeadline with no renewal (a paused process).
+      if (first) {
+        first = false;
+        clock += fast.renewDeadlineMs + 1;
+      }
+    });
+    const renewedBefore = store.current()?.renewTime;
+    const fenced = fenceWrites(
+      client,
+      () => a.ensureLeading(),
+      () => a.checkLeading(),
+    );
+    await fenced.update(Thing, { metadata: { name: "checked", namespace: "ns" } });
+    expect({ sent, guardCalls: guardCalls() }).toEqual({ sent: ["checked"], guardCalls: 2 });
+    // It went out on a lease renewed after the stale check, not on the old one.
+    expect(store.current()?.renewTime).not.toBe(renewedBefore);
+    stop.abort();
+    expect(await run).toBe("stopped");
   });
 });

@@ -44,6 +44,17 @@ export interface LeaderElector {
    * Resolves at once before this replica ever led (runnables that do not need leadership write then).
    */
   ensureLeading(): Promise<void>;
+  /**
+   * The fence's last word, synchronous, for the moment a write is about to be sent: throws
+   * LeadershipLostError once leadership is gone, and StaleLeaseError when the last renewal is older
+   * than renewDeadline (the writer waited, or the process was paused, since it passed ensureLeading).
+   */
+  checkLeading(): void;
+}
+
+/** A write reached the wire on a lease not renewed within renewDeadline: pass ensureLeading again. */
+export class StaleLeaseError extends Error {
+  override name = "StaleLeaseError";
 }
 
 /** A write was refused because this replica no longer holds the lease. */
@@ -243,6 +254,15 @@ export function createLeaderElector(options: LeaderElectorOptions): LeaderElecto
         fenceWaiters.push({ resolve, reject });
         wake.abort();
       });
+    },
+    checkLeading() {
+      if (state === "gone") {
+        throw new LeadershipLostError(`lease ${lock.describe()} is no longer held; refusing to write`);
+      }
+      if (state === "leading" && now() >= renewSentAt + renewDeadlineMs) {
+        wake.abort();
+        throw new StaleLeaseError(`lease ${lock.describe()} was not renewed within renewDeadline`);
+      }
     },
     async run(signal) {
       // As client-go: the series appears when this replica first leads (1) and drops to 0 when it stops.

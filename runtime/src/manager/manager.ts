@@ -90,7 +90,11 @@ class ControllerManager implements Manager {
     const client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
     // With leader election, every write first checks the lease is still ours (see fence.ts).
     this.client = options.leaderElection
-      ? fenceWrites(client, () => this.elector?.ensureLeading() ?? Promise.resolve())
+      ? fenceWrites(
+          client,
+          () => this.elector?.ensureLeading() ?? Promise.resolve(),
+          () => this.elector?.checkLeading(),
+        )
       : client;
     this.groups.caches.runnables.push({ needLeaderElection: false, start: (s) => this.cache.start(s) });
     // The webhook server is added only when a webhook is registered (getWebhookServer), as in

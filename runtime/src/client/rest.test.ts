@@ -1,0 +1,121 @@
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { KubeConfig } from "@kubernetes/client-node";
+import { afterEach, describe, expect, it } from "vitest";
+import { LOOPBACK_HOSTS, selfSignedServingCertificate } from "../tls/selfsigned.js";
+import { RestClient } from "./rest.js";
+
+function servingTLS(): https.ServerOptions {
+  const cert = selfSignedServingCertificate(LOOPBACK_HOSTS, "rest-test");
+  return { key: cert.key, cert: cert.cert };
+}
+
+function kubeConfig(server: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: "c", server, skipTLSVerify: true }],
+    users: [{ name: "u" }],
+    contexts: [{ name: "x", cluster: "c", user: "u" }],
+    currentContext: "x",
+  });
+  return kc;
+}
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** A server answering `answers` in turn (the last one from then on), recording each request's method. */
+async function server(answers: { status: number; headers?: Record<string, string> }[], tls = false) {
+  const seen: string[] = [];
+  const handler: http.RequestListener = (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      seen.push(req.method ?? "");
+      const a = answers[Math.min(seen.length - 1, answers.length - 1)] ?? { status: 500 };
+      res.writeHead(a.status, { "Content-Type": "application/json", ...a.headers });
+      res.end(JSON.stringify({ kind: "Status", code: a.status }));
+    });
+  };
+  const srv = tls ? https.createServer(servingTLS(), handler) : http.createServer(handler);
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  closers.push(() => srv.close());
+  return { port: (srv.address() as net.AddressInfo).port, seen };
+}
+
+describe("RestRequest.beforeSend", () => {
+  it("fails the request unsent when it throws", async () => {
+    const { port, seen } = await server([{ status: 200 }]);
+    const rest = new RestClient(kubeConfig(`http://127.0.0.1:${port}`));
+    const refused = new Error("lease lost");
+    await expect(
+      rest.request({
+        method: "PUT",
+        path: "/api/v1/namespaces/a/configmaps/b",
+        body: {},
+        beforeSend: () => {
+          throw refused;
+        },
+      }),
+    ).rejects.toBe(refused);
+    // The next request on the same client goes through: the server saw it and only it.
+    await rest.request({ method: "GET", path: "/api" });
+    expect(seen).toEqual(["GET"]);
+  });
+
+  it("runs again before each attempt, so a retry after Retry-After is checked too", async () => {
+    const { port, seen } = await server([{ status: 429, headers: { "Retry-After": "0" } }, { status: 200 }]);
+    const rest = new RestClient(kubeConfig(`http://127.0.0.1:${port}`));
+    let checks = 0;
+    await rest.request({
+      method: "POST",
+      path: "/api/v1/namespaces/a/configmaps",
+      body: {},
+      beforeSend: () => checks++,
+    });
+    expect({ checks, seen }).toEqual({ checks: 2, seen: ["POST", "POST"] });
+
+    // The lease goes while the client waits out Retry-After: the retry is not sent.
+    const again = await server([{ status: 429, headers: { "Retry-After": "0" } }, { status: 200 }]);
+    const retrying = new RestClient(kubeConfig(`http://127.0.0.1:${again.port}`));
+    let allowed = 1;
+    const refused = new Error("lease lost while waiting out Retry-After");
+    await expect(
+      retrying.request({
+        method: "POST",
+        path: "/api/v1/namespaces/a/configmaps",
+        body: {},
+        beforeSend: () => {
+          if (allowed-- <= 0) throw refused;
+        },
+      }),
+    ).rejects.toBe(refused);
+    expect(again.seen).toEqual(["POST"]);
+  });
+
+  it("runs once a new TLS connection's handshake is done, not when the request is made", async () => {
+    const { port } = await server([{ status: 200 }], true);
+    // A proxy that holds the connection back for 400 ms: the handshake, and so the send, waits.
+    const holdMs = 400;
+    const proxy = net.createServer((inbound) => {
+      const outbound = net.connect(port, "127.0.0.1");
+      inbound.pause();
+      setTimeout(() => {
+        inbound.pipe(outbound).pipe(inbound);
+        inbound.resume();
+      }, holdMs);
+      inbound.on("error", () => outbound.destroy());
+      outbound.on("error", () => inbound.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    closers.push(() => proxy.close());
+    const rest = new RestClient(kubeConfig(`https://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`));
+    const started = Date.now();
+    let checkedAt = 0;
+    await rest.request({ method: "PUT", path: "/x", body: {}, beforeSend: () => (checkedAt = Date.now()) });
+    expect(checkedAt - started).toBeGreaterThanOrEqual(holdMs - 20);
+    rest.close();
+  });
+});
