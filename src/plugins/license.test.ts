@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseProject } from "../project/config.js";
-import { readTree } from "../scaffold/golden.js";
 import { checkProjectValues } from "../project/validate.js";
+import { readTree } from "../scaffold/golden.js";
 import { runCreateApi, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { boilerplate } from "./typescript/plugin.js";
@@ -27,7 +27,13 @@ const CONTROLLER = "internal/controller/frigate_controller.ts";
 const USERS = "/*\nCopyright 2024 Someone Else.\nAll rights reserved.\n*/\n\n";
 
 async function project(license: "apache2" | "none", owner?: string) {
-  await runInit(dir, { domain: "example.com", repo: "example.com/fleet", runtime: "registry", license, owner });
+  await runInit(dir, {
+    domain: "example.com",
+    repo: "example.com/fleet",
+    runtime: "registry",
+    license,
+    owner,
+  });
   await runCreateApi(dir, { group: "ship", version: "v1", kind: "Frigate" });
 }
 
@@ -141,6 +147,8 @@ describe("kbts edit --license/--owner/--license-file", () => {
     expect(read("hack/boilerplate.ts.txt")).toBe(
       "// Copyright YEAR The Fleet Authors.\n// SPDX-License-Identifier: MIT\n",
     );
-    expect(read(TYPES)).toMatch(/^\/\/ Copyright 2024 The Fleet Authors\.\n\/\/ SPDX-License-Identifier: MIT\n\n/);
+    expect(read(TYPES)).toMatch(
+      /^\/\/ Copyright 2024 The Fleet Authors\.\n\/\/ SPDX-License-Identifier: MIT\n\n/,
+    );
   });
 });

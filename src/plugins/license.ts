@@ -61,7 +61,11 @@ export function relicense(fs: StagedFS, flags: LicenseFlags): Relicensed {
   const oldText = (fs.read(BOILERPLATE) ?? "").trimEnd();
   const next = newHeader(oldText, flags);
   if (next === oldText) {
-    return { changed: [], leftAlone: [], lines: [`${BOILERPLATE} already holds this header; nothing changed.`] };
+    return {
+      changed: [],
+      leftAlone: [],
+      lines: [`${BOILERPLATE} already holds this header; nothing changed.`],
+    };
   }
   const changed: string[] = [];
   if (fs.exists(BOILERPLATE) || next !== "") {
