@@ -9,14 +9,7 @@ import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
-import type {
-  ApiOptions,
-  InitOptions,
-  License,
-  Plugin,
-  PluginContext,
-  WebhookOptions,
-} from "../types.js";
+import type { ApiOptions, InitOptions, License, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
 import { addWebhookCheck } from "./e2e-checks.js";
