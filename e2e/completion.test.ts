@@ -99,20 +99,31 @@ const longFlags = (c: Command) =>
 
 describe("kbts completion bash, in bash", () => {
   it("completes commands, subcommands, flags, plugin keys and PROJECT's kinds", async () => {
-    const [top, create, apiFlags, plugins, editPlugins, kinds, versions, shells, licenses, files] =
-      await completeAll([
-        tab("kbts "),
-        tab("kbts create "),
-        tab("kbts create api --"),
-        tab("kbts create api --group ship --plugins "),
-        // bash splits --plugins=he at "=": COMP_WORDS has "--plugins" "=" "he"
-        tab("kbts edit --plugins=he", ["kbts", "edit", "--plugins", "=", "he"]),
-        tab("kbts create api --group ship --kind "),
-        tab("kbts create webhook --group ship --kind Frigate --version "),
-        tab("kbts completion "),
-        tab("kbts edit --license "),
-        tab("kbts edit --license-file hea"),
-      ]);
+    // completeAll checks it has one reply a line, so the defaults are never used.
+    const [
+      top = [],
+      create,
+      apiFlags = [],
+      plugins = [],
+      editPlugins,
+      kinds,
+      versions,
+      shells,
+      licenses,
+      files,
+    ] = await completeAll([
+      tab("kbts "),
+      tab("kbts create "),
+      tab("kbts create api --"),
+      tab("kbts create api --group ship --plugins "),
+      // bash splits --plugins=he at "=": COMP_WORDS has "--plugins" "=" "he"
+      tab("kbts edit --plugins=he", ["kbts", "edit", "--plugins", "=", "he"]),
+      tab("kbts create api --group ship --kind "),
+      tab("kbts create webhook --group ship --kind Frigate --version "),
+      tab("kbts completion "),
+      tab("kbts edit --license "),
+      tab("kbts edit --license-file hea"),
+    ]);
     const program = buildProgram();
     const visible = program
       .createHelp()

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseProject } from "../project/config.js";
 import { checkProjectValues } from "../project/validate.js";
@@ -9,6 +10,7 @@ import { runCreateApi, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { boilerplate } from "./typescript/plugin.js";
 
+const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 let dir: string;
 const saved = process.env.SOURCE_DATE_EPOCH;
 beforeEach(() => {
@@ -151,4 +153,20 @@ describe("kbts edit --license/--owner/--license-file", () => {
       /^\/\/ Copyright 2024 The Fleet Authors\.\n\/\/ SPDX-License-Identifier: MIT\n\n/,
     );
   });
+
+  it("reads --license, --owner and --license-file on the command line", async () => {
+    await project("apache2", "A");
+    const kbts = (...args: string[]) =>
+      execa("node", [KBTS, "edit", ...args], { cwd: dir, reject: false, all: true });
+    const bad = await kbts("--license", "gpl");
+    expect(bad.exitCode).toBe(1);
+    expect(bad.all).toContain('error: --license: unknown license "gpl"');
+    const missing = await kbts("--license-file", "nope.txt");
+    expect(missing.exitCode).toBe(1);
+    expect(missing.all).toContain("error: --license-file: cannot read the license file nope.txt: ENOENT");
+    const ok = await kbts("--license", "MIT", "--owner", "B");
+    expect(ok.exitCode, ok.all).toBe(0);
+    expect(ok.all).toContain(`  wrote ${TYPES}\n`);
+    expect(read("hack/boilerplate.ts.txt")).toBe(`${boilerplate({ license: "MIT", owner: "B" })}\n`);
+  }, 60_000);
 });

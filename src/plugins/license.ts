@@ -6,7 +6,7 @@
  * is and listed.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { checkHeaderIsComment, validateOwner } from "../scaffold/encode.js";
@@ -113,7 +113,7 @@ function newHeader(oldText: string, flags: LicenseFlags): string {
   }
   if (flags.owner !== undefined) validateOwner(flags.owner);
   if (flags.licenseFile !== undefined) {
-    const text = readLicenseFile(resolve(flags.licenseFile)).trimEnd();
+    const text = readLicenseFile(flags.licenseFile).trimEnd();
     if (text !== "") checkHeaderIsComment(text, flags.licenseFile);
     return text;
   }
