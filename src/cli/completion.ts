@@ -39,7 +39,7 @@ export interface CompletionSources {
   project: () => ProjectConfig | undefined;
 }
 
-/** Option values of every project: kbts' own lists. */
+/** Values of flags whose help text does not list them (besides --runtime takes a version). */
 const VALUES: Record<string, string[]> = {
   "--runtime": ["vendor", "link", "registry"],
 };
@@ -121,7 +121,7 @@ function describeCommand(c: Command): Candidate {
 
 const firstLine = (text: string) => (text.split("\n")[0] ?? "").replace(/\s+/g, " ").trim();
 
-/** Long flags not given yet (a list flag such as --plugins may come again); --help only when asked. */
+/** Long flags not given yet; a list flag such as --plugins may come again. */
 function flagCandidates(command: Command, given: Map<string, string>): Candidate[] {
   return command
     .createHelp()
@@ -160,7 +160,10 @@ function optionValues(
   return /<(path|file|dir)>/.test(option.flags) ? { candidates: [], directive: DIRECTIVE_DEFAULT } : none();
 }
 
-/** The license names a --license help text lists ("may be one of 'apache2', 'none'"). */
+/**
+ * The licenses a --license help text lists ("may be one of 'apache2', 'none'"): init and edit take
+ * different ones, and their help is where each says which.
+ */
 function licenseValues(option: Option): Candidate[] {
   return [...option.description.matchAll(/'([A-Za-z0-9]+)'/g)].map((m) => ({ value: m[1] ?? "" }));
 }
