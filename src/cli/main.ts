@@ -12,6 +12,7 @@ import { defineManifests } from "./commands/manifests.js";
 import { defineMigrateStorage } from "./commands/migrate-storage.js";
 import { defineSetupEnvtest } from "./commands/setup-envtest.js";
 import { defineVersion } from "./commands/version.js";
+import { COMPLETE_COMMAND, complete, defineCompletion, formatCompletion, liveSources } from "./completion.js";
 
 /**
  * Builds the command tree. Each command file only declares flags and imports its implementation
@@ -36,12 +37,21 @@ export function buildProgram(): Command {
   defineEnvtest(program);
   defineVersion(program);
   defineAlpha(program);
+  defineCompletion(program);
   return program;
 }
 
 /** Runs the CLI; returns the exit code. Errors are printed here, once. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  // The completion scripts' callback: its words are a command line, not options for commander.
+  if (argv[2] === COMPLETE_COMMAND) {
+    const words = argv.slice(3);
+    process.stdout.write(
+      formatCompletion(complete(program, words.length ? words : [""], await liveSources(process.cwd()))),
+    );
+    return 0;
+  }
   try {
     await program.parseAsync(argv);
     return 0;

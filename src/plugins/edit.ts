@@ -3,6 +3,7 @@
  * --multigroup writes PROJECT only, never moves code: it lists the folders to move by hand.
  * --namespaced also carries init's namespaced templates into the project (namespaced-edit.ts).
  * --plugins runs the named plugins' edit (e.g. helm/v2-alpha's chart).
+ * --license/--owner/--license-file put a new license header on the project (license.ts).
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -13,10 +14,11 @@ import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./commands.js";
+import { hasLicenseFlags, type LicenseFlags, relicense } from "./license.js";
 import { editNamespaced } from "./namespaced-edit.js";
 import { resolvePlugins } from "./registry.js";
 
-export interface EditFlags {
+export interface EditFlags extends LicenseFlags {
   /** --multigroup[=true|false]; undefined: not given. */
   multigroup?: boolean;
   /** --namespaced[=true|false]; undefined: not given. */
@@ -47,10 +49,10 @@ export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult
       fix: "name the plugin, e.g. kbts edit --plugins helm/v2-alpha",
     });
   }
-  if (flags.multigroup === undefined && flags.namespaced === undefined) {
+  if (flags.multigroup === undefined && flags.namespaced === undefined && !hasLicenseFlags(flags)) {
     throw new KbtsError("nothing to edit", {
       where: "kbts edit",
-      fix: "give a setting to change, e.g. --multigroup, --multigroup=false, --namespaced or --namespaced=false, or a plugin: --plugins helm/v2-alpha",
+      fix: "give a setting to change, e.g. --multigroup, --multigroup=false, --namespaced or --namespaced=false, --license MIT --owner <name>, or a plugin: --plugins helm/v2-alpha",
     });
   }
   const next: ProjectConfig = { ...config };
@@ -85,8 +87,9 @@ export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult
       }
     }
   }
-  if (formatProject(next) === formatProject(config)) return { written: [], next: lines.join("\n") };
-  fs.write(PROJECT_FILE, formatProject(next));
+  // Last, so a header carried into files by --namespaced above is re-headed too.
+  if (hasLicenseFlags(flags)) lines.push(...relicense(fs, flags).lines);
+  if (formatProject(next) !== formatProject(config)) fs.write(PROJECT_FILE, formatProject(next));
   return { written: fs.flush(), next: lines.join("\n") };
 }
 
@@ -119,8 +122,8 @@ function editMultigroup(
 
 /** `kbts edit --plugins a,b`: each plugin's edit against one staged tree, then PROJECT, then one flush. */
 async function runPluginEdits(fs: StagedFS, config: ProjectConfig, flags: EditFlags): Promise<EditResult> {
-  if (flags.multigroup !== undefined || flags.namespaced !== undefined) {
-    throw new KbtsError("--multigroup/--namespaced and --plugins are separate edits", {
+  if (flags.multigroup !== undefined || flags.namespaced !== undefined || hasLicenseFlags(flags)) {
+    throw new KbtsError("--multigroup/--namespaced/--license and --plugins are separate edits", {
       where: "kbts edit",
       fix: "run kbts edit with the setting and kbts edit --plugins ... one after the other",
     });

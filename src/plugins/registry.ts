@@ -16,7 +16,8 @@ export function registeredPlugins(): Plugin[] {
   return [...plugins.values()];
 }
 
-function shortKey(key: string): string {
+/** "helm.kbts.dev/v2-alpha" -> "helm/v2-alpha": how --plugins is usually spelled. */
+export function shortPluginKey(key: string): string {
   const [name = "", version = ""] = key.split("/");
   return `${name.split(".")[0]}/${version}`;
 }
@@ -24,7 +25,7 @@ function shortKey(key: string): string {
 export function findPlugin(key: string): Plugin {
   const exact = plugins.get(key);
   if (exact) return exact;
-  const short = [...plugins.values()].filter((p) => shortKey(p.key) === key);
+  const short = [...plugins.values()].filter((p) => shortPluginKey(p.key) === key);
   if (short.length === 1 && short[0]) return short[0];
   const known = [...plugins.keys()].sort().join(", ");
   throw new KbtsError(`unknown plugin ${JSON.stringify(key)}`, {

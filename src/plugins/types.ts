@@ -8,12 +8,15 @@ import type { KindSource } from "./typescript/kind-source.js";
  * edits to one staged scaffold. Plugins never write to disk; the command validates, runs every plugin
  * of the chain, then flushes once.
  */
+/** The license headers kbts writes: Kubebuilder's `apache2` and `copyright` (no body), `MIT`, `none`. */
+export type License = "apache2" | "MIT" | "copyright" | "none";
+
 export interface InitOptions {
   domain: string;
   repo: string;
   projectName: string;
   owner?: string;
-  license: "apache2" | "none";
+  license: License;
   /** A license header used as it is (init --license-file, or alpha generate keeping the project's). */
   licenseText?: string;
   multigroup: boolean;

@@ -43,7 +43,7 @@ export function describeFsError(err: unknown, path: string): string {
 /** Temporary siblings kbts writes before renaming into place; stale ones are removed on the next run. */
 const TEMP_SUFFIX = `.kbts-${process.pid}.tmp`;
 const STALE_TEMP = /\.kbts-(?:tmp|\d+\.tmp)$/;
-const SKIP_DIRS = new Set(["node_modules", ".git", "dist"]);
+export const SKIP_DIRS = new Set(["node_modules", ".git", "dist"]);
 
 /**
  * Removes temporary files a killed kbts run left in the project (`*.kbts-tmp`, `*.kbts-NNNN.tmp`).

@@ -18,6 +18,15 @@ export function defineEdit(program: Command): void {
       parseBool,
     )
     .option(
+      "--license <license>",
+      "license of the new header, one of 'apache2', 'MIT', 'copyright', 'none': it goes into hack/boilerplate.ts.txt and replaces the old header on every file that still has it (default: the project's current license)",
+    )
+    .option("--owner <owner>", "owner to add to the copyright (default: the project's current owner)")
+    .option(
+      "--license-file <path>",
+      "a file whose content (a comment block) is the new license header, instead of --license/--owner",
+    )
+    .option(
       "--plugins <keys>",
       "plugins whose edit runs: helm/v2-alpha (a Helm chart), grafana/v1-alpha (Grafana dashboards)",
       collectList,
@@ -44,6 +53,9 @@ export function defineEdit(program: Command): void {
           force: opts.force === true,
           manifests: opts.manifests as string | undefined,
           outputDir: opts.outputDir as string | undefined,
+          license: opts.license as string | undefined,
+          owner: opts.owner as string | undefined,
+          licenseFile: opts.licenseFile as string | undefined,
         }),
       );
     });

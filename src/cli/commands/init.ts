@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { KbtsError } from "../../errors.js";
 import { exitCleanlyOnSignals } from "../interrupt.js";
 import { collectList, printResult } from "../scaffold-flags.js";
 
@@ -38,6 +36,7 @@ export function defineInit(program: Command): void {
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runInit } = await import("../../plugins/commands.js");
+      const { readLicenseFile } = await import("../../plugins/license.js");
       const { INSTALL_COMMAND, installDependencies } = await import("../../scaffold/install.js");
       const licenseFile = opts.licenseFile as string | undefined;
       const result = await runInit(process.cwd(), {
@@ -64,19 +63,4 @@ export function defineInit(program: Command): void {
       await installDependencies(process.cwd());
       process.stdout.write(`${result.next}\n`);
     });
-}
-
-/** --license-file's content, or an error that names the file. */
-function readLicenseFile(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new KbtsError(
-      `cannot read the license file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-      {
-        where: "--license-file",
-        fix: "give the path of a file holding the license header as a comment block (/* ... */)",
-      },
-    );
-  }
 }

@@ -9,7 +9,7 @@ import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
-import type { ApiOptions, InitOptions, Plugin, PluginContext, WebhookOptions } from "../types.js";
+import type { ApiOptions, InitOptions, License, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
 import { addWebhookCheck } from "./e2e-checks.js";
@@ -84,9 +84,13 @@ function init(ctx: PluginContext, o: InitOptions): void {
 export function boilerplate(o: Pick<InitOptions, "license" | "owner" | "licenseText">): string {
   if (o.licenseText !== undefined) return o.licenseText.trimEnd();
   if (o.license === "none") return "";
-  return `/*
-Copyright YEAR${o.owner ? ` ${blockCommentText(o.owner)}` : ""}.
+  const copyright = `Copyright YEAR${o.owner ? ` ${blockCommentText(o.owner)}` : ""}.`;
+  return `/*\n${copyright}\n${LICENSE_TEXT[o.license]}*/`;
+}
 
+/** The text under the copyright line of each license (Kubebuilder's `copyright` has none). */
+const LICENSE_TEXT: Record<Exclude<License, "none">, string> = {
+  apache2: `
 Licensed under the Apache License, Version 2.0 (the "License");
 you may not use this file except in compliance with the License.
 You may obtain a copy of the License at
@@ -98,8 +102,28 @@ distributed under the License is distributed on an "AS IS" BASIS,
 WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 See the License for the specific language governing permissions and
 limitations under the License.
-*/`;
-}
+`,
+  MIT: `
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in
+all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
+THE SOFTWARE.
+`,
+  copyright: "",
+};
 
 /** Template data for one resource. */
 export function resourceData(ctx: Pick<PluginContext, "config">, r: ResourceModel) {
