@@ -30,8 +30,8 @@ import {
   type Resource,
   sameGVK,
 } from "../project/config.js";
-import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 import { AUTOUPDATE_PLUGIN_KEY } from "./autoupdate/index.js";
+import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";

@@ -99,7 +99,7 @@ describe("kbts alpha update", () => {
     const main = git("rev-parse", "main");
     const err = await update().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KbtsError);
-    expect((err as KbtsError).format()).toMatch(/stopped on 1 conflict[^]*\n {2}README\.md\n/);
+    expect((err as KbtsError).format()).toMatch(/stopped on 1 conflict[\s\S]*\n {2}README\.md\n/);
     expect((err as KbtsError).fix).toContain("--force");
     expect(git("branch", "--show-current")).toBe("kbts-update-from-1.0.0-to-2.0.0");
     expect(git("diff", "--name-only", "--diff-filter=U")).toBe("README.md");
@@ -117,7 +117,9 @@ describe("kbts alpha update", () => {
       "chore(kbts): (:warning: manual conflict resolution required) update scaffold 1.0.0 -> 2.0.0",
     );
     expect(message).toContain("- README.md");
-    expect(read("README.md")).toMatch(/<<<<<<< .*\n# fleet operator\n=======\n# Fleet, by its user\n>>>>>>> /);
+    expect(read("README.md")).toMatch(
+      /<<<<<<< .*\n# fleet operator\n=======\n# Fleet, by its user\n>>>>>>> /,
+    );
     expect(read("Makefile")).toBe(TEMPLATES["2.0.0"]?.Makefile);
     expect(git("status", "--porcelain")).toBe("");
   });

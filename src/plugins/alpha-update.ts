@@ -366,7 +366,10 @@ export async function runAlphaUpdate(
       if (sub === "") return project;
       const whole = index(`${name}-whole`);
       git.out(["read-tree", from], { cwd: root, env: whole });
-      git.out(["rm", "-r", "-f", "--cached", "--quiet", "--ignore-unmatch", "--", sub], { cwd: root, env: whole });
+      git.out(["rm", "-r", "-f", "--cached", "--quiet", "--ignore-unmatch", "--", sub], {
+        cwd: root,
+        env: whole,
+      });
       git.out(["read-tree", `--prefix=${sub}/`, project], { cwd: root, env: whole });
       return git.out(["write-tree"], { cwd: root, env: whole });
     };
@@ -449,7 +452,10 @@ export async function runAlphaUpdate(
             warnings.push(`--restore-path ${p}: ${fromBranch} has nothing there; nothing restored.`);
             continue;
           }
-          git.out(["rm", "-r", "-f", "--cached", "--quiet", "--ignore-unmatch", "--", full], { cwd: root, env });
+          git.out(["rm", "-r", "-f", "--cached", "--quiet", "--ignore-unmatch", "--", full], {
+            cwd: root,
+            env,
+          });
           git.out(["update-index", "--index-info"], { cwd: root, env, input: `${entries}\n` });
           conflicts = conflicts.filter((c) => c !== full && !c.startsWith(`${full}/`));
         }

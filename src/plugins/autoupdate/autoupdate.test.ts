@@ -43,7 +43,7 @@ function expectAutoUpdateWorkflow(w: Workflow): void {
   expect(w.on).toHaveProperty("workflow_dispatch");
   const job = w.jobs["auto-update"];
   expect(job.permissions).toEqual({ contents: "write", issues: "write" });
-  expect(job.env.GH_TOKEN).toBe("${{ secrets.GITHUB_TOKEN }}");
+  expect(job.env.GH_TOKEN).toMatch(/^\$\{\{ secrets\.GITHUB_TOKEN \}\}$/);
   const runs = job.steps.map((s) => s.run ?? "").join("\n");
   expect(job.steps.find((s) => s.uses?.startsWith("actions/checkout@"))?.with?.["fetch-depth"]).toBe(0);
   expect(runs).toContain("npm install --global kbts@latest");
