@@ -136,6 +136,28 @@ describe("kbts alpha update", () => {
     expect(read("Makefile")).toBe(TEMPLATES["2.0.0"]?.Makefile);
   });
 
+  it("updates a project in a folder of the repository, leaving the rest of the repository as it is", async () => {
+    git("init", "-q", "-b", "main");
+    const op = join(dir, "operator");
+    for (const [path, text] of Object.entries(TEMPLATES["1.0.0"] ?? {})) write(op, path, text);
+    write(op, "PROJECT", project("1.0.0"));
+    write(op, "internal/ships.ts", "export const ships = 3;\n");
+    write(dir, "docs/index.md", "# The fleet\n");
+    git("add", "-A");
+    git("commit", "-q", "-m", "monorepo");
+    const result = await runAlphaUpdate(op, { toVersion: "2.0.0" }, fake);
+    expect(result.conflicts).toEqual([]);
+    expect(result.written.sort()).toEqual([
+      "operator/.github/workflows/test.yml",
+      "operator/Makefile",
+      "operator/PROJECT",
+      "operator/README.md",
+    ]);
+    expect(read("operator/Makefile")).toBe(TEMPLATES["2.0.0"]?.Makefile);
+    expect(read("operator/internal/ships.ts")).toBe("export const ships = 3;\n");
+    expect(read("docs/index.md")).toBe("# The fleet\n");
+  });
+
   it("refuses what it cannot update, before writing anything", async () => {
     await expect(update()).rejects.toThrow(/is not in a git repository/);
     userProject();
