@@ -160,12 +160,13 @@ describe.sequential("kbts alpha update across a template change", () => {
     const main = await git("rev-parse", "main");
     const r = await kbts(["alpha", "update", "--force"]);
     expect(r.exitCode, r.all).toBe(0);
-    expect(r.stdout).toContain("Committed with conflict markers (resolve them, then commit): README.md");
+    expect(r.stdout).toContain("Committed with conflict markers (resolve them, then commit): README.md\n");
     expect(await git("branch", "--show-current")).toBe(OUTPUT);
     expect(await git("rev-parse", "HEAD^")).toBe(main);
     const message = await git("log", "-1", "--format=%B");
     expect(message).toContain(`update scaffold ${OLD} -> ${NEW}`);
-    expect(message).toContain("- README.md");
+    // README.md and nothing else: the files the user did not touch as the templates did merge cleanly.
+    expect(message).toMatch(/\n\nConflicts, committed with their markers:\n- README\.md\n?$/);
     expect(read(CONTROLLER)).toContain(USER_LINE);
     expect(read("internal/fleet/ships.ts")).toBe("export const FLEET_SIZE = 12;\n");
     expect(read("Makefile").split("\n")[0]).toBe(newMakefileLine);

@@ -158,6 +158,16 @@ describe("kbts alpha update", () => {
     expect(read("docs/index.md")).toBe("# The fleet\n");
   });
 
+  it("takes the current branch as the project's when the repository has no main", async () => {
+    userProject();
+    git("branch", "-m", "main", "master");
+    const master = git("rev-parse", "master");
+    const result = await update();
+    expect(result.next).toContain("your project at master merged");
+    expect(git("rev-parse", "HEAD^")).toBe(master);
+    expect(read("Makefile")).toBe(TEMPLATES["2.0.0"]?.Makefile);
+  });
+
   it("refuses what it cannot update, before writing anything", async () => {
     await expect(update()).rejects.toThrow(/is not in a git repository/);
     userProject();
@@ -165,6 +175,7 @@ describe("kbts alpha update", () => {
     await expect(update()).rejects.toThrow(/uncommitted changes:\n M README\.md/);
     git("commit", "-q", "-am", "more");
     await expect(update({ fromBranch: "trunk" })).rejects.toThrow(/branch trunk does not exist/);
+
     await expect(update({ toVersion: "two" })).rejects.toThrow(/"two" is not a kbts version/);
     await expect(update({ showCommits: true, restorePath: ["docs"] })).rejects.toThrow(
       /--restore-path is not supported with --show-commits/,

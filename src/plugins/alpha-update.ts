@@ -29,7 +29,7 @@ export interface AlphaUpdateFlags {
   fromVersion?: string;
   /** The kbts release to update to; default: this kbts. */
   toVersion?: string;
-  /** The branch holding the project; default: main. */
+  /** The branch holding the project; default: main, or the current branch when there is no main. */
   fromBranch?: string;
   /** Commit conflicts with their markers instead of stopping; replace an existing output branch. */
   force?: boolean;
@@ -266,7 +266,13 @@ export async function runAlphaUpdate(
       },
     );
   }
-  const fromBranch = flags.fromBranch ?? DEFAULT_BRANCH;
+  // Kubebuilder's default is main; a repository without one (git init's master) uses its current branch.
+  const current = git.run(["branch", "--show-current"]).stdout.trim();
+  const fromBranch =
+    flags.fromBranch ??
+    (git.ok(["rev-parse", "--verify", "--quiet", `refs/heads/${DEFAULT_BRANCH}`]) || current === ""
+      ? DEFAULT_BRANCH
+      : current);
   const fromCommit = git.run(["rev-parse", "--verify", "--quiet", `${fromBranch}^{commit}`]);
   if (fromCommit.status !== 0) {
     throw new KbtsError(`branch ${fromBranch} does not exist in ${root}`, {

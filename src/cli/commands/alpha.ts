@@ -43,7 +43,10 @@ export function defineAlpha(program: Command): void {
       "the kbts release that made the project (default: PROJECT's cliVersion); run through npm",
     )
     .option("--to-version <version>", "the kbts release to update to (default: this kbts)")
-    .option("--from-branch <branch>", "the git branch holding your project", "main")
+    .option(
+      "--from-branch <branch>",
+      "the git branch holding your project (default: main, or the current branch when there is no main)",
+    )
     .option(
       "--force",
       "commit conflicts with their markers instead of stopping (for automation), and replace an existing output branch",
