@@ -132,10 +132,21 @@ describe.sequential("kbts alpha update across a template change", () => {
     await git("commit", "-q", "-m", "my fleet");
   });
 
-  it("refuses a version the registry does not have, with npm's answer", async () => {
+  it("refuses a version the registry does not have, and says what npm answered when it fails", async () => {
     const r = await kbts(["alpha", "update", "--from-version", "9.9.9"]);
     expect(r.exitCode, r.all).toBe(1);
     expect(r.stderr).toContain(`--from-version: kbts 9.9.9 is not on the npm registry ${registry.url}`);
+    expect(await git("branch", "--show-current")).toBe("main");
+    // A registry npm cannot reach: npm's own error is printed.
+    const down = await execa("node", [KBTS, "alpha", "update"], {
+      cwd: project,
+      env: { ...env, npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0" },
+      all: true,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(down.exitCode, down.all).toBe(1);
+    expect(down.stderr).toMatch(/npm view kbts@\S+ failed \(exit \d+\):\n[\s\S]*ECONNREFUSED/);
     expect(await git("branch", "--show-current")).toBe("main");
   });
 
