@@ -30,6 +30,7 @@ import {
   type Resource,
   sameGVK,
 } from "../project/config.js";
+import { AUTOUPDATE_PLUGIN_KEY } from "./autoupdate/index.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
@@ -152,7 +153,12 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   return keys;
 }
 
-const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY, HELM_PLUGIN_KEY, GRAFANA_PLUGIN_KEY]);
+const REPLAYED_PLUGINS = new Set([
+  GPU_BUDGET_PLUGIN_KEY,
+  HELM_PLUGIN_KEY,
+  GRAFANA_PLUGIN_KEY,
+  AUTOUPDATE_PLUGIN_KEY,
+]);
 
 async function replay(
   input: string,
@@ -259,6 +265,10 @@ async function replay(
       cpSync(join(input, CUSTOM_METRICS_CONFIG), join(dir, CUSTOM_METRICS_CONFIG));
     }
     await runEdit(dir, { plugins: [GRAFANA_PLUGIN_KEY] });
+  }
+  // autoupdate/v1-alpha, as Kubebuilder's alpha generate re-runs `edit --plugins autoupdate/v1-alpha`.
+  if (config.plugins?.[AUTOUPDATE_PLUGIN_KEY] !== undefined) {
+    await runEdit(dir, { plugins: [AUTOUPDATE_PLUGIN_KEY] });
   }
   return notes;
 }

@@ -1,3 +1,4 @@
+import { autoupdatePlugin } from "./autoupdate/index.js";
 import { gpuBudgetPlugin } from "./gpubudget/index.js";
 import { grafanaPlugin } from "./grafana/index.js";
 import { helmPlugin } from "./helm/index.js";
@@ -16,6 +17,7 @@ if (registeredPlugins().length === 0) {
   registerPlugin(gpuBudgetPlugin);
   registerPlugin(helmPlugin);
   registerPlugin(grafanaPlugin);
+  registerPlugin(autoupdatePlugin);
 }
 
 export { findPlugin, registeredPlugins, registerPlugin, resolvePlugins } from "./registry.js";

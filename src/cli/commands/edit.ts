@@ -28,13 +28,13 @@ export function defineEdit(program: Command): void {
     )
     .option(
       "--plugins <keys>",
-      "plugins whose edit runs: helm/v2-alpha (a Helm chart), grafana/v1-alpha (Grafana dashboards)",
+      "plugins whose edit runs: helm/v2-alpha (a Helm chart), grafana/v1-alpha (Grafana dashboards), autoupdate/v1-alpha (a weekly GitHub workflow running kbts alpha update)",
       collectList,
       [],
     )
     .option(
       "--force",
-      "--namespaced: overwrite scaffolded config files whose edits overlap the change (code is never overwritten); helm/v2-alpha: regenerate values.yaml and the other files you may have edited (never Chart.yaml); grafana/v1-alpha always regenerates its dashboards and never grafana/custom-metrics/config.yaml",
+      "--namespaced: overwrite scaffolded config files whose edits overlap the change (code is never overwritten); helm/v2-alpha: regenerate values.yaml and the other files you may have edited (never Chart.yaml); grafana/v1-alpha always regenerates its dashboards and never grafana/custom-metrics/config.yaml; autoupdate/v1-alpha: rewrite .github/workflows/auto_update.yml",
     )
     .option(
       "--manifests <file>",
