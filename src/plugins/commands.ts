@@ -317,7 +317,10 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   ) {
     throw new KbtsError(`API resource already exists: ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
       where: PROJECT_FILE,
-      fix: "pass --force to re-scaffold its files (your edits to them are overwritten)",
+      fix:
+        options.controller && legacyTaken && !(options.resource && existing?.api)
+          ? "pass --controller-name <name> to add another controller for the kind, or --force to re-scaffold its files (your edits to them are overwritten)"
+          : "pass --force to re-scaffold its files (your edits to them are overwritten)",
     });
   }
   if (options.controller && !fs.exists("cmd/main.ts")) {
