@@ -299,7 +299,7 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   }
   const existing = findResource(config, flags);
   if (flags.controllerName !== undefined) {
-    options.controllerName = checkControllerName(flags, options, existing);
+    options.controllerName = checkControllerName(flags, existing);
   } else if (options.controller && !options.resource && existing?.controllers?.length) {
     throw new KbtsError(
       `${flags.kind} already has named controllers (${controllerNames(existing).join(", ")})`,
@@ -350,14 +350,10 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
 }
 
 /**
- * --controller-name, checked as Kubebuilder checks it: a DNS-1035 label, only with a controller,
- * not a name the kind's controllers have, nor one that makes the same reconciler class.
+ * --controller-name, checked as Kubebuilder checks it: a DNS-1035 label, not a name the kind's
+ * controllers have, nor one that makes the same reconciler class (--controller=false is refused earlier).
  */
-function checkControllerName(
-  flags: CreateApiFlags,
-  options: ApiOptions,
-  existing: Resource | undefined,
-): string {
+function checkControllerName(flags: CreateApiFlags, existing: Resource | undefined): string {
   const name = (flags.controllerName ?? "").trim();
   validateControllerName(name);
   const taken = existing ? controllerNames(existing) : [];
@@ -465,10 +461,13 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     ] as const
   ).find(([, v]) => v !== undefined)?.[0];
   if (externalFlag && existingEntry?.api) {
-    throw new KbtsError(`${externalFlag} is for a kind defined outside the project; ${flags.kind} is the project's own`, {
-      where: externalFlag,
-      fix: `drop ${externalFlag}`,
-    });
+    throw new KbtsError(
+      `${externalFlag} is for a kind defined outside the project; ${flags.kind} is the project's own`,
+      {
+        where: externalFlag,
+        fix: `drop ${externalFlag}`,
+      },
+    );
   }
   const external =
     !existingEntry?.api &&
@@ -476,10 +475,13 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
       flags.externalApiDomain !== undefined ||
       existingEntry?.external === true);
   if (external && flags.conversion) {
-    throw new KbtsError(`${flags.kind} is an external kind: conversion webhooks are for the project's own kinds`, {
-      where: "--conversion",
-      fix: "drop --conversion; the kind's owner converts its versions",
-    });
+    throw new KbtsError(
+      `${flags.kind} is an external kind: conversion webhooks are for the project's own kinds`,
+      {
+        where: "--conversion",
+        fix: "drop --conversion; the kind's owner converts its versions",
+      },
+    );
   }
   const source = external ? await resolveKindSource(fs.root, config, flags, existingEntry) : undefined;
   const core = !source && isCoreResource(config, flags);

@@ -109,7 +109,9 @@ describe("create api --controller-name", () => {
     await runCreateApi(project(), { ...deployment, controllerName: "deployment-audit" });
     const code = read("internal/controller/deployment_audit_controller.ts");
     expect(code).toContain("export class DeploymentAuditReconciler implements Reconciler {");
-    expect(code).toContain('controllerManagedBy(mgr).for(Deployment).named("deployment-audit").complete(this);');
+    expect(code).toContain(
+      'controllerManagedBy(mgr).for(Deployment).named("deployment-audit").complete(this);',
+    );
     expect(read("PROJECT")).toContain(
       "- controllers:\n  - name: deployment\n  - name: deployment-audit\n  core: true\n  group: apps\n",
     );

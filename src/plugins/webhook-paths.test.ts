@@ -21,7 +21,8 @@ function project(): string {
 }
 const read = (path: string) => readFileSync(join(project(), path), "utf8");
 const memcached = { group: "cache", version: "v1alpha1", kind: "Memcached" };
-const webhook = (flags: Partial<CreateWebhookFlags>) => runCreateWebhook(project(), { ...memcached, ...flags });
+const webhook = (flags: Partial<CreateWebhookFlags>) =>
+  runCreateWebhook(project(), { ...memcached, ...flags });
 const certificate = { group: "cert-manager", version: "v1", kind: "Certificate" };
 const external = { externalApiPath: "hack/certificates.yaml", externalApiDomain: "io" };
 

@@ -156,7 +156,8 @@ export function upsertResource(config: ProjectConfig, resource: Resource): void 
   if (named.length > 0) {
     const legacy = existing.controller ? [{ name: existing.kind.toLowerCase() }] : [];
     controllers = [...(existing.controllers ?? [])];
-    for (const c of [...legacy, ...named]) if (!controllers.some((x) => x.name === c.name)) controllers.push(c);
+    for (const c of [...legacy, ...named])
+      if (!controllers.some((x) => x.name === c.name)) controllers.push(c);
   }
   Object.assign(existing, {
     ...resource,

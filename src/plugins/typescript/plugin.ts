@@ -205,7 +205,9 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
 /** PROJECT's record of the controller made: `controller: true`, or the name in `controllers`. */
 function controllerEntry(o: ApiOptions): Pick<Resource, "controller" | "controllers"> {
   if (!o.controller) return {};
-  return o.controllerName === undefined ? { controller: true } : { controllers: [{ name: o.controllerName }] };
+  return o.controllerName === undefined
+    ? { controller: true }
+    : { controllers: [{ name: o.controllerName }] };
 }
 
 /** The templates of a controller for a built-in or external kind. */
@@ -239,7 +241,11 @@ function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOpt
   stageGenerated(s.fs, src.files, o.force);
   const set = FOREIGN_CONTROLLER_SET;
   const force = { force: o.force };
-  s.template(file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts", "error"), data, force);
+  s.template(
+    file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts", "error"),
+    data,
+    force,
+  );
   s.template(
     file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.test.ts", "error"),
     data,
