@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../scaffold/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
 import { type CreateApiFlags, runCreateApi, runInit } from "./commands.js";
+import { runEdit } from "./edit.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -145,6 +146,21 @@ describe("create api --controller-name", () => {
   it("points a second unnamed controller at --controller-name", async () => {
     await api();
     await refused(() => api({ resource: false }), "API resource already exists", "--controller-name <name>");
+  });
+
+  it("scopes every named controller's RBAC markers with edit --namespaced, and moves them with edit --multigroup", async () => {
+    await api();
+    await named("memcached-backup");
+    await runEdit(project(), { namespaced: true });
+    for (const file of ["memcached_controller.ts", "memcached_backup_controller.ts"]) {
+      expect(read(`internal/controller/${file}`)).toContain(
+        "// +kubebuilder:rbac:groups=cache.example.com,namespace=p-system,resources=memcacheds,verbs=get;list;watch\n",
+      );
+    }
+    const moved = await runEdit(project(), { multigroup: true });
+    expect(moved.next).toContain(
+      "internal/controller/memcached_backup_controller.ts -> internal/controller/cache/memcached_backup_controller.ts",
+    );
   });
 
   it("is replayed by kbts alpha generate, file for file", async () => {
