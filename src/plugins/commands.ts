@@ -453,14 +453,14 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     });
   }
   const chain = pluginChain(config, flags.plugins);
-  const existingEntry = findResource(config, flags);
+  const existing = findResource(config, flags);
   const externalFlag = (
     [
       ["--external-api-path", flags.externalApiPath],
       ["--external-api-domain", flags.externalApiDomain],
     ] as const
   ).find(([, v]) => v !== undefined)?.[0];
-  if (externalFlag && existingEntry?.api) {
+  if (externalFlag && existing?.api) {
     throw new KbtsError(
       `${externalFlag} is for a kind defined outside the project; ${flags.kind} is the project's own`,
       {
@@ -470,10 +470,10 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     );
   }
   const external =
-    !existingEntry?.api &&
+    !existing?.api &&
     (flags.externalApiPath !== undefined ||
       flags.externalApiDomain !== undefined ||
-      existingEntry?.external === true);
+      existing?.external === true);
   if (external && flags.conversion) {
     throw new KbtsError(
       `${flags.kind} is an external kind: conversion webhooks are for the project's own kinds`,
@@ -483,7 +483,7 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
       },
     );
   }
-  const source = external ? await resolveKindSource(fs.root, config, flags, existingEntry) : undefined;
+  const source = external ? await resolveKindSource(fs.root, config, flags, existing) : undefined;
   const core = !source && isCoreResource(config, flags);
   if (core && flags.conversion) {
     throw new KbtsError(
@@ -495,7 +495,6 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     );
   }
   if (core) checkBuiltinWebhookKind(flags.group, flags.version, flags.kind);
-  const existing = existingEntry;
   if (!core && !source && !existing?.api) {
     throw new KbtsError(`no API found for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
       where: PROJECT_FILE,

@@ -85,7 +85,7 @@ export function defineCreate(program: Command): void {
     create
       .command("webhook")
       .description(
-        "Scaffold a webhook (defaulting, validating and/or conversion) for an API of the project or a core kind",
+        "Scaffold a webhook (defaulting, validating and/or conversion) for an API of the project, a built-in kind or an external kind",
       ),
   )
     .option("--defaulting", "if set, scaffold the defaulting webhook")
