@@ -79,6 +79,9 @@ describe("create api --controller-name", () => {
     );
     expect(project).not.toContain("controller: true");
     expect(read("internal/controller/audit_controller.ts")).toContain("export class AuditReconciler");
+    // Re-scaffolding the API and its own controller keeps the list as it is.
+    await api({ force: true });
+    expect(read("PROJECT")).toBe(project);
   });
 
   it("names the kind's first controller when the API is created with --controller-name", async () => {

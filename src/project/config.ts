@@ -162,7 +162,8 @@ export function upsertResource(config: ProjectConfig, resource: Resource): void 
   Object.assign(existing, {
     ...resource,
     api: resource.api ?? existing.api,
-    controller: named.length > 0 ? undefined : resource.controller || existing.controller,
+    // Once there is a list, the kind's own controller is in it (as Kubebuilder, no legacy flag beside it).
+    controller: controllers?.length ? undefined : resource.controller || existing.controller,
     controllers,
     webhooks:
       existing.webhooks || resource.webhooks ? { ...existing.webhooks, ...resource.webhooks } : undefined,
