@@ -153,6 +153,20 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   return keys;
 }
 
+/** create api's and create webhook's --external-api-* flags for an external kind, as PROJECT has them. */
+function externalFlags(r: Resource) {
+  if (!r.external) return {};
+  return { externalApiPath: r.path, externalApiDomain: r.domain, externalApiModule: r.module };
+}
+
+/** An external kind's local source (its CRD file, say) is an input of the scaffold: it comes along. */
+function bringExternalSource(input: string, dir: string, r: Resource): void {
+  if (!r.external || !r.path?.startsWith("./") || !existsSync(join(input, r.path))) return;
+  if (existsSync(join(dir, r.path))) return;
+  mkdirSync(dirname(join(dir, r.path)), { recursive: true });
+  cpSync(join(input, r.path), join(dir, r.path), { recursive: true });
+}
+
 const REPLAYED_PLUGINS = new Set([
   GPU_BUDGET_PLUGIN_KEY,
   HELM_PLUGIN_KEY,
@@ -190,6 +204,7 @@ async function replay(
   for (const r of resources) {
     if (!r.api) continue;
     const plugins = kindPlugins(config, r);
+    const named = r.controllers?.length ? r.controllers.map((c) => c.name) : [];
     await runCreateApi(dir, {
       group: r.group,
       version: r.version,
@@ -197,28 +212,43 @@ async function replay(
       plural: r.plural,
       namespaced: r.api.namespaced === true,
       resource: true,
-      controller: r.controller === true,
+      controller: named.length === 0 && r.controller === true,
       plugins: plugins.length > 0 ? plugins : undefined,
     });
+    // Named controllers (--controller-name) one by one, in PROJECT's order, as Kubebuilder replays them.
+    for (const controllerName of named) {
+      await runCreateApi(dir, {
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        plural: r.plural,
+        resource: false,
+        controller: true,
+        controllerName,
+      });
+    }
   }
   // Controllers of kinds this project does not define (built-in or external kinds). An external
   // kind's local source (its CRD file, say) is an input of the scaffold: it comes along.
   for (const r of resources) {
-    if (r.api || !r.controller) continue;
-    if (r.external && r.path?.startsWith("./") && existsSync(join(input, r.path))) {
-      mkdirSync(dirname(join(dir, r.path)), { recursive: true });
-      cpSync(join(input, r.path), join(dir, r.path), { recursive: true });
+    if (r.api) continue;
+    bringExternalSource(input, dir, r);
+    const names: (string | undefined)[] = r.controllers?.length
+      ? r.controllers.map((c) => c.name)
+      : r.controller
+        ? [undefined]
+        : [];
+    for (const controllerName of names) {
+      await runCreateApi(dir, {
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        resource: false,
+        controller: true,
+        controllerName,
+        ...externalFlags(r),
+      });
     }
-    await runCreateApi(dir, {
-      group: r.group,
-      version: r.version,
-      kind: r.kind,
-      resource: false,
-      controller: true,
-      externalApiPath: r.external ? r.path : undefined,
-      externalApiDomain: r.external ? r.domain : undefined,
-      externalApiModule: r.external ? r.module : undefined,
-    });
   }
   // Webhooks last; a plugin's create api may have made some already (GPUBudget's Pod webhook). Each
   // kind is one PROJECT entry, so what the creates above wrote is read once.
@@ -231,6 +261,8 @@ async function replay(
     const validation = w.validation === true && made?.validation !== true;
     const conversion = w.conversion === true && made?.conversion !== true;
     if (!defaulting && !validation && !conversion) continue;
+    // A webhook of an external kind that has no controller: its source has not come along yet.
+    bringExternalSource(input, dir, r);
     await runCreateWebhook(dir, {
       group: r.group,
       version: r.version,
@@ -240,6 +272,9 @@ async function replay(
       programmaticValidation: validation,
       conversion,
       spoke: conversion ? w.spoke : undefined,
+      defaultingPath: defaulting ? w.defaultingPath : undefined,
+      validationPath: validation ? w.validationPath : undefined,
+      ...(findResource(created, r) ? {} : externalFlags(r)),
     });
   }
   // helm/v2-alpha, as Kubebuilder's alpha generate re-runs `edit --plugins helm/v2-alpha`: the chart

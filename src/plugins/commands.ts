@@ -7,7 +7,16 @@ import {
   PROJECT_FILE,
   type ProjectConfig,
   parseProject,
+  type Resource,
+  sameGVK,
 } from "../project/config.js";
+import {
+  controllerFileName,
+  controllerIdentity,
+  controllerNames,
+  reconcilerName,
+  validateControllerName,
+} from "../project/controllers.js";
 import {
   isCoreResource,
   type ResourceFlags,
@@ -40,7 +49,7 @@ import { kbtsVersion } from "../version.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { ApiOptions, Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
-import { foreignModel, type KindSource, resolveKindSource } from "./typescript/kind-source.js";
+import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
 import { boilerplate } from "./typescript/plugin.js";
 import { apiVersionsOf, storageVersionsOf } from "./typescript/storage-version.js";
 
@@ -226,6 +235,8 @@ export interface CreateApiFlags extends ResourceFlags {
   externalApiPath?: string;
   externalApiDomain?: string;
   externalApiModule?: string;
+  /** --controller-name: another controller for the kind, with its own file and reconciler. */
+  controllerName?: string;
 }
 
 export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<ScaffoldResult> {
@@ -259,6 +270,12 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
       fix: "name the import path of the kind's types with --external-api-path",
     });
   }
+  if (flags.controllerName !== undefined && !options.controller) {
+    throw new KbtsError("--controller-name names a controller, but --controller=false scaffolds none", {
+      where: "--controller-name",
+      fix: "drop --controller=false, or drop --controller-name",
+    });
+  }
   if (options.resource) refuseBuiltinGroup(flags.group, flags.kind, config.domain ?? "");
   if (!options.resource && !options.controller) {
     throw new KbtsError("nothing to create: both --resource=false and --controller=false", {
@@ -281,13 +298,29 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
     );
   }
   const existing = findResource(config, flags);
+  if (flags.controllerName !== undefined) {
+    options.controllerName = checkControllerName(flags, existing);
+  } else if (options.controller && !options.resource && existing?.controllers?.length) {
+    throw new KbtsError(
+      `${flags.kind} already has named controllers (${controllerNames(existing).join(", ")})`,
+      {
+        where: "--controller-name",
+        fix: "name the new controller with --controller-name, or pass --controller=false",
+      },
+    );
+  }
+  const legacyTaken = existing?.controller || (existing?.controllers?.length ?? 0) > 0;
   if (
     !options.force &&
-    ((options.resource && existing?.api) || (options.controller && existing?.controller))
+    ((options.resource && existing?.api) ||
+      (options.controller && options.controllerName === undefined && legacyTaken))
   ) {
     throw new KbtsError(`API resource already exists: ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
       where: PROJECT_FILE,
-      fix: "pass --force to re-scaffold its files (your edits to them are overwritten)",
+      fix:
+        options.controller && legacyTaken && !(options.resource && existing?.api)
+          ? "pass --controller-name <name> to add another controller for the kind, or --force to re-scaffold its files (your edits to them are overwritten)"
+          : "pass --force to re-scaffold its files (your edits to them are overwritten)",
     });
   }
   if (options.controller && !fs.exists("cmd/main.ts")) {
@@ -309,18 +342,46 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   for (const plugin of chain) await plugin.createApi?.(ctx, model, options);
   checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
-  if (options.source) return { written: flush(fs), next: foreignNext(fs, model, options.source) };
+  if (options.source) return { written: flush(fs), next: foreignNext(fs, model, options) };
   const next = dependenciesInstalled(fs.root)
     ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
     : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`;
   return { written: flush(fs), next: [next, ...versionsNext(fs, config, model)].join("\n") };
 }
 
-function foreignNext(fs: StagedFS, model: ResourceModel, source: KindSource): string {
+/**
+ * --controller-name, checked as Kubebuilder checks it: a DNS-1035 label, not a name the kind's
+ * controllers have, nor one that makes the same reconciler class (--controller=false is refused earlier).
+ */
+function checkControllerName(flags: CreateApiFlags, existing: Resource | undefined): string {
+  const name = (flags.controllerName ?? "").trim();
+  validateControllerName(name);
+  const taken = existing ? controllerNames(existing) : [];
+  const gvk = `${flags.group}/${flags.version}, Kind=${flags.kind}`;
+  if (taken.includes(name)) {
+    throw new KbtsError(`controller ${JSON.stringify(name)} already exists for ${gvk}`, {
+      where: "--controller-name",
+      fix: `choose another name (the kind's controllers: ${taken.join(", ")})`,
+    });
+  }
+  const same = taken.find((t) => controllerIdentity(t) === controllerIdentity(name));
+  if (same !== undefined) {
+    throw new KbtsError(
+      `controller name ${JSON.stringify(name)} conflicts with ${JSON.stringify(same)}: both normalize to ${JSON.stringify(controllerIdentity(name))}, so their reconciler classes would clash (${reconcilerName(name, flags.kind)}, ${reconcilerName(same, flags.kind)})`,
+      { where: "--controller-name", fix: "choose a name that differs from it in more than '-'" },
+    );
+  }
+  return name;
+}
+
+function foreignNext(fs: StagedFS, model: ResourceModel, options: ApiOptions): string {
+  const source = options.source;
+  if (!source) throw new Error("unreachable: a foreign kind has a source");
   const install = dependenciesInstalled(fs.root) && !source.dependency ? [] : [`$ ${INSTALL_COMMAND}`];
+  const file = controllerFileName(options.controllerName, model.kind);
   return [
     ...source.notes,
-    `Next: implement the reconciler of ${model.kind} (${model.apiVersion}) in internal/controller/${model.groupDir}${model.kindLower}_controller.ts, then generate the RBAC with:`,
+    `Next: implement the reconciler of ${model.kind} (${model.apiVersion}) in internal/controller/${model.groupDir}${file}_controller.ts, then generate the RBAC with:`,
     ...install,
     "$ make manifests",
   ].join("\n");
@@ -351,6 +412,13 @@ export interface CreateWebhookFlags extends ResourceFlags {
   /** A conversion webhook with --version as the hub and `spoke` as the other versions. */
   conversion?: boolean;
   spoke?: string[];
+  /** Kubebuilder's --defaulting-path/--validation-path: the webhooks' paths instead of the generated ones. */
+  defaultingPath?: string;
+  validationPath?: string;
+  /** A kind defined outside the project, as create api's --external-api-* (PROJECT's entry is reused). */
+  externalApiPath?: string;
+  externalApiDomain?: string;
+  externalApiModule?: string;
   force?: boolean;
   plugins?: string[];
 }
@@ -377,8 +445,46 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
       },
     );
   }
+  checkWebhookPaths(config, flags);
+  if (flags.externalApiModule !== undefined && flags.externalApiPath === undefined) {
+    throw new KbtsError("--external-api-module requires --external-api-path", {
+      where: "--external-api-module",
+      fix: "name the import path of the kind's types with --external-api-path",
+    });
+  }
   const chain = pluginChain(config, flags.plugins);
-  const core = isCoreResource(config, flags);
+  const existing = findResource(config, flags);
+  const externalFlag = (
+    [
+      ["--external-api-path", flags.externalApiPath],
+      ["--external-api-domain", flags.externalApiDomain],
+    ] as const
+  ).find(([, v]) => v !== undefined)?.[0];
+  if (externalFlag && existing?.api) {
+    throw new KbtsError(
+      `${externalFlag} is for a kind defined outside the project; ${flags.kind} is the project's own`,
+      {
+        where: externalFlag,
+        fix: `drop ${externalFlag}`,
+      },
+    );
+  }
+  const external =
+    !existing?.api &&
+    (flags.externalApiPath !== undefined ||
+      flags.externalApiDomain !== undefined ||
+      existing?.external === true);
+  if (external && flags.conversion) {
+    throw new KbtsError(
+      `${flags.kind} is an external kind: conversion webhooks are for the project's own kinds`,
+      {
+        where: "--conversion",
+        fix: "drop --conversion; the kind's owner converts its versions",
+      },
+    );
+  }
+  const source = external ? await resolveKindSource(fs.root, config, flags, existing) : undefined;
+  const core = !source && isCoreResource(config, flags);
   if (core && flags.conversion) {
     throw new KbtsError(
       `${flags.kind} is a built-in kind: conversion webhooks are for the project's own kinds`,
@@ -389,11 +495,10 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     );
   }
   if (core) checkBuiltinWebhookKind(flags.group, flags.version, flags.kind);
-  const existing = findResource(config, flags);
-  if (!core && !existing?.api) {
+  if (!core && !source && !existing?.api) {
     throw new KbtsError(`no API found for ${flags.group}/${flags.version}, Kind=${flags.kind}`, {
       where: PROJECT_FILE,
-      fix: "run 'kbts create api' first",
+      fix: "run 'kbts create api' first, or pass --external-api-path for a kind defined outside the project",
     });
   }
   const force = flags.force ?? false;
@@ -422,11 +527,13 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     );
   }
   const namespaced = existing?.api?.namespaced ?? (core ? true : undefined);
-  const model: ResourceModel = resourceModel(
-    config,
-    { ...flags, plural: flags.plural ?? existing?.plural, namespaced: namespaced ?? false },
-    core,
-  );
+  const model: ResourceModel = source
+    ? foreignModel(config, flags, source)
+    : resourceModel(
+        config,
+        { ...flags, plural: flags.plural ?? existing?.plural, namespaced: namespaced ?? false },
+        core,
+      );
   if (!fs.exists("cmd/main.ts")) {
     throw new KbtsError("cmd/main.ts is missing; the webhook could not be registered", {
       where: "cmd/main.ts",
@@ -438,7 +545,17 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     conversion: flags.conversion === true,
     spokes,
     force,
+    // A later run that adds a webhook type keeps the paths PROJECT has (the file is rewritten whole).
+    defaultingPath: flags.defaultingPath ?? had.defaultingPath,
+    validationPath: flags.validationPath ?? had.validationPath,
+    source,
   };
+  if (options.defaultingPath !== undefined && options.defaultingPath === options.validationPath) {
+    throw new KbtsError(`the defaulting and validating webhooks would both be at ${options.defaultingPath}`, {
+      where: flags.validationPath !== undefined ? "--validation-path" : "--defaulting-path",
+      fix: "give the defaulting and the validating webhook different paths",
+    });
+  }
   const storedBefore = flags.conversion ? storageVersionsOf(fs, config, model) : [];
   const ctx = projectScaffold(fs, config);
   for (const plugin of chain) await plugin.createWebhook?.(ctx, model, options);
@@ -448,6 +565,58 @@ export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): 
     ? conversionNext(model, spokes, storedBefore)
     : "Next: implement your new Webhook and generate the manifests with:\n$ make manifests";
   return { written: flush(fs), next };
+}
+
+/** controller-runtime's rule for a webhook's custom path (builder.generateCustomPath). */
+const WEBHOOK_PATH = /^((\/[a-zA-Z0-9_-]+)+|\/)$/;
+
+/**
+ * --defaulting-path and --validation-path: each only with its webhook type (as Kubebuilder), a path
+ * the webhook server accepts, not /convert (conversion is served there), not the same for both, and
+ * not a path another kind's webhook already has.
+ */
+function checkWebhookPaths(config: ProjectConfig, flags: CreateWebhookFlags): void {
+  const given = [
+    ["--defaulting-path", flags.defaultingPath, flags.defaulting, "--defaulting"],
+    ["--validation-path", flags.validationPath, flags.programmaticValidation, "--programmatic-validation"],
+  ] as const;
+  for (const [flag, path, enabled, needs] of given) {
+    if (path === undefined) continue;
+    if (!enabled) {
+      throw new KbtsError(`${flag} can only be used with ${needs}`, {
+        where: flag,
+        fix: `add ${needs}, or drop ${flag}`,
+      });
+    }
+    if (!WEBHOOK_PATH.test(path)) {
+      throw new KbtsError(`${flag} ${JSON.stringify(path)} is not a webhook path`, {
+        where: flag,
+        fix: "start it with / and use only letters, digits, '-' and '_' between slashes (e.g. /my-custom-mutate-path), as controller-runtime requires",
+      });
+    }
+    if (path === "/convert") {
+      throw new KbtsError(`${flag} /convert is where the webhook server serves conversion`, {
+        where: flag,
+        fix: "choose another path",
+      });
+    }
+    const other = (config.resources ?? []).find(
+      (r) =>
+        !sameGVK(r, flags) && (r.webhooks?.defaultingPath === path || r.webhooks?.validationPath === path),
+    );
+    if (other) {
+      throw new KbtsError(
+        `${flag} ${path} is already the path of a webhook of ${other.group}/${other.version}, Kind=${other.kind}`,
+        { where: flag, fix: "give each webhook its own path" },
+      );
+    }
+  }
+  if (flags.defaultingPath !== undefined && flags.defaultingPath === flags.validationPath) {
+    throw new KbtsError(`--defaulting-path and --validation-path are both ${flags.defaultingPath}`, {
+      where: "--validation-path",
+      fix: "give the defaulting and the validating webhook different paths",
+    });
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
+import { controllerFileName, controllerNames } from "../project/controllers.js";
 import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
@@ -170,10 +171,13 @@ function moveList(root: string, config: ProjectConfig, multigroup: boolean): str
   for (const r of ownResources(config)) {
     const kind = r.kind.toLowerCase();
     const place = (group: boolean) => (group ? `${r.group}/` : "");
+    const files = [kind, ...controllerNames(r).map((name) => controllerFileName(name, r.kind))];
     const candidates = [
       `api/${"{g}"}${r.version}/`,
-      `internal/controller/${"{g}"}${kind}_controller.ts`,
-      `internal/controller/${"{g}"}${kind}_controller.test.ts`,
+      ...[...new Set(files)].flatMap((f) => [
+        `internal/controller/${"{g}"}${f}_controller.ts`,
+        `internal/controller/${"{g}"}${f}_controller.test.ts`,
+      ]),
       `internal/controller/${"{g}"}suite_test.ts`,
       `internal/webhook/${"{g}"}${r.version}/`,
     ];

@@ -16,6 +16,7 @@ import { carryTemplateChange } from "../scaffold/template-change.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
 import {
+  controllerData,
   FOREIGN_CONTROLLER_SET,
   foreignControllerData,
   projectInitData,
@@ -60,7 +61,7 @@ async function affectedFiles(root: string, config: ProjectConfig): Promise<Affec
   // built-in and external kinds: their controllers' RBAC markers.
   for (const r of config.resources ?? []) {
     if (r.core || r.external) {
-      if (r.controller) out.push(await foreignController(root, config, r));
+      for (const name of namedControllers(r)) out.push(await foreignController(root, config, r, name));
       continue;
     }
     const data = (c: ProjectConfig) =>
@@ -83,10 +84,13 @@ async function affectedFiles(root: string, config: ProjectConfig): Promise<Affec
         });
       }
     }
-    if (r.controller) {
+    for (const name of namedControllers(r)) {
       out.push({
-        file: tmpl(API, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts"),
-        data,
+        file: tmpl(API, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts"),
+        data: (c) => {
+          const d = data(c);
+          return { ...d, ...controllerData(d, name) };
+        },
         owner: "code",
       });
     }
@@ -99,14 +103,27 @@ async function affectedFiles(root: string, config: ProjectConfig): Promise<Affec
  * markers carry the namespace too. Its kind is resolved as create api resolved it, from PROJECT's
  * path, domain and module (an external kind's CRD file is read again, nothing is generated).
  */
-async function foreignController(root: string, config: ProjectConfig, r: Resource): Promise<Affected> {
+async function foreignController(
+  root: string,
+  config: ProjectConfig,
+  r: Resource,
+  name: string | undefined,
+): Promise<Affected> {
   const flags = { group: r.group, version: r.version, kind: r.kind };
   const source = await resolveKindSource(root, config, flags, r);
   return {
-    file: tmpl(FOREIGN_CONTROLLER_SET, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts"),
-    data: (c) => foreignControllerData({ config: c }, foreignModel(c, flags, source), source),
+    file: tmpl(FOREIGN_CONTROLLER_SET, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts"),
+    data: (c) => {
+      const model = foreignModel(c, flags, source);
+      return { ...foreignControllerData({ config: c }, model, source), ...controllerData(model, name) };
+    },
     owner: "code",
   };
+}
+
+/** The controllers of a resource, each by its --controller-name (undefined: the kind's own, unnamed). */
+function namedControllers(r: Resource): (string | undefined)[] {
+  return r.controllers?.length ? r.controllers.map((c) => c.name) : r.controller ? [undefined] : [];
 }
 
 export async function editNamespaced(

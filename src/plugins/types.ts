@@ -34,6 +34,8 @@ export interface ApiOptions {
   resource: boolean;
   controller: boolean;
   force: boolean;
+  /** --controller-name: the controller's name, when the kind gets a named one (else the kind's own). */
+  controllerName?: string;
   /** A controller for a kind the project does not own (built-in or external): where its type comes from. */
   source?: KindSource;
 }
@@ -48,6 +50,11 @@ export interface WebhookOptions {
    */
   conversion?: boolean;
   spokes?: string[];
+  /** --defaulting-path/--validation-path: the admission webhooks' paths, when not the generated ones. */
+  defaultingPath?: string;
+  validationPath?: string;
+  /** A webhook for an external kind (--external-api-path, or one made by create api so): where its type comes from. */
+  source?: KindSource;
 }
 
 /** `kbts edit --plugins <key>` options (Kubebuilder's helm/v2-alpha flags). */

@@ -30,6 +30,11 @@ export interface ResourceWebhooks {
   webhookVersion?: string;
 }
 
+/** A named controller of a resource (Kubebuilder's `create api --controller-name`). */
+export interface ResourceController {
+  name: string;
+}
+
 export interface Resource {
   group: string;
   version: string;
@@ -39,7 +44,10 @@ export interface Resource {
   plural?: string;
   path?: string;
   api?: ResourceAPI;
+  /** One controller named after the kind (Kubebuilder's legacy flag, kept while it is the only one). */
   controller?: boolean;
+  /** Named controllers (--controller-name); once there is one, the kind's first controller is listed too. */
+  controllers?: ResourceController[];
   core?: boolean;
   external?: boolean;
   /** An external kind's package (Kubebuilder's --external-api-module; here an npm dependency spec). */
@@ -141,10 +149,22 @@ export function upsertResource(config: ProjectConfig, resource: Resource): void 
     resources.push(resource);
     return;
   }
+  // As Kubebuilder's Resource.Update: a named controller moves the legacy `controller: true` into the
+  // list, as the controller named after the kind.
+  const named = resource.controllers ?? [];
+  let controllers = existing.controllers;
+  if (named.length > 0) {
+    const legacy = existing.controller ? [{ name: existing.kind.toLowerCase() }] : [];
+    controllers = [...(existing.controllers ?? [])];
+    for (const c of [...legacy, ...named])
+      if (!controllers.some((x) => x.name === c.name)) controllers.push(c);
+  }
   Object.assign(existing, {
     ...resource,
     api: resource.api ?? existing.api,
-    controller: resource.controller || existing.controller,
+    // Once there is a list, the kind's own controller is in it (as Kubebuilder, no legacy flag beside it).
+    controller: controllers?.length ? undefined : resource.controller || existing.controller,
+    controllers,
     webhooks:
       existing.webhooks || resource.webhooks ? { ...existing.webhooks, ...resource.webhooks } : undefined,
   });

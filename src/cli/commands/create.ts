@@ -43,6 +43,10 @@ export function defineCreate(program: Command): void {
       parseBool,
     )
     .option(
+      "--controller-name <name>",
+      "name of the controller to scaffold (e.g. memcached-backup): another controller for the kind, with its own file and reconciler",
+    )
+    .option(
       "--external-api-path <path>",
       "with --resource=false: where an external kind's types come from: its CRD file (types generated into api/external/<group>/<version>), a local TypeScript path (./...) or an npm package (@acme/types/v1)",
     )
@@ -72,6 +76,7 @@ export function defineCreate(program: Command): void {
           externalApiPath: text(opts.externalApiPath),
           externalApiDomain: text(opts.externalApiDomain),
           externalApiModule: text(opts.externalApiModule),
+          controllerName: text(opts.controllerName),
         }),
       );
     });
@@ -80,7 +85,7 @@ export function defineCreate(program: Command): void {
     create
       .command("webhook")
       .description(
-        "Scaffold a webhook (defaulting, validating and/or conversion) for an API of the project or a core kind",
+        "Scaffold a webhook (defaulting, validating and/or conversion) for an API of the project, a built-in kind or an external kind",
       ),
   )
     .option("--defaulting", "if set, scaffold the defaulting webhook")
@@ -95,9 +100,30 @@ export function defineCreate(program: Command): void {
       collectList,
       [],
     )
+    .option(
+      "--defaulting-path <path>",
+      "with --defaulting: the webhook's path instead of /mutate-<group>-<version>-<kind> (e.g. /my-custom-mutate-path)",
+    )
+    .option(
+      "--validation-path <path>",
+      "with --programmatic-validation: the webhook's path instead of /validate-<group>-<version>-<kind> (e.g. /my-custom-validate-path)",
+    )
+    .option(
+      "--external-api-path <path>",
+      "for a kind defined outside the project: where its types come from, as create api --external-api-path (a kind made that way needs none)",
+    )
+    .option(
+      "--external-api-domain <domain>",
+      "the external kind's domain, after the group (--group cert-manager --external-api-domain io: cert-manager.io)",
+    )
+    .option(
+      "--external-api-module <package>",
+      "the npm package (with an optional @version) that --external-api-path comes from; added to package.json",
+    )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runCreateWebhook } = await import("../../plugins/commands.js");
+      const text = (v: unknown) => (v === undefined ? undefined : trimmed(v));
       printResult(
         await runCreateWebhook(process.cwd(), {
           group: trimmed(opts.group),
@@ -108,6 +134,11 @@ export function defineCreate(program: Command): void {
           programmaticValidation: opts.programmaticValidation === true,
           conversion: opts.conversion === true,
           spoke: opts.spoke as string[],
+          defaultingPath: text(opts.defaultingPath),
+          validationPath: text(opts.validationPath),
+          externalApiPath: text(opts.externalApiPath),
+          externalApiDomain: text(opts.externalApiDomain),
+          externalApiModule: text(opts.externalApiModule),
           force: opts.force === true,
           plugins: opts.plugins as string[],
         }),

@@ -2,7 +2,8 @@ import { posix } from "node:path";
 import { compareStrings } from "../../compare.js";
 import { pluralize } from "../../crd/plural.js";
 import { stageGenerated } from "../../kinds/from-crd.js";
-import { upsertResource } from "../../project/config.js";
+import { type Resource, upsertResource } from "../../project/config.js";
+import { controllerFileName, reconcilerName, runtimeControllerName } from "../../project/controllers.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { blockCommentText } from "../../scaffold/encode.js";
 import { uncomment } from "../../scaffold/markers.js";
@@ -125,6 +126,28 @@ THE SOFTWARE.
   copyright: "",
 };
 
+/**
+ * The names of one controller of the kind: its file, reconciler class and runtime name. `name` is
+ * --controller-name; without it they are the kind's (memcached_controller.ts, MemcachedReconciler).
+ */
+export function controllerData(r: ResourceModel, name: string | undefined) {
+  return {
+    controllerFile: controllerFileName(name, r.kind),
+    reconcilerName: reconcilerName(name, r.kind),
+    controllerName: runtimeControllerName(name, r.kind, r.group, r.multigroup),
+  };
+}
+
+/** The lines that register a controller in cmd/main.ts, at its insertion points. */
+function wireController(ctx: PluginContext, r: ResourceModel, c: ReturnType<typeof controllerData>): void {
+  ctx.scaffold.insert("cmd/main.ts", {
+    imports: [
+      `import { ${c.reconcilerName} } from "../internal/controller/${r.groupDir}${c.controllerFile}_controller.js";`,
+    ],
+    builder: [`  new ${c.reconcilerName}(mgr.getClient()).setupWithManager(mgr);`],
+  });
+}
+
 /** Template data for one resource. */
 export function resourceData(ctx: Pick<PluginContext, "config">, r: ResourceModel) {
   const depth = r.groupDir ? "../../../" : "../../";
@@ -133,7 +156,7 @@ export function resourceData(ctx: Pick<PluginContext, "config">, r: ResourceMode
   return {
     ...projectData(ctx),
     ...r,
-    controllerName: r.multigroup ? `${r.group}-${r.kindLower}` : r.kindLower,
+    ...controllerData(r, undefined),
     resourceMarker: [r.irregularPlural ? `path=${r.plural}` : "", r.namespaced ? "" : "scope=Cluster"]
       .filter((s) => s !== "")
       .join(","),
@@ -180,30 +203,35 @@ function createApi(ctx: PluginContext, r: ResourceModel, o: ApiOptions): void {
   }
   if (o.resource) keepExistingStorageVersion(s, ctx.config, r, storedBefore);
   if (o.controller) {
+    const c = controllerData(r, o.controllerName);
+    const withController = { ...data, ...c };
     s.template(
-      file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"),
-      data,
+      file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts", "error"),
+      withController,
       force,
     );
     s.template(
-      file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.test.ts", "error"),
-      data,
+      file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.test.ts", "error"),
+      withController,
       force,
     );
     s.template(file(set, "internal/controller/{{groupDir}}suite_test.ts"), data);
-    s.insert("cmd/main.ts", {
-      imports: [
-        `import { ${r.kind}Reconciler } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
-      ],
-      builder: [`  new ${r.kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
-    });
+    wireController(ctx, r, c);
   }
   upsertResource(ctx.config, {
     ...resourceEntry(r),
     api: o.resource ? { crdVersion: "v1", namespaced: r.namespaced } : undefined,
-    controller: o.controller || undefined,
+    ...controllerEntry(o),
   });
   if (o.resource) writeKindDescriptors(ctx, r, data);
+}
+
+/** PROJECT's record of the controller made: `controller: true`, or the name in `controllers`. */
+function controllerEntry(o: ApiOptions): Pick<Resource, "controller" | "controllers"> {
+  if (!o.controller) return {};
+  return o.controllerName === undefined
+    ? { controller: true }
+    : { controllers: [{ name: o.controllerName }] };
 }
 
 /** The templates of a controller for a built-in or external kind. */
@@ -211,12 +239,7 @@ export const FOREIGN_CONTROLLER_SET = "typescript/external-controller";
 
 /** The template data of a built-in or external kind's controller (also re-rendered by edit --namespaced). */
 export function foreignControllerData(ctx: Pick<PluginContext, "config">, r: ResourceModel, src: KindSource) {
-  const typeImport =
-    "file" in src.from
-      ? relativeImport(`internal/controller/${r.groupDir}`, src.from.file)
-      : "specifier" in src.from
-        ? src.from.specifier
-        : "@kbts/runtime";
+  const typeImport = typeImportFrom(`internal/controller/${r.groupDir}`, src);
   return {
     ...resourceData(ctx, r),
     crdsRequired: false,
@@ -237,23 +260,23 @@ export function foreignControllerData(ctx: Pick<PluginContext, "config">, r: Res
  */
 function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOptions, src: KindSource): void {
   const s = ctx.scaffold;
-  const data = foreignControllerData(ctx, r, src);
+  const c = controllerData(r, o.controllerName);
+  const data = { ...foreignControllerData(ctx, r, src), ...c };
   stageGenerated(s.fs, src.files, o.force);
   const set = FOREIGN_CONTROLLER_SET;
   const force = { force: o.force };
-  s.template(file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "error"), data, force);
   s.template(
-    file(set, "internal/controller/{{groupDir}}{{kindLower}}_controller.test.ts", "error"),
+    file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts", "error"),
+    data,
+    force,
+  );
+  s.template(
+    file(set, "internal/controller/{{groupDir}}{{controllerFile}}_controller.test.ts", "error"),
     data,
     force,
   );
   s.template(file("typescript/api", "internal/controller/{{groupDir}}suite_test.ts"), data);
-  s.insert("cmd/main.ts", {
-    imports: [
-      `import { ${r.kind}Reconciler } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
-    ],
-    builder: [`  new ${r.kind}Reconciler(mgr.getClient()).setupWithManager(mgr);`],
-  });
+  wireController(ctx, r, c);
   if (src.dependency) {
     const dep = src.dependency;
     s.edit("package.json", (text) => addDependency(text, dep.name, dep.spec));
@@ -263,8 +286,14 @@ function createForeignController(ctx: PluginContext, r: ResourceModel, o: ApiOpt
     core: src.core || undefined,
     external: src.external || undefined,
     module: src.module,
-    controller: true,
+    ...controllerEntry(o),
   });
+}
+
+/** Where a folder of the project imports a foreign kind's type and descriptor from. */
+function typeImportFrom(fromDir: string, src: KindSource): string {
+  if ("file" in src.from) return relativeImport(fromDir, src.from.file);
+  return "specifier" in src.from ? src.from.specifier : "@kbts/runtime";
 }
 
 /** An ESM import of a project .ts file from a folder of the project: `../../api/external/x/v1/a_types.js`. */
@@ -387,17 +416,29 @@ function caInjection(comment: string, kind: string): string {
 
 async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): Promise<void> {
   const webhookGroupPath = r.qualifiedGroup.replaceAll(".", "-");
+  const src = o.source;
   const data = {
     ...resourceData(ctx, r),
     defaulting: o.defaulting,
     validation: o.validation,
     both: o.defaulting && o.validation,
-    kindValue: r.core ? r.kind : `${r.kind}Kind`,
+    kindValue: r.core ? r.kind : src ? src.descriptor : `${r.kind}Kind`,
     webhookGroups: r.qualifiedGroup === "" ? '""' : r.qualifiedGroup,
-    mutatePath: `/mutate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
-    validatePath: `/validate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
+    mutatePath: o.defaultingPath ?? `/mutate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
+    validatePath: o.validationPath ?? `/validate-${webhookGroupPath}-${r.version}-${r.kindLower}`,
+    customMutatePath: o.defaultingPath !== undefined,
+    customValidatePath: o.validationPath !== undefined,
     sampleSpec: r.core && r.kind === "Pod" ? '{ containers: [{ name: "app", image: "busybox" }] }' : "{}",
+    // An external kind's type and descriptor come from where create api took them (a generated file,
+    // a project file or a package), seen from internal/webhook/<group>/<version>/.
+    external: src !== undefined,
+    externalImport: src ? typeImportFrom(`internal/webhook/${r.groupDir}${r.version}/`, src) : "",
   };
+  if (src) {
+    stageGenerated(ctx.scaffold.fs, src.files, o.force);
+    const dep = src.dependency;
+    if (dep) ctx.scaffold.edit("package.json", (text) => addDependency(text, dep.name, dep.spec));
+  }
   const s = ctx.scaffold;
   const set = "typescript/webhook";
   // The webhook server, its Service and certificates serve every webhook type, conversion included.
@@ -464,9 +505,13 @@ function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: Webhook
   addWebhookCheck(s, r, o, data as { mutatePath: string; validatePath: string });
   upsertResource(ctx.config, {
     ...resourceEntry(r),
+    external: o.source?.external || undefined,
+    module: o.source?.module,
     webhooks: {
       defaulting: o.defaulting || undefined,
       validation: o.validation || undefined,
+      defaultingPath: o.defaulting ? o.defaultingPath : undefined,
+      validationPath: o.validation ? o.validationPath : undefined,
       webhookVersion: "v1",
     },
   });
