@@ -31,6 +31,7 @@ import {
   sameGVK,
 } from "../project/config.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY, recordedImageOptions } from "./deployimage/index.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";
@@ -152,7 +153,26 @@ function kindPlugins(config: ProjectConfig, r: Resource): string[] {
   return keys;
 }
 
-const REPLAYED_PLUGINS = new Set([GPU_BUDGET_PLUGIN_KEY, HELM_PLUGIN_KEY, GRAFANA_PLUGIN_KEY]);
+const REPLAYED_PLUGINS = new Set([
+  GPU_BUDGET_PLUGIN_KEY,
+  DEPLOY_IMAGE_PLUGIN_KEY,
+  HELM_PLUGIN_KEY,
+  GRAFANA_PLUGIN_KEY,
+]);
+
+/** The flags deploy-image/v1-alpha recorded for a kind in PROJECT (its image, command, port, user). */
+function imageFlagsOf(config: ProjectConfig, r: Resource) {
+  const mine = config.plugins?.[DEPLOY_IMAGE_PLUGIN_KEY] as { resources?: Resource[] } | undefined;
+  const o = recordedImageOptions(mine?.resources?.find((e) => sameGVK(e, r)));
+  return o === undefined
+    ? {}
+    : {
+        image: o.image,
+        imageContainerCommand: o.command,
+        imageContainerPort: o.port,
+        runAsUser: o.runAsUser,
+      };
+}
 
 async function replay(
   input: string,
@@ -193,6 +213,7 @@ async function replay(
       resource: true,
       controller: r.controller === true,
       plugins: plugins.length > 0 ? plugins : undefined,
+      ...imageFlagsOf(config, r),
     });
   }
   // Controllers of kinds this project does not define (built-in or external kinds). An external

@@ -1,3 +1,4 @@
+import { deployImagePlugin } from "./deployimage/index.js";
 import { gpuBudgetPlugin } from "./gpubudget/index.js";
 import { grafanaPlugin } from "./grafana/index.js";
 import { helmPlugin } from "./helm/index.js";
@@ -14,6 +15,7 @@ export const DEFAULT_LAYOUT = [TYPESCRIPT_PLUGIN_KEY];
 if (registeredPlugins().length === 0) {
   registerPlugin(typescriptPlugin);
   registerPlugin(gpuBudgetPlugin);
+  registerPlugin(deployImagePlugin);
   registerPlugin(helmPlugin);
   registerPlugin(grafanaPlugin);
 }
