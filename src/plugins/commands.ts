@@ -294,6 +294,13 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
       fix: "add --plugins deploy-image/v1-alpha to scaffold a controller that deploys the image",
     });
   }
+  if (deployImage && (!options.resource || !options.controller)) {
+    // As Kubebuilder's, which always scaffolds both (it does not take --resource and --controller).
+    throw new KbtsError("deploy-image/v1-alpha scaffolds both the API and its controller", {
+      where: "--resource, --controller",
+      fix: "drop --resource=false / --controller=false",
+    });
+  }
   if (deployImage && imageFlag !== undefined && imageFlag !== "--manifests") {
     options.image = {
       image: flags.image ?? "",

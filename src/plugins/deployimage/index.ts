@@ -199,12 +199,6 @@ export const deployImagePlugin: Plugin = {
   description: "Scaffolds an API and a controller that deploys an image (the Operand) as a Deployment",
   async createApi(ctx, resource, options) {
     const image = checkImageOptions(options.image);
-    if (!options.resource || !options.controller || options.source) {
-      throw new KbtsError("deploy-image/v1-alpha scaffolds both the API and its controller", {
-        where: "--resource, --controller",
-        fix: "drop --resource=false / --controller=false (and the --external-api-* flags)",
-      });
-    }
     if (!resource.namespaced) {
       throw new KbtsError(
         "deploy-image/v1-alpha deploys the image into the custom resource's namespace: the kind must be namespaced",
