@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -184,6 +184,20 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
     await runCreateApi(dir, { ...MEMCACHED, image: "memcached:1.6.27", force: true });
     const env = managerEnv(read("config/manager/manager.yaml"));
     expect(env).toEqual([{ name: "MEMCACHED_IMAGE", value: "memcached:1.6.27" }]);
+  });
+
+  it("runs make manifests afterwards once the dependencies are installed, unless --manifests=false", async () => {
+    // A stand-in for the project's kbts: it notes the command make runs.
+    mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules/.bin/kbts"), '#!/bin/sh\necho "kbts $*" > ran.txt\n');
+    chmodSync(join(dir, "node_modules/.bin/kbts"), 0o755);
+    const skipped = await runCreateApi(dir, { ...MEMCACHED, manifests: false });
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+    expect(skipped.next).toContain("$ make manifests");
+    const ran = await runCreateApi(dir, { ...MEMCACHED, force: true });
+    // (--strict is the Makefile's addition under CI=true.)
+    expect(read("ran.txt").trim()).toMatch(/^kbts manifests( --strict)?$/);
+    expect(ran.next).toContain("If you do changes in the API run the manifests with");
   });
 
   it("is replayed by alpha generate from PROJECT, file for file", async () => {
