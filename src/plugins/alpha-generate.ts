@@ -31,7 +31,7 @@ import {
   sameGVK,
 } from "../project/config.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
-import { DEPLOY_IMAGE_PLUGIN_KEY, recordedImageOptions } from "./deployimage/index.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY, deployImageResources, recordedImageOptions } from "./deployimage/record.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";
@@ -162,8 +162,7 @@ const REPLAYED_PLUGINS = new Set([
 
 /** The flags deploy-image/v1-alpha recorded for a kind in PROJECT (its image, command, port, user). */
 function imageFlagsOf(config: ProjectConfig, r: Resource) {
-  const mine = config.plugins?.[DEPLOY_IMAGE_PLUGIN_KEY] as { resources?: Resource[] } | undefined;
-  const o = recordedImageOptions(mine?.resources?.find((e) => sameGVK(e, r)));
+  const o = recordedImageOptions(deployImageResources(config.plugins).find((e) => sameGVK(e, r)));
   return o === undefined
     ? {}
     : {

@@ -5,6 +5,9 @@ import type { TemplateFile } from "../../scaffold/template.js";
 import { findPlugin } from "../registry.js";
 import type { ImageOptions, Plugin, PluginContext } from "../types.js";
 import { resourceData } from "../typescript/plugin.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY, type DeployImageResource, imageEnvVar, yamlScalar } from "./record.js";
+
+export { DEPLOY_IMAGE_PLUGIN_KEY } from "./record.js";
 
 /**
  * `deploy-image/v1-alpha`, Kubebuilder's deploy-image plugin: `kbts create api ... --plugins
@@ -16,19 +19,9 @@ import { resourceData } from "../typescript/plugin.js";
  * config/manager/manager.yaml. PROJECT records the flags under the plugin's key, so `alpha generate`
  * replays them.
  */
-export const DEPLOY_IMAGE_PLUGIN_KEY = "deploy-image.typescript.kbts.dev/v1-alpha";
 
 /** The plugin's templates, each written over the base plugin's stub of the same file. */
 const TEMPLATE_SET = "plugins/deploy-image";
-
-/** What PROJECT records per kind, under the plugin's key (Kubebuilder's ResourceData). */
-interface DeployImageResource {
-  group: string;
-  domain: string;
-  version: string;
-  kind: string;
-  options: { image: string; containerCommand?: string; containerPort?: string; runAsUser?: string };
-}
 
 /**
  * Checks the plugin's flags, as Kubebuilder's PreScaffold does, before anything is staged: the image
@@ -86,32 +79,24 @@ function commandArgs(command: string): string[] {
     .filter((a) => a !== "");
 }
 
-/** The variable that carries the image to the controller: MEMCACHED_IMAGE. */
-export function imageEnvVar(kind: string): string {
-  return `${kind.toUpperCase()}_IMAGE`;
-}
-
-/** A YAML scalar for the image: plain when it is safe so, else double-quoted. */
-function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9][\w./:@-]*$/.test(value) ? value : JSON.stringify(value);
-}
-
 /**
  * config/manager/manager.yaml with `<KIND>_IMAGE` in the manager container's env: its value replaced
- * when the variable is there (a re-run with --force and another image), else added under env:
- * (created before `image:` when the container has none).
+ * when the variable is there (a re-run with --force and another image), else added after the image
+ * variables already there, first under env: (created before `image:` when the container has none).
+ * That is where the init template puts them (managerImageEnv), so `edit --namespaced` finds its lines.
  */
 export function setManagerImageEnv(text: string, name: string, image: string): string {
   const value = yamlScalar(image);
-  const existing = new RegExp(`^( +- name: ${name}\\n +value: ).*$`, "m");
-  if (existing.test(text)) return text.replace(existing, `$1${value}`);
+  const existing = new RegExp(`^( {8}- name: ${name}\\n {10}value: ).*$`, "m");
+  if (existing.test(text)) return text.replace(existing, (_, head: string) => head + value);
   const entry = `        - name: ${name}\n          value: ${value}\n`;
-  if (/^ {8}env:\n/m.test(text)) return text.replace(/^ {8}env:\n/m, (env) => env + entry);
+  const env = /^ {8}env:\n(?: {8}- name: \w+_IMAGE\n {10}value: .*\n)*/m;
+  if (env.test(text)) return text.replace(env, (block) => block + entry);
   const imageLine = /^ {8}image: .*\n/m;
   if (!imageLine.test(text)) {
     throw new KbtsError("config/manager/manager.yaml has no manager container to set the image variable on", {
       where: "config/manager/manager.yaml",
-      fix: `add \`- name: ${name}\` with \`value: ${image}\` to the manager container's env by hand, or restore the file`,
+      fix: `add \`- name: ${name}\` with \`value: ${value}\` to the manager container's env by hand, or restore the file`,
     });
   }
   return text.replace(imageLine, (line) => `        env:\n${entry}${line}`);
@@ -150,30 +135,24 @@ function record(ctx: PluginContext, r: ResourceModel, o: ImageOptions): void {
   const mine = (ctx.config.plugins[DEPLOY_IMAGE_PLUGIN_KEY] ?? { resources: [] }) as {
     resources: DeployImageResource[];
   };
-  const others = mine.resources.filter(
-    (e) => !(e.group === r.group && e.version === r.version && e.kind === r.kind),
+  // A re-run (--force) replaces the kind's entry where it is: the manager's variables keep PROJECT's order.
+  const at = mine.resources.findIndex(
+    (e) => e.group === r.group && e.version === r.version && e.kind === r.kind,
   );
-  ctx.config.plugins[DEPLOY_IMAGE_PLUGIN_KEY] = { resources: [...others, entry] };
+  const resources = [...mine.resources];
+  if (at < 0) resources.push(entry);
+  else resources[at] = entry;
+  ctx.config.plugins[DEPLOY_IMAGE_PLUGIN_KEY] = { resources };
 }
 
-/** The image flags PROJECT recorded for a kind, as `create api` takes them (alpha generate's replay). */
-export function recordedImageOptions(entry: unknown): ImageOptions | undefined {
-  const options = (entry as Partial<DeployImageResource> | undefined)?.options;
-  if (!options?.image) return undefined;
-  return {
-    image: options.image,
-    command: options.containerCommand,
-    port: options.containerPort,
-    runAsUser: options.runAsUser,
-  };
-}
+/** The deploy-image controller's template (re-rendered by `edit --namespaced` for its RBAC markers). */
+export const CONTROLLER_TEMPLATE: TemplateFile = {
+  template: `${TEMPLATE_SET}/internal/controller/{{groupDir}}{{kindLower}}_controller.ts.hbs`,
+  set: TEMPLATE_SET,
+};
 
-export function scaffoldDeployImage(
-  scaffold: Scaffold,
-  data: Record<string, unknown>,
-  r: ResourceModel,
-  o: ImageOptions,
-): void {
+/** The template data of a deploy-image kind: the base plugin's resource data and the image flags. */
+export function deployImageData(ctx: Pick<PluginContext, "config">, r: ResourceModel, o: ImageOptions) {
   const image = {
     ...o,
     port: o.port ?? "",
@@ -181,14 +160,22 @@ export function scaffoldDeployImage(
     command: o.command ?? "",
     commandArgs: commandArgs(o.command ?? ""),
   };
-  const all = {
-    ...data,
+  return {
+    ...resourceData(ctx, r),
     image,
     imageEnvVar: imageEnvVar(r.kind),
     // A container port's name is an IANA service name: at most 15 characters.
     portName: r.kindLower.slice(0, 15),
   };
-  for (const file of templateFiles()) scaffold.template(file, all);
+}
+
+export function scaffoldDeployImage(
+  scaffold: Scaffold,
+  data: object,
+  r: ResourceModel,
+  o: ImageOptions,
+): void {
+  for (const file of templateFiles()) scaffold.template(file, data);
   scaffold.edit("config/manager/manager.yaml", (text) =>
     setManagerImageEnv(text, imageEnvVar(r.kind), o.image),
   );
@@ -211,7 +198,7 @@ export const deployImagePlugin: Plugin = {
     const base = findPlugin(ctx.config.layout?.[0] ?? "typescript/v1");
     if (!base.createApi) throw new Error(`the project's base plugin ${base.key} cannot create APIs`);
     await base.createApi(ctx, resource, options);
-    scaffoldDeployImage(ctx.scaffold, resourceData(ctx, resource), resource, image);
+    scaffoldDeployImage(ctx.scaffold, deployImageData(ctx, resource, image), resource, image);
     record(ctx, resource, image);
   },
 };

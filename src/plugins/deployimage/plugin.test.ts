@@ -6,6 +6,7 @@ import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { readTree } from "../../scaffold/golden.js";
 import { runAlphaGenerate } from "../alpha-generate.js";
 import { type CreateApiFlags, runCreateApi, runInit } from "../commands.js";
+import { runEdit } from "../edit.js";
 import { setManagerImageEnv } from "./index.js";
 
 const MEMCACHED: CreateApiFlags = {
@@ -118,8 +119,8 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
     await runCreateApi(dir, MEMCACHED);
     const env = managerEnv(read("config/manager/manager.yaml"));
     expect(env).toEqual([
-      { name: "MEMCACHED_IMAGE", value: "memcached:1.6.26-alpine3.19" },
       { name: "BUSYBOX_IMAGE", value: "busybox:1.36.1" },
+      { name: "MEMCACHED_IMAGE", value: "memcached:1.6.26-alpine3.19" },
     ]);
     const recorded = parseYaml(read("PROJECT")).plugins["deploy-image.typescript.kbts.dev/v1-alpha"];
     expect(recorded.resources.map((r: { kind: string }) => r.kind)).toEqual(["Busybox", "Memcached"]);
@@ -200,6 +201,51 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
     expect(ran.next).toContain("If you do changes in the API run the manifests with");
   });
 
+  it("edit --namespaced carries the change into its controllers and manager.yaml, and back", async () => {
+    await runCreateApi(dir, MEMCACHED);
+    await runCreateApi(dir, {
+      group: "example.com",
+      version: "v1alpha1",
+      kind: "Busybox",
+      ...only("busybox:1.36.1"),
+    });
+    const before = readTree(dir);
+    await runEdit(dir, { namespaced: true });
+    const controller = read("internal/controller/memcached_controller.ts");
+    expect(controller).toContain(
+      "// +kubebuilder:rbac:groups=apps,namespace=project-system,resources=deployments,verbs=get;list;watch;create;update;patch;delete",
+    );
+    expect(controller).toContain('command: ["memcached", "--memory-limit=64", "-o", "modern", "-v"]');
+    expect(managerEnv(read("config/manager/manager.yaml"))).toEqual([
+      { name: "MEMCACHED_IMAGE", value: "memcached:1.6.26-alpine3.19" },
+      { name: "BUSYBOX_IMAGE", value: "busybox:1.36.1" },
+      { name: "WATCH_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+    ]);
+    await runEdit(dir, { namespaced: false });
+    expect(readTree(dir)).toEqual(before);
+  });
+
+  it("in a namespaced project, puts the image variable beside WATCH_NAMESPACE, as edit --namespaced would", async () => {
+    const namespaced = join(dir, "..", "namespaced");
+    mkdirSync(namespaced);
+    await runInit(namespaced, {
+      domain: "testproject.org",
+      repo: "example.com/project",
+      namespaced: true,
+      runtime: "registry",
+    });
+    await runCreateApi(namespaced, MEMCACHED);
+    expect(managerEnv(readFileSync(join(namespaced, "config/manager/manager.yaml"), "utf8"))).toEqual([
+      { name: "MEMCACHED_IMAGE", value: "memcached:1.6.26-alpine3.19" },
+      { name: "WATCH_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+    ]);
+    // What edit --namespaced=false then --namespaced writes is what create api wrote.
+    const before = readTree(namespaced);
+    await runEdit(namespaced, { namespaced: false });
+    await runEdit(namespaced, { namespaced: true });
+    expect(readTree(namespaced)).toEqual(before);
+  });
+
   it("is replayed by alpha generate from PROJECT, file for file", async () => {
     await runCreateApi(dir, MEMCACHED);
     await runCreateApi(dir, {
@@ -233,6 +279,12 @@ describe("the manager's image variable", () => {
     expect(setManagerImageEnv(withEnv, "A_IMAGE", "a:1")).toBe(
       manager(
         "        env:\n        - name: A_IMAGE\n          value: a:1\n        - name: WATCH_NAMESPACE\n          value: x\n",
+      ),
+    );
+    // After the image variables already there, so they keep PROJECT's order.
+    expect(setManagerImageEnv(setManagerImageEnv(withEnv, "A_IMAGE", "a:1"), "B_IMAGE", "b:1")).toBe(
+      manager(
+        "        env:\n        - name: A_IMAGE\n          value: a:1\n        - name: B_IMAGE\n          value: b:1\n        - name: WATCH_NAMESPACE\n          value: x\n",
       ),
     );
     expect(setManagerImageEnv(manager(""), "A_IMAGE", "a:1")).toBe(
