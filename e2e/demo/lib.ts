@@ -151,7 +151,10 @@ type Doc = Record<string, unknown>;
  * pod_namespace_selector_patch.yaml merged in by webhook name (the strategic-merge key of `webhooks`).
  */
 export function webhookConfigurations(projectDir: string): Doc[] {
-  const manifests = parseAllDocuments(readFileSync(join(projectDir, "config/webhook/manifests.yaml"), "utf8"))
+  // A project without admission webhooks has no manifests.yaml: nothing to install.
+  const manifestsFile = join(projectDir, "config/webhook/manifests.yaml");
+  if (!existsSync(manifestsFile)) return [];
+  const manifests = parseAllDocuments(readFileSync(manifestsFile, "utf8"))
     .map((d) => d.toJS() as Doc)
     .filter((d) => d?.kind === "ValidatingWebhookConfiguration");
   const patchFile = join(projectDir, "config/webhook/pod_namespace_selector_patch.yaml");
@@ -242,6 +245,8 @@ export interface OperatorOptions {
    * GPUBudget operator of bench/gpubudget --compare-go, whose flags have the same names.
    */
   executable?: string;
+  /** More environment for the operator (e.g. a deploy-image controller's <KIND>_IMAGE). */
+  env?: Record<string, string>;
 }
 
 /** Runs the built manager (dist/cmd/main.js) against the control plane, logs to a file. */
@@ -271,7 +276,7 @@ export async function startOperator(
   const log = createWriteStream(logFile);
   const child = spawn(options.executable ?? "node", options.executable ? args.slice(1) : args, {
     cwd: projectDir,
-    env: { ...process.env, KUBECONFIG: cp.env.kubeconfigPath, ENABLE_WEBHOOKS: "true" },
+    env: { ...process.env, KUBECONFIG: cp.env.kubeconfigPath, ENABLE_WEBHOOKS: "true", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.pipe(log);

@@ -32,6 +32,7 @@ import {
 } from "../project/config.js";
 import { AUTOUPDATE_PLUGIN_KEY } from "./autoupdate/index.js";
 import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY, deployImageResources, recordedImageOptions } from "./deployimage/record.js";
 import { runEdit } from "./edit.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";
@@ -169,10 +170,24 @@ function bringExternalSource(input: string, dir: string, r: Resource): void {
 
 const REPLAYED_PLUGINS = new Set([
   GPU_BUDGET_PLUGIN_KEY,
+  DEPLOY_IMAGE_PLUGIN_KEY,
   HELM_PLUGIN_KEY,
   GRAFANA_PLUGIN_KEY,
   AUTOUPDATE_PLUGIN_KEY,
 ]);
+
+/** The flags deploy-image/v1-alpha recorded for a kind in PROJECT (its image, command, port, user). */
+function imageFlagsOf(config: ProjectConfig, r: Resource) {
+  const o = recordedImageOptions(deployImageResources(config.plugins).find((e) => sameGVK(e, r)));
+  return o === undefined
+    ? {}
+    : {
+        image: o.image,
+        imageContainerCommand: o.command,
+        imageContainerPort: o.port,
+        runAsUser: o.runAsUser,
+      };
+}
 
 async function replay(
   input: string,
@@ -214,6 +229,7 @@ async function replay(
       resource: true,
       controller: named.length === 0 && r.controller === true,
       plugins: plugins.length > 0 ? plugins : undefined,
+      ...imageFlagsOf(config, r),
     });
     // Named controllers (--controller-name) one by one, in PROJECT's order, as Kubebuilder replays them.
     for (const controllerName of named) {

@@ -33,7 +33,7 @@ import {
 import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/encode.js";
 import { formatStaged } from "../scaffold/format.js";
 import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
-import { dependenciesInstalled, INSTALL_COMMAND } from "../scaffold/install.js";
+import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
 import {
   qualifiedGroup,
   validateDomain,
@@ -46,6 +46,7 @@ import {
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY } from "./deployimage/index.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
 import type { ApiOptions, Plugin, PluginContext } from "./types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
@@ -237,6 +238,13 @@ export interface CreateApiFlags extends ResourceFlags {
   externalApiModule?: string;
   /** --controller-name: another controller for the kind, with its own file and reconciler. */
   controllerName?: string;
+  /** deploy-image/v1-alpha's flags (Kubebuilder's names): the image and how its container runs. */
+  image?: string;
+  imageContainerCommand?: string;
+  imageContainerPort?: string;
+  runAsUser?: string;
+  /** deploy-image/v1-alpha: run `make manifests` afterwards (default true, when the dependencies are installed). */
+  manifests?: boolean;
 }
 
 export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<ScaffoldResult> {
@@ -286,6 +294,37 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   const chain = pluginChain(config, flags.plugins);
   if (!chain.some((p) => p.createApi)) {
     throw new KbtsError("none of the project's plugins can create an API", { where: "--plugins" });
+  }
+  const deployImage = chain.some((p) => p.key === DEPLOY_IMAGE_PLUGIN_KEY);
+  const imageFlag = (
+    [
+      ["--image", flags.image],
+      ["--image-container-command", flags.imageContainerCommand],
+      ["--image-container-port", flags.imageContainerPort],
+      ["--run-as-user", flags.runAsUser],
+      ["--manifests", flags.manifests],
+    ] as const
+  ).find(([, v]) => v !== undefined)?.[0];
+  if (imageFlag && !deployImage) {
+    throw new KbtsError(`${imageFlag} is a flag of the deploy-image/v1-alpha plugin`, {
+      where: imageFlag,
+      fix: "add --plugins deploy-image/v1-alpha to scaffold a controller that deploys the image",
+    });
+  }
+  if (deployImage && (!options.resource || !options.controller)) {
+    // As Kubebuilder's, which always scaffolds both (it does not take --resource and --controller).
+    throw new KbtsError("deploy-image/v1-alpha scaffolds both the API and its controller", {
+      where: "--resource, --controller",
+      fix: "drop --resource=false / --controller=false",
+    });
+  }
+  if (deployImage && imageFlag !== undefined && imageFlag !== "--manifests") {
+    options.image = {
+      image: flags.image ?? "",
+      command: flags.imageContainerCommand,
+      port: flags.imageContainerPort,
+      runAsUser: flags.runAsUser,
+    };
   }
   const others = (config.resources ?? []).filter((r) => !r.core && !r.external && r.group !== flags.group);
   if (!config.multigroup && others.length > 0 && options.resource) {
@@ -343,6 +382,21 @@ export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<
   checkIdentifierCollisions(fs, model.kind);
   fs.write(PROJECT_FILE, formatProject(config));
   if (options.source) return { written: flush(fs), next: foreignNext(fs, model, options) };
+  if (deployImage) {
+    const written = flush(fs);
+    // As Kubebuilder's deploy-image (--manifests, default true): the CRD and RBAC follow the new types.
+    const ran = flags.manifests !== false && dependenciesInstalled(fs.root);
+    if (ran) await runProjectMake(fs.root, "manifests");
+    const install = dependenciesInstalled(fs.root) ? [] : [`$ ${INSTALL_COMMAND}`];
+    const next = ran
+      ? "Next: check the implementation of your new API and controller. If you do changes in the API run the manifests with:\n$ make manifests"
+      : [
+          "Next: check the implementation of your new API and controller, then generate the manifests with:",
+          ...install,
+          "$ make manifests",
+        ].join("\n");
+    return { written, next };
+  }
   const next = dependenciesInstalled(fs.root)
     ? "Next: implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ make manifests"
     : `Next: install the dependencies, implement your new API and generate the manifests (e.g. CRDs, CRs) with:\n$ ${INSTALL_COMMAND}\n$ make manifests`;

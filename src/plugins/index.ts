@@ -1,4 +1,5 @@
 import { autoupdatePlugin } from "./autoupdate/index.js";
+import { deployImagePlugin } from "./deployimage/index.js";
 import { gpuBudgetPlugin } from "./gpubudget/index.js";
 import { grafanaPlugin } from "./grafana/index.js";
 import { helmPlugin } from "./helm/index.js";
@@ -15,6 +16,7 @@ export const DEFAULT_LAYOUT = [TYPESCRIPT_PLUGIN_KEY];
 if (registeredPlugins().length === 0) {
   registerPlugin(typescriptPlugin);
   registerPlugin(gpuBudgetPlugin);
+  registerPlugin(deployImagePlugin);
   registerPlugin(helmPlugin);
   registerPlugin(grafanaPlugin);
   registerPlugin(autoupdatePlugin);

@@ -8,11 +8,16 @@
  * only scaffold-owned config files and still never rewrites code.
  */
 import { KbtsError } from "../errors.js";
-import type { ProjectConfig, Resource } from "../project/config.js";
+import { type ProjectConfig, type Resource, sameGVK } from "../project/config.js";
 import { resourceModel } from "../project/resource.js";
 import type { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer, type TemplateFile } from "../scaffold/template.js";
 import { carryTemplateChange } from "../scaffold/template-change.js";
+import {
+  CONTROLLER_TEMPLATE as DEPLOY_IMAGE_CONTROLLER_TEMPLATE,
+  deployImageData,
+} from "./deployimage/index.js";
+import { deployImageResources, recordedImageOptions } from "./deployimage/record.js";
 import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
 import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
 import {
@@ -64,17 +69,15 @@ async function affectedFiles(root: string, config: ProjectConfig): Promise<Affec
       for (const name of namedControllers(r)) out.push(await foreignController(root, config, r, name));
       continue;
     }
-    const data = (c: ProjectConfig) =>
-      resourceData(
-        { config: c },
-        resourceModel(c, {
-          group: r.group,
-          version: r.version,
-          kind: r.kind,
-          plural: r.plural,
-          namespaced: r.api?.namespaced,
-        }),
-      );
+    const model = (c: ProjectConfig) =>
+      resourceModel(c, {
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        plural: r.plural,
+        namespaced: r.api?.namespaced,
+      });
+    const data = (c: ProjectConfig) => resourceData({ config: c }, model(c));
     if (r.api) {
       for (const role of ["admin", "editor", "viewer"]) {
         out.push({
@@ -84,7 +87,17 @@ async function affectedFiles(root: string, config: ProjectConfig): Promise<Affec
         });
       }
     }
+    const image = recordedImageOptions(deployImageResources(config.plugins).find((e) => sameGVK(e, r)));
     for (const name of namedControllers(r)) {
+      if (image && name === undefined) {
+        // deploy-image/v1-alpha's controller, rendered as that plugin did.
+        out.push({
+          file: DEPLOY_IMAGE_CONTROLLER_TEMPLATE,
+          data: (c) => deployImageData({ config: c }, model(c), image),
+          owner: "code",
+        });
+        continue;
+      }
       out.push({
         file: tmpl(API, "internal/controller/{{groupDir}}{{controllerFile}}_controller.ts"),
         data: (c) => {

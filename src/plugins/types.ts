@@ -38,6 +38,17 @@ export interface ApiOptions {
   controllerName?: string;
   /** A controller for a kind the project does not own (built-in or external): where its type comes from. */
   source?: KindSource;
+  /** deploy-image/v1-alpha's flags: the image the controller deploys, and how its container runs. */
+  image?: ImageOptions;
+}
+
+/** `create api --image ... --image-container-command ... --image-container-port ... --run-as-user ...` */
+export interface ImageOptions {
+  image: string;
+  /** Comma-separated: "memcached,--memory-limit=64,-o,modern,-v". */
+  command?: string;
+  port?: string;
+  runAsUser?: string;
 }
 
 export interface WebhookOptions {

@@ -29,3 +29,22 @@ export async function installDependencies(root: string): Promise<void> {
     );
   }
 }
+
+/**
+ * Runs `make <target>` in a project just scaffolded, its output shown as it comes (as Kubebuilder's
+ * deploy-image runs `make manifests` after create api). The files are already written: a failure
+ * says so and what to run once the cause is fixed.
+ */
+export async function runProjectMake(root: string, target: string): Promise<void> {
+  const code = await new Promise<number | string>((resolve) => {
+    const child = spawn("make", [target], { cwd: root, stdio: "inherit" });
+    child.on("error", (err) => resolve(err.message));
+    child.on("exit", (c, signal) => resolve(c ?? signal ?? 1));
+  });
+  if (code !== 0) {
+    throw new KbtsError(
+      `the files are written, but make ${target} failed (${typeof code === "number" ? `exit ${code}` : code})`,
+      { fix: `fix the cause above, then run \`make ${target}\` in ${root}` },
+    );
+  }
+}

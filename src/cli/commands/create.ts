@@ -58,6 +58,27 @@ export function defineCreate(program: Command): void {
       "--external-api-module <package>",
       "the npm package (with an optional @version) that --external-api-path comes from; added to package.json",
     )
+    .option(
+      "--image <image>",
+      "deploy-image/v1-alpha: the Operand image the controller deploys (e.g. memcached:1.6.26-alpine3.19)",
+    )
+    .option(
+      "--image-container-command <command>",
+      'deploy-image/v1-alpha: [optional] the container command, comma-separated (e.g. "memcached,--memory-limit=64,-o,modern,-v")',
+    )
+    .option(
+      "--image-container-port <port>",
+      "deploy-image/v1-alpha: [optional] the container port (e.g. 11211); adds spec.containerPort to the API",
+    )
+    .option(
+      "--run-as-user <uid>",
+      "deploy-image/v1-alpha: [optional] the container's user id (securityContext.runAsUser, e.g. 1001)",
+    )
+    .option(
+      "--manifests [bool]",
+      "deploy-image/v1-alpha: run 'make manifests' afterwards when the dependencies are installed (default true; --manifests=false to skip)",
+      parseBool,
+    )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
       const { runCreateApi } = await import("../../plugins/commands.js");
@@ -77,6 +98,11 @@ export function defineCreate(program: Command): void {
           externalApiDomain: text(opts.externalApiDomain),
           externalApiModule: text(opts.externalApiModule),
           controllerName: text(opts.controllerName),
+          image: text(opts.image),
+          imageContainerCommand: text(opts.imageContainerCommand),
+          imageContainerPort: text(opts.imageContainerPort),
+          runAsUser: text(opts.runAsUser),
+          manifests: opts.manifests === undefined ? undefined : flagBool(opts.manifests, true),
         }),
       );
     });

@@ -10,6 +10,7 @@ import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { KUBERNETES_VERSION } from "../../version.js";
+import { managerImageEnv } from "../deployimage/record.js";
 import type { ApiOptions, InitOptions, License, Plugin, PluginContext, WebhookOptions } from "../types.js";
 import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
@@ -48,8 +49,11 @@ export function projectInitData(c: {
   domain?: string;
   repo?: string;
   namespaced?: boolean;
+  plugins?: Record<string, unknown>;
 }) {
   const projectName = c.projectName ?? "";
+  // deploy-image/v1-alpha's <KIND>_IMAGE variables, where create api put them in manager.yaml.
+  const imageEnv = managerImageEnv(c.plugins);
   const domain = c.domain ?? "";
   const repo = c.repo ?? "";
   return {
@@ -57,6 +61,8 @@ export function projectInitData(c: {
     domain,
     repo,
     namespaced: c.namespaced === true,
+    imageEnv,
+    managerEnv: c.namespaced === true || imageEnv.length > 0,
     leaderElectionID: `${fnv32a(repo || projectName)}.${domain}`,
   };
 }
