@@ -1,10 +1,11 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Environment } from "@marcbachmann/cel-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { generateManifests } from "../manifests/generate.js";
+import { writeManifests } from "../manifests/write.js";
 
 const golden = new URL("../../testdata/project-gpubudget", import.meta.url).pathname;
 const LABEL = "capacity.lab.example.com/gpubudget-enforcement";
@@ -136,6 +137,21 @@ describe("+kbts:guard → config/rbac/write_guards.yaml", { timeout: 60_000 }, (
     expect(await at(`// +kbts:guard:groups="",resources=namespaces,verbs=create,fields=spec`)).toMatch(
       /guard\.ts:1:\d+.*create and delete cannot be narrowed/s,
     );
+  });
+
+  it("--check finds write_guards.yaml stale, and a kustomization without it is warned of", async () => {
+    const dir = copy({});
+    const stale = await writeManifests({ root: dir, check: true });
+    expect(stale.changed).toContain("config/rbac/write_guards.yaml");
+    await writeManifests({ root: dir });
+    expect((await writeManifests({ root: dir, check: true })).changed).toEqual([]);
+    const kustomization = join(dir, "config/rbac/kustomization.yaml");
+    writeFileSync(kustomization, readFileSync(kustomization, "utf8").replace("- write_guards.yaml\n", ""));
+    const { warnings } = await generateManifests({ root: dir });
+    expect(warnings).toContainEqual({
+      where: "config/rbac/kustomization.yaml",
+      message: expect.stringContaining("make deploy would not install the write guards; add - write_guards.yaml"),
+    });
   });
 
   it("needs the project's ServiceAccount to name whom it guards", async () => {
