@@ -163,7 +163,8 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
     if (listed && !listed.yes) {
       guardWarnings.push({
         where: "config/rbac/kustomization.yaml",
-        message: "write_guards.yaml is not among its resources: make deploy would not install the write guards; add - write_guards.yaml",
+        message:
+          "write_guards.yaml is not among its resources: make deploy would not install the write guards; add - write_guards.yaml",
       });
     }
   }

@@ -23,13 +23,19 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     );
     expect(lines[marker]).toMatch(new RegExp(`^${CONTROLLER}:\\d+:\\d+: `));
     const patch = lines.slice(marker + 1).find((l) => l.startsWith("  patch namespaces:"));
-    expect(patch).toMatch(new RegExp(`^  patch namespaces: used by this\\.client\\.patch\\(Namespace\\) at ${CONTROLLER}:\\d+:\\d+$`));
+    expect(patch).toMatch(
+      new RegExp(
+        `^  patch namespaces: used by this\\.client\\.patch\\(Namespace\\) at ${CONTROLLER}:\\d+:\\d+$`,
+      ),
+    );
     expect(lines[lines.indexOf(patch as string) + 1]).toMatch(
       new RegExp(
         `^ {4}guarded: may change only metadata\\.labels\\['capacity\\.lab\\.example\\.com/gpubudget-enforcement'\\] \\(${CONTROLLER}:\\d+:\\d+\\)$`,
       ),
     );
-    expect(out).toMatch(/^ {2}update gpubudgets\/status\.capacity\.lab\.example\.com: used by client\.status\(\)\.update\(GPUBudgetKind\) at /m);
+    expect(out).toMatch(
+      /^ {2}update gpubudgets\/status\.capacity\.lab\.example\.com: used by client\.status\(\)\.update\(GPUBudgetKind\) at /m,
+    );
     expect(out).not.toContain("warning:");
     expect(lines.at(-2)).toBe("explain-rbac: 5 markers, 13 permissions, 0 warnings");
   });
@@ -53,7 +59,9 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
 
   it("says which grants of the CronTab project no code uses", async () => {
     const out = await explain(golden("project-crontab"));
-    expect(out).toMatch(/^ {2}update crontabs\.stable\.example\.com: used by this\.client\.update\(CronTabKind\) at internal\/controller\/crontab_controller\.ts:\d+:\d+/m);
+    expect(out).toMatch(
+      /^ {2}update crontabs\.stable\.example\.com: used by this\.client\.update\(CronTabKind\) at internal\/controller\/crontab_controller\.ts:\d+:\d+/m,
+    );
     expect(out).toContain("  delete crontabs.stable.example.com: unused: no code uses it\n");
     expect(out).toMatch(/explain-rbac: 3 markers, 11 permissions, 0 warnings\n$/);
   });

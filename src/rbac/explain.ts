@@ -1,6 +1,6 @@
 import { formatLocation, type MarkerInstance } from "../markers/registry.js";
-import type { Usage } from "./check-usage.js";
 import { byLocation, type RbacCheckOptions, scanGrantsAndUsages } from "./check.js";
+import type { Usage } from "./check-usage.js";
 import type { GuardRule } from "./guard-markers.js";
 import { GUARD_VERBS } from "./guard-markers.js";
 import type { RbacRule } from "./markers.js";

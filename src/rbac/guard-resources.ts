@@ -34,7 +34,7 @@ export const BUILTIN_RESOURCES: Record<string, Record<string, JSONSchemaProps>> 
   batch: { jobs: specStatus, cronjobs: specStatus },
   "networking.k8s.io": { ingresses: specStatus, networkpolicies: fields("spec") },
   "coordination.k8s.io": { leases: fields("spec") },
-  "policy": { poddisruptionbudgets: specStatus },
+  policy: { poddisruptionbudgets: specStatus },
 };
 
 /** The metadata fields a write can change; the rest are server-managed or immutable. */

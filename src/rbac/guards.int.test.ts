@@ -43,9 +43,11 @@ const patchAs = (user: string, ns: string, metadata: Record<string, unknown>) =>
     (e: { stderr?: string }) => e.stderr ?? String(e),
   );
 const labels = async (ns: string) =>
-  (JSON.parse((await kubectl("get", "namespace", ns, "-o", "json")).stdout) as {
-    metadata: { labels?: Record<string, string> };
-  }).metadata.labels ?? {};
+  (
+    JSON.parse((await kubectl("get", "namespace", ns, "-o", "json")).stdout) as {
+      metadata: { labels?: Record<string, string> };
+    }
+  ).metadata.labels ?? {};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kbts-guards-"));

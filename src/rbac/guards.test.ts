@@ -88,8 +88,14 @@ describe("+kbts:guard → config/rbac/write_guards.yaml", { timeout: 60_000 }, (
     expect(admit(policy, old, ns({ ...old.metadata.labels, [LABEL]: "Deny" }))).toBeUndefined();
     expect(admit(policy, ns({ ...old.metadata.labels, [LABEL]: "Deny" }), old)).toBeUndefined();
     // Server-managed metadata changes on every write: never compared.
-    expect(admit(policy, old, { ...old, metadata: { ...old.metadata, resourceVersion: "2" } })).toBeUndefined();
-    const psa = admit(policy, old, ns({ ...old.metadata.labels, "pod-security.kubernetes.io/enforce": "privileged" }));
+    expect(
+      admit(policy, old, { ...old, metadata: { ...old.metadata, resourceVersion: "2" } }),
+    ).toBeUndefined();
+    const psa = admit(
+      policy,
+      old,
+      ns({ ...old.metadata.labels, "pod-security.kubernetes.io/enforce": "privileged" }),
+    );
     expect(psa).toContain("this request changes metadata.labels['pod-security.kubernetes.io/enforce']");
     expect(psa).toContain(
       `// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=metadata.labels['pod-security.kubernetes.io/enforce']`,
@@ -121,19 +127,23 @@ describe("+kbts:guard → config/rbac/write_guards.yaml", { timeout: 60_000 }, (
 
   it("refuses guards that name no grant, an unknown resource or field, or create", async () => {
     const at = (marker: string) =>
-      errorOf(generateManifests({ root: copy({ "internal/controller/guard.ts": `${marker}\nexport {};\n` }) }));
-    expect(
-      await at(`// +kbts:guard:groups="",resources=configmaps,verbs=update,fields=data`),
-    ).toMatch(/internal\/controller\/guard\.ts:1:\d+.*update on configmaps is guarded but no \+kubebuilder:rbac marker grants it/s);
+      errorOf(
+        generateManifests({ root: copy({ "internal/controller/guard.ts": `${marker}\nexport {};\n` }) }),
+      );
+    expect(await at(`// +kbts:guard:groups="",resources=configmaps,verbs=update,fields=data`)).toMatch(
+      /internal\/controller\/guard\.ts:1:\d+.*update on configmaps is guarded but no \+kubebuilder:rbac marker grants it/s,
+    );
     expect(await at(`// +kbts:guard:groups="",resources=widgets,verbs=patch,fields=spec`)).toMatch(
       /guard\.ts:1:\d+.*unknown resource widgets/s,
     );
     expect(
-      await at(`// +kbts:guard:groups=capacity.lab.example.com,resources=gpubudgets,verbs=patch,fields=spec.nope`),
+      await at(
+        `// +kbts:guard:groups=capacity.lab.example.com,resources=gpubudgets,verbs=patch,fields=spec.nope`,
+      ),
     ).toMatch(/guard\.ts:1:\d+.*gpubudgets\.capacity\.lab\.example\.com has no field spec\.nope/s);
-    expect(await at(`// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=spec.finalizers`)).toMatch(
-      /kbts does not know the fields of spec of namespaces/,
-    );
+    expect(
+      await at(`// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=spec.finalizers`),
+    ).toMatch(/kbts does not know the fields of spec of namespaces/);
     expect(await at(`// +kbts:guard:groups="",resources=namespaces,verbs=create,fields=spec`)).toMatch(
       /guard\.ts:1:\d+.*create and delete cannot be narrowed/s,
     );
@@ -150,7 +160,9 @@ describe("+kbts:guard → config/rbac/write_guards.yaml", { timeout: 60_000 }, (
     const { warnings } = await generateManifests({ root: dir });
     expect(warnings).toContainEqual({
       where: "config/rbac/kustomization.yaml",
-      message: expect.stringContaining("make deploy would not install the write guards; add - write_guards.yaml"),
+      message: expect.stringContaining(
+        "make deploy would not install the write guards; add - write_guards.yaml",
+      ),
     });
   });
 

@@ -192,13 +192,10 @@ function managerUsername(inputs: GuardInputs, where: string, errors: KbtsError[]
   const name = (account?.metadata as { name?: unknown } | undefined)?.name;
   if (typeof namespace !== "string" || typeof name !== "string") {
     errors.push(
-      new KbtsError(
-        "+kbts:guard: cannot tell the manager's ServiceAccount, which the write guards are for",
-        {
-          where,
-          fix: "keep config/default/kustomization.yaml's namespace: and config/rbac/service_account.yaml's metadata.name (as kbts init writes them)",
-        },
-      ),
+      new KbtsError("+kbts:guard: cannot tell the manager's ServiceAccount, which the write guards are for", {
+        where,
+        fix: "keep config/default/kustomization.yaml's namespace: and config/rbac/service_account.yaml's metadata.name (as kbts init writes them)",
+      }),
     );
     return undefined;
   }
@@ -235,24 +232,24 @@ function policyFor(target: Target, username: string): { policy: JsonValue; expre
     if (fields.some((f) => f.kind === "path" && f.path.join(".") === `metadata.${map}`)) continue;
     const keys = fields.flatMap((f) => (f.kind === "key" && f.map === map ? [f.key] : []));
     const v = (n: string) => `variables.${n}`;
-    const Map = map === "labels" ? "Labels" : "Annotations";
+    const Which = map === "labels" ? "Labels" : "Annotations";
     e.variables.push(
-      { name: `allowed${Map}`, expression: `[${keys.sort(compareStrings).map(celString).join(", ")}]` },
+      { name: `allowed${Which}`, expression: `[${keys.sort(compareStrings).map(celString).join(", ")}]` },
       {
-        name: `old${Map}`,
+        name: `old${Which}`,
         expression: `has(oldObject.metadata.${map}) ? oldObject.metadata.${map} : {}`,
       },
-      { name: `new${Map}`, expression: `has(object.metadata.${map}) ? object.metadata.${map} : {}` },
+      { name: `new${Which}`, expression: `has(object.metadata.${map}) ? object.metadata.${map} : {}` },
       {
-        name: `changed${Map}`,
-        expression: `${v(`new${Map}`)}.filter(k, !(k in ${v(`allowed${Map}`)}) && !(k in ${v(`old${Map}`)} && ${v(`old${Map}`)}[k] == ${v(`new${Map}`)}[k])) + ${v(`old${Map}`)}.filter(k, !(k in ${v(`allowed${Map}`)}) && !(k in ${v(`new${Map}`)}))`,
+        name: `changed${Which}`,
+        expression: `${v(`new${Which}`)}.filter(k, !(k in ${v(`allowed${Which}`)}) && !(k in ${v(`old${Which}`)} && ${v(`old${Which}`)}[k] == ${v(`new${Which}`)}[k])) + ${v(`old${Which}`)}.filter(k, !(k in ${v(`allowed${Which}`)}) && !(k in ${v(`new${Which}`)}))`,
       },
     );
     // The key is named twice: as the field changed and in the marker that would allow it.
     const parts = refused(`metadata.${map}['\u0000']`).split("\u0000");
     e.checks.push({
-      expression: `size(${v(`changed${Map}`)}) == 0`,
-      messageExpression: parts.map(celString).join(` + ${v(`changed${Map}`)}[0] + `),
+      expression: `size(${v(`changed${Which}`)}) == 0`,
+      messageExpression: parts.map(celString).join(` + ${v(`changed${Which}`)}[0] + `),
     });
   }
 
@@ -273,10 +270,7 @@ function policyFor(target: Target, username: string): { policy: JsonValue; expre
       }
       // Some field below is allowed: the object itself must stay (or stay absent), its other fields equal.
       e.checks.push({
-        expression: guarded(
-          `has(${access("object", here)}) == has(${access("oldObject", here)})`,
-          ancestors,
-        ),
+        expression: guarded(`has(${access("object", here)}) == has(${access("oldObject", here)})`, ancestors),
         message: refused(here.join(".")),
       });
       compare(here, schema.properties?.[prop] ?? {}, inside, [...ancestors, here]);
@@ -301,7 +295,10 @@ function policyFor(target: Target, username: string): { policy: JsonValue; expre
         ],
       },
       matchConditions: [
-        { name: "manager-service-account", expression: `request.userInfo.username == ${celString(username)}` },
+        {
+          name: "manager-service-account",
+          expression: `request.userInfo.username == ${celString(username)}`,
+        },
       ],
       variables: e.variables,
       validations: e.checks.map((c) => ({ ...c, reason: "Forbidden" })),
@@ -319,7 +316,10 @@ function same(path: string[], ancestors: string[][]): string {
 
 function guarded(expression: string, ancestors: string[][]): string {
   if (ancestors.length === 0) return expression;
-  const absent = ancestors.flatMap((a) => [`!has(${access("object", a)})`, `!has(${access("oldObject", a)})`]);
+  const absent = ancestors.flatMap((a) => [
+    `!has(${access("object", a)})`,
+    `!has(${access("oldObject", a)})`,
+  ]);
   return `${absent.join(" || ")} || (${expression})`;
 }
 

@@ -65,7 +65,10 @@ export function defineManifests(program: Command): void {
         }
         if (opts.explainRbac) {
           const { explainRbac, formatExplanation } = await import("../../rbac/explain.js");
-          const rules = await explainRbac({ root: process.cwd(), ...(opts.paths ? { paths: opts.paths } : {}) });
+          const rules = await explainRbac({
+            root: process.cwd(),
+            ...(opts.paths ? { paths: opts.paths } : {}),
+          });
           process.stdout.write(formatExplanation(rules));
           return;
         }
