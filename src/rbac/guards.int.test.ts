@@ -75,8 +75,10 @@ beforeAll(async () => {
   );
   for (const ns of ["team-a", "probe"]) await kubectl("create", "namespace", ns);
   // The policy takes effect when the API server's policy informer has it: until a probe is refused.
+  // Each probe sets a new value: one admitted before that would make the same value a no-op.
+  let probe = 0;
   await eventually("the write guard to refuse the operator's probe", async () => {
-    const out = await patchAs(OPERATOR, "probe", { labels: { probe: "x" } });
+    const out = await patchAs(OPERATOR, "probe", { labels: { probe: String(++probe) } });
     return out.includes("ValidatingAdmissionPolicy") ? true : undefined;
   });
 }, 180_000);
@@ -104,14 +106,17 @@ describe("write guards: the GPUBudget operator's namespace label", () => {
     expect(
       await patchAs(OPERATOR, "team-a", { labels: { [LABEL]: "Deny" }, annotations: { owner: "x" } }),
     ).toContain("this request changes metadata.annotations['owner']");
-    // Removing a label it does not own is a change too.
-    expect(await patchAs(OPERATOR, "team-a", { labels: { "kubernetes.io/metadata.name": null } })).toContain(
-      "ValidatingAdmissionPolicy",
+    // Removing a label it does not own is a change too (kubernetes.io/metadata.name would not do:
+    // the API server puts that one back itself).
+    await kubectl("label", "namespace", "team-a", "cost-center=42");
+    expect(await patchAs(OPERATOR, "team-a", { labels: { "cost-center": null } })).toContain(
+      "this request changes metadata.labels['cost-center']",
     );
     const now = await labels("team-a");
     expect(now).not.toHaveProperty(PSA);
     expect(now).not.toHaveProperty("team");
     expect(now).not.toHaveProperty(LABEL);
+    expect(now["cost-center"]).toBe("42");
   });
 
   it("leaves another account with the same RBAC, and the admin, unaffected", async () => {
