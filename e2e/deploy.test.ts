@@ -28,7 +28,8 @@ import {
   run,
   scaffoldProject,
 } from "./demo/lib.js";
-import { expectEnforcing } from "./support/gpubudget.js";
+import { ENFORCEMENT_LABEL, expectEnforcing } from "./support/gpubudget.js";
+import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deploy-"));
@@ -204,6 +205,44 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
     await op.stop();
     expect(op.output()).not.toMatch(/forbidden/i);
   }, 240_000);
+
+  it("the operator's token may change its namespace label and nothing else of a namespace (write guard)", async () => {
+    // The operator labelled team-a with this token above, through the guard make deploy installed.
+    const labels = JSON.parse(
+      await kubectlOK(["get", "namespace", "team-a", "-o", "jsonpath={.metadata.labels}"]),
+    );
+    expect(labels).toMatchObject({ [ENFORCEMENT_LABEL]: "Deny" });
+    const saConfig = join(work, "operator.kubeconfig");
+    await serviceAccountKubeconfig(join(ASSETS, "kubectl"), env.kubeconfigPath, NS, SA, saConfig);
+    const patchAsOperator = (metadata: unknown) =>
+      kubectl([
+        "--kubeconfig",
+        saConfig,
+        "patch",
+        "namespace",
+        "team-a",
+        "--type=merge",
+        "-p",
+        JSON.stringify({ metadata }),
+      ]);
+    // Each probe a new value: one admitted before the policy is in effect would make a repeat a no-op.
+    let probe = 0;
+    const refusal = await eventually(async () => {
+      const r = await patchAsOperator({ annotations: { probe: String(++probe) } });
+      expect(r.exitCode, r.all).not.toBe(0);
+      return r.all;
+    }, 60_000);
+    expect(refusal).toContain("this request changes metadata.annotations['probe']");
+    const psa = await patchAsOperator({ labels: { "pod-security.kubernetes.io/enforce": "privileged" } });
+    expect(psa.exitCode).not.toBe(0);
+    expect(psa.all).toContain("gpubudget-manager-guard-namespaces");
+    expect(psa.all).toContain("this request changes metadata.labels['pod-security.kubernetes.io/enforce']");
+    // With the guard in effect, its own label is still its to remove and set (the operator is stopped).
+    for (const value of [null, "Deny"]) {
+      const own = await patchAsOperator({ labels: { [ENFORCEMENT_LABEL]: value } });
+      expect(own.exitCode, own.all).toBe(0);
+    }
+  }, 120_000);
 
   it("without the pods RBAC marker, the operator says it is forbidden to list pods", async () => {
     const controller = join(project, "internal/controller/gpubudget_controller.ts");

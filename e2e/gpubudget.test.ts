@@ -116,6 +116,24 @@ describe("the scaffolded GPUBudget project", () => {
     expect(hook?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
   });
 
+  it("installs the write guard of its namespace label with make deploy's kustomize", async () => {
+    const out = await kubectl(["kustomize", join(project, "config/default")]);
+    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    type Policy = {
+      metadata: { name: string };
+      spec: { policyName?: string; matchConditions?: { expression: string }[] };
+    };
+    const policy = docs.find((d) => d?.kind === "ValidatingAdmissionPolicy") as Policy;
+    const binding = docs.find((d) => d?.kind === "ValidatingAdmissionPolicyBinding") as Policy;
+    expect(policy.metadata.name).toBe("gpubudget-manager-guard-namespaces");
+    // kustomize renames the binding's reference with the policy (namePrefix).
+    expect(binding.spec.policyName).toBe(policy.metadata.name);
+    expect(policy.spec.matchConditions?.[0]?.expression).toBe(
+      "request.userInfo.username == 'system:serviceaccount:gpubudget-system:gpubudget-controller-manager'",
+    );
+    expect(JSON.stringify(policy)).toContain(ENFORCEMENT_LABEL);
+  });
+
   it("passes its own unit and integration tests", async () => {
     const result = await execa("npm", ["test"], {
       cwd: project,

@@ -1,4 +1,5 @@
-import { isAbsolute, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
@@ -14,6 +15,8 @@ import {
   type MarkerLocation,
 } from "../markers/registry.js";
 import { generateRoles } from "../rbac/generate.js";
+import { guardMarker } from "../rbac/guard-markers.js";
+import { GUARDS_FILE, generateGuards } from "../rbac/guards.js";
 import { rbacMarker } from "../rbac/markers.js";
 import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
@@ -141,6 +144,30 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   const rules = instancesOf(pkgMarkers, rbacMarker).map((m) => m.value);
   const roles = generateRoles(rules, opts.roleName ?? "manager-role");
   if (roles.length > 0) files.set("config/rbac/role.yaml", render(roles));
+  const read = new Map(loaded.read);
+  const guards = generateGuards(
+    {
+      root,
+      guards: instancesOf(pkgMarkers, guardMarker),
+      rbac: instancesOf(pkgMarkers, rbacMarker),
+      crds: crds.map((c) => c.crd),
+      read,
+    },
+    errors,
+  );
+  const guardWarnings: MarkerWarning[] = [];
+  if (guards.length > 0) {
+    files.set(GUARDS_FILE, render(guards));
+    const listed = guardsListed(root);
+    if (listed !== undefined) read.set(join(root, "config/rbac/kustomization.yaml"), listed.text);
+    if (listed && !listed.yes) {
+      guardWarnings.push({
+        where: "config/rbac/kustomization.yaml",
+        message:
+          "write_guards.yaml is not among its resources: make deploy would not install the write guards; add - write_guards.yaml",
+      });
+    }
+  }
 
   const hooks = instancesOf(pkgMarkers, webhookMarker);
   const webhookConfigs = instancesOf(pkgMarkers, webhookConfigurationMarker);
@@ -178,9 +205,19 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   return {
     files: new Map([...files].sort(([a], [b]) => compareStrings(a, b))),
     crdNames,
-    inputs: { scanned: paths, read: loaded.read, probed: loaded.probed },
-    warnings: [...collector.warnings, ...sizeWarnings],
+    inputs: { scanned: paths, read, probed: loaded.probed },
+    warnings: [...collector.warnings, ...sizeWarnings, ...guardWarnings],
   };
+}
+
+/** Whether config/rbac/kustomization.yaml lists the guards file (undefined when there is none). */
+function guardsListed(root: string): { yes: boolean; text: string } | undefined {
+  try {
+    const text = readFileSync(join(root, "config/rbac/kustomization.yaml"), "utf8");
+    return { yes: /^\s*-\s*write_guards\.yaml\s*$/m.test(text), text };
+  } catch {
+    return undefined;
+  }
 }
 
 function render(objects: unknown[]): string {

@@ -132,6 +132,9 @@ const CONTROLLER_GEN_REPEATABLE = [
   "listMapKey",
 ];
 
+/** kbts' own markers that accumulate: each +kbts:guard adds a guarded resource or allowed fields. */
+const KBTS_REPEATABLE = ["kbts:guard"];
+
 /** Two different, valid instances of a marker, for a node of its target. */
 const TWICE: Record<string, [string, string]> = {
   "k8s:listMapKey": ["name", "port"],
@@ -161,7 +164,7 @@ describe("repeatable markers: one definition, read by --list-markers and the col
       .filter((d) => d.repeatable)
       .map((d) => d.name)
       .sort();
-    expect(repeatable).toEqual([...CONTROLLER_GEN_REPEATABLE].sort());
+    expect(repeatable).toEqual([...CONTROLLER_GEN_REPEATABLE, ...KBTS_REPEATABLE].sort());
   });
 
   it("--list-markers says (repeatable) for those and no other", () => {

@@ -7,6 +7,7 @@ import { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, instancesOf, type MarkerInstance } from "../markers/registry.js";
 import { registry } from "../registry.js";
 import { type Permission, scanUsages, type Unresolved, type Usage } from "./check-usage.js";
+import { type GuardRule, guardMarker } from "./guard-markers.js";
 import { type RbacRule, rbacMarker } from "./markers.js";
 
 /**
@@ -44,7 +45,13 @@ export interface RbacReport {
 const USAGE_PATHS = ["cmd/**/*.ts", ...DEFAULT_PATHS];
 const isTest = (file: string) => /(_test|\.test)\.ts$/.test(file) || /(^|\/)test\//.test(file);
 
-export async function checkRbac(opts: RbacCheckOptions): Promise<RbacReport> {
+/** What the markers grant and guard, and what the code uses: the inputs of --check-rbac and --explain-rbac. */
+export async function scanGrantsAndUsages(opts: RbacCheckOptions): Promise<{
+  grants: MarkerInstance<RbacRule>[];
+  guards: MarkerInstance<GuardRule>[];
+  usages: Usage[];
+  unresolved: Unresolved[];
+}> {
   const { root } = opts;
   const markerFiles = await findSourceFiles(root, opts.paths);
   // findSourceFiles refuses given paths that match nothing; here an empty cmd/ is fine.
@@ -57,16 +64,26 @@ export async function checkRbac(opts: RbacCheckOptions): Promise<RbacReport> {
       fix: "run `kbts manifests --check-rbac` at the root of a kbts project",
     });
   }
-  const grants = rbacMarkers(root, markerFiles);
+  const markers = packageMarkers(root, markerFiles);
   const { usages, unresolved } = await scanUsages(root, usageFiles);
+  return {
+    grants: instancesOf(markers, rbacMarker),
+    guards: instancesOf(markers, guardMarker),
+    usages,
+    unresolved,
+  };
+}
+
+export async function checkRbac(opts: RbacCheckOptions): Promise<RbacReport> {
+  const { grants, usages, unresolved } = await scanGrantsAndUsages(opts);
   return compareGrants(grants, usages, unresolved);
 }
 
-function rbacMarkers(root: string, files: string[]): MarkerInstance<RbacRule>[] {
+function packageMarkers(root: string, files: string[]): MarkerInstance[] {
   const collector = new MarkerCollector(registry, root);
   return files.flatMap((f) => {
     const sf = ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.Latest, true);
-    return instancesOf(collector.packageMarkers(sf), rbacMarker);
+    return collector.packageMarkers(sf);
   });
 }
 
@@ -127,7 +144,7 @@ function dedupe<T extends { where: string; group: string; resource: string; verb
 }
 
 /** file:line:col in file order, then line and column as numbers. */
-function byLocation(a: string, b: string): number {
+export function byLocation(a: string, b: string): number {
   const pa = a.split(":");
   const pb = b.split(":");
   return (

@@ -1,5 +1,6 @@
 import { t } from "../markers/args.js";
 import { defineMarker, type MarkerDefinition } from "../markers/registry.js";
+import { guardMarker } from "./guard-markers.js";
 
 /** One `+kubebuilder:rbac:...` marker. */
 export interface RbacRule {
@@ -57,4 +58,4 @@ function checkRule(rule: RbacRule): RbacRule {
 }
 
 /** The markers the RBAC generator reads. */
-export const rbacGeneratorMarkers: MarkerDefinition[] = [rbacMarker];
+export const rbacGeneratorMarkers: MarkerDefinition[] = [rbacMarker, guardMarker];

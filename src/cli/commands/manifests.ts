@@ -28,12 +28,21 @@ export function defineManifests(program: Command): void {
       "--check-rbac",
       "write nothing; compare the permissions the code uses with the rbac markers (exit 1 when one is missing)",
     )
+    .option(
+      "--explain-rbac",
+      "write nothing; list each permission the rbac markers grant, the code that uses it, the +kbts:guard that narrows it, and unguarded cluster-wide writes",
+    )
     .option("--watch", "regenerate on every save of a scanned (or imported) file until Ctrl-C")
     .option("--no-cache", "generate even when nothing changed since the last run (node_modules/.cache/kbts)")
     .option("--list-markers", "print every marker kbts understands, with its arguments, and exit")
     .action(
       async (
-        opts: ManifestsFlags & { listMarkers?: boolean; breakingSince?: string; checkRbac?: boolean },
+        opts: ManifestsFlags & {
+          listMarkers?: boolean;
+          breakingSince?: string;
+          checkRbac?: boolean;
+          explainRbac?: boolean;
+        },
       ) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
@@ -52,6 +61,15 @@ export function defineManifests(program: Command): void {
             ...(opts.crdOutput ? { crdOutput: opts.crdOutput } : {}),
             allowDangerousTypes: opts.allowDangerousTypes ?? false,
           });
+          return;
+        }
+        if (opts.explainRbac) {
+          const { explainRbac, formatExplanation } = await import("../../rbac/explain.js");
+          const rules = await explainRbac({
+            root: process.cwd(),
+            ...(opts.paths ? { paths: opts.paths } : {}),
+          });
+          process.stdout.write(formatExplanation(rules));
           return;
         }
         if (opts.checkRbac) {

@@ -178,6 +178,11 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
     addYamlListEntry(text, "resources", "- pod_disruption_budget.yaml"),
   );
 
+  // The write guard of the namespace label (+kbts:guard in the controller): make manifests writes it.
+  scaffold.edit("config/rbac/kustomization.yaml", (text) =>
+    addYamlListEntry(text, "resources", "- write_guards.yaml"),
+  );
+
   // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
   scaffold.edit("config/webhook/kustomization.yaml", (text) =>
     addYamlListEntry(text, "patches", "- path: pod_namespace_selector_patch.yaml"),

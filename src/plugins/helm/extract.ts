@@ -155,6 +155,9 @@ export function chartFolder(o: KubeObject): string {
     case "ClusterRole":
     case "RoleBinding":
     case "ClusterRoleBinding":
+    // The write guards of config/rbac/write_guards.yaml (+kbts:guard): part of the manager's permissions.
+    case "ValidatingAdmissionPolicy":
+    case "ValidatingAdmissionPolicyBinding":
       return "rbac";
     case "Deployment":
       return name.endsWith("-controller-manager") ? "manager" : "extras";

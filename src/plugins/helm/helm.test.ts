@@ -281,4 +281,44 @@ describe("kbts init --plugins helm/v2-alpha", () => {
     expect(read("Makefile")).toContain("HELM_NAMESPACE ?= fleet-system");
     expect(read("dist/chart/templates/_helpers.tpl")).toContain('{{- define "fleet.resourceName" -}}');
   });
+
+  it("carries the write guards: the policy matches the release's ServiceAccount, the binding its policy", async () => {
+    const user = "system:serviceaccount:multiversion-system:multiversion-controller-manager";
+    const guards = `---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: multiversion-manager-guard-namespaces
+spec:
+  failurePolicy: Fail
+  matchConditions:
+  - expression: request.userInfo.username == '${user}'
+    name: manager-service-account
+  validations:
+  - expression: object.spec == oldObject.spec
+    message: spec
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: multiversion-manager-guard-namespaces
+spec:
+  policyName: multiversion-manager-guard-namespaces
+  validationActions:
+  - Deny
+`;
+    await project(`${FIXTURE.trimEnd()}\n${guards}`);
+    await edit();
+    const policy = read("dist/chart/templates/rbac/manager-guard-namespaces.yaml");
+    expect(policy).toContain(
+      `- expression: "request.userInfo.username == 'system:serviceaccount:{{ .Release.Namespace }}:{{ include "multiversion.serviceAccountName" . }}'"`,
+    );
+    expect(policy).not.toContain(user);
+    const binding = read(
+      "dist/chart/templates/rbac/manager-guard-namespaces-validatingadmissionpolicybinding.yaml",
+    );
+    expect(binding).toContain(
+      `policyName: {{ include "multiversion.resourceName" (dict "suffix" "manager-guard-namespaces" "context" $) }}`,
+    );
+  });
 });

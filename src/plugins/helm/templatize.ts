@@ -73,6 +73,12 @@ function templateStrings(n: ChartNames, slots: Slots, node: unknown, path: strin
   if (key === "serviceAccountName" && node === n.serviceAccount) {
     return slots.inline(`{{ include "${n.chart}.serviceAccountName" . }}`);
   }
+  // A write guard's match on the manager's user name: the release's namespace and ServiceAccount.
+  const user = `system:serviceaccount:${n.namespace}:${n.serviceAccount}`;
+  if (key === "expression" && node.includes(`'${user}'`)) {
+    const release = `system:serviceaccount:{{ .Release.Namespace }}:{{ include "${n.chart}.serviceAccountName" . }}`;
+    return slots.inline(JSON.stringify(node).replaceAll(`'${user}'`, `'${release}'`));
+  }
   const templated = templateString(n, node);
   return templated === undefined ? node : slots.inline(templated);
 }

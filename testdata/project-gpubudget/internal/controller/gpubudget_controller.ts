@@ -87,6 +87,9 @@ export interface GPUBudgetReconcilerOptions {
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;patch
+// RBAC cannot say "only this label": the guard lets the manager's ServiceAccount change nothing else of a
+// namespace (not Pod Security Admission's labels), enforced by config/rbac/write_guards.yaml.
+// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=metadata.labels['capacity.lab.example.com/gpubudget-enforcement']
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 
 /**
