@@ -186,6 +186,13 @@ export const deployImagePlugin: Plugin = {
   description: "Scaffolds an API and a controller that deploys an image (the Operand) as a Deployment",
   async createApi(ctx, resource, options) {
     const image = checkImageOptions(options.image);
+    if (options.controllerName !== undefined) {
+      // The plugin's controller is the kind's own; a named one would sit beside it unwired.
+      throw new KbtsError("deploy-image/v1-alpha writes the kind's own controller, not a named one", {
+        where: "--controller-name",
+        fix: "drop --controller-name; add another controller afterwards with `kbts create api --controller-name NAME` (without deploy-image)",
+      });
+    }
     if (!resource.namespaced) {
       throw new KbtsError(
         "deploy-image/v1-alpha deploys the image into the custom resource's namespace: the kind must be namespaced",

@@ -157,6 +157,7 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
       [{ plugins: undefined }, "--image"],
       [{ resource: false }, "--resource, --controller"],
       [{ namespaced: false }, "--namespaced"],
+      [{ controllerName: "extra" }, "--controller-name"],
     ];
     for (const [change, where] of cases) {
       await expect(
