@@ -220,6 +220,9 @@ async function replay(
     if (!r.api) continue;
     const plugins = kindPlugins(config, r);
     const named = r.controllers?.length ? r.controllers.map((c) => c.name) : [];
+    // The kind's own controller heading a list is made with its API, as it was: a plugin such as
+    // deploy-image/v1-alpha makes both at once, and the named create that follows lists it first again.
+    const ownFirst = named.length > 1 && named[0] === r.kind.toLowerCase();
     await runCreateApi(dir, {
       group: r.group,
       version: r.version,
@@ -227,12 +230,12 @@ async function replay(
       plural: r.plural,
       namespaced: r.api.namespaced === true,
       resource: true,
-      controller: named.length === 0 && r.controller === true,
+      controller: ownFirst || (named.length === 0 && r.controller === true),
       plugins: plugins.length > 0 ? plugins : undefined,
       ...imageFlagsOf(config, r),
     });
     // Named controllers (--controller-name) one by one, in PROJECT's order, as Kubebuilder replays them.
-    for (const controllerName of named) {
+    for (const controllerName of ownFirst ? named.slice(1) : named) {
       await runCreateApi(dir, {
         group: r.group,
         version: r.version,

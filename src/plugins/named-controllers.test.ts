@@ -166,6 +166,25 @@ describe("create api --controller-name", () => {
     );
   });
 
+  it("lists the kind's own controller when create api --force adds it beside named ones, and replays it", async () => {
+    await api({ controller: false });
+    await named("memcached-backup");
+    await api({ force: true });
+    expect(read("PROJECT")).toContain("  controllers:\n  - name: memcached-backup\n  - name: memcached\n");
+    expect(read("cmd/main.ts")).toContain("new MemcachedReconciler(");
+    const out = join(dir, "out");
+    await runAlphaGenerate(dir, { inputDir: "p", outputDir: out, runtime: "registry" });
+    expect(readTree(out)).toEqual(readTree(project()));
+  }, 60_000);
+
+  it("replays a deploy-image kind that got a named controller afterwards", async () => {
+    await api({ plugins: ["deploy-image/v1-alpha"], image: "memcached:1.6.26-alpine3.19", manifests: false });
+    await named("memcached-backup");
+    const out = join(dir, "out");
+    await runAlphaGenerate(dir, { inputDir: "p", outputDir: out, runtime: "registry" });
+    expect(readTree(out)).toEqual(readTree(project()));
+  }, 60_000);
+
   it("is replayed by kbts alpha generate, file for file", async () => {
     await api();
     await named("memcached-backup");

@@ -151,12 +151,14 @@ export function upsertResource(config: ProjectConfig, resource: Resource): void 
   }
   // As Kubebuilder's Resource.Update: a named controller moves the legacy `controller: true` into the
   // list, as the controller named after the kind.
+  // The kind's own controller added (create api --force) once a list exists joins the list too.
+  const own = { name: existing.kind.toLowerCase() };
   const named = resource.controllers ?? [];
   let controllers = existing.controllers;
-  if (named.length > 0) {
-    const legacy = existing.controller ? [{ name: existing.kind.toLowerCase() }] : [];
+  if (named.length > 0 || (resource.controller && existing.controllers?.length)) {
+    const legacy = existing.controller ? [own] : [];
     controllers = [...(existing.controllers ?? [])];
-    for (const c of [...legacy, ...named])
+    for (const c of [...legacy, ...(named.length > 0 ? named : [own])])
       if (!controllers.some((x) => x.name === c.name)) controllers.push(c);
   }
   Object.assign(existing, {
