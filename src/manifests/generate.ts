@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { buildCrds } from "../crd/build.js";
@@ -167,6 +167,10 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
           "write_guards.yaml is not among its resources: make deploy would not install the write guards; add - write_guards.yaml",
       });
     }
+  } else if (existsSync(join(root, GUARDS_FILE))) {
+    // The last guard marker is gone: its policy must go too, or make deploy keeps installing a guard
+    // nobody asked for. Emptied rather than deleted, so the kustomization that lists it still builds.
+    files.set(GUARDS_FILE, NO_GUARDS);
   }
 
   const hooks = instancesOf(pkgMarkers, webhookMarker);
@@ -219,6 +223,9 @@ function guardsListed(root: string): { yes: boolean; text: string } | undefined 
     return undefined;
   }
 }
+
+/** config/rbac/write_guards.yaml once the project has no +kbts:guard marker left. */
+export const NO_GUARDS = "# No +kbts:guard markers: no write guards. kbts manifests writes them here when there are.\n";
 
 function render(objects: unknown[]): string {
   return toYamlDocuments(JSON.parse(JSON.stringify(objects)) as JsonValue[]);

@@ -57,6 +57,21 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     expect(out).toMatch(/1 warnings\n$/);
   });
 
+  it("counts a guard on patch as narrowing update too: both reach the API server as UPDATE", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kbts-explain-"));
+    dirs.push(dir);
+    cpSync(golden("project-gpubudget"), dir, { recursive: true, filter: (p) => !p.includes("node_modules") });
+    const file = join(dir, CONTROLLER);
+    const text = readFileSync(file, "utf8");
+    const grant = '+kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;patch';
+    expect(text).toContain(grant);
+    writeFileSync(file, text.replace(grant, `${grant};update`));
+    const lines = (await explain(dir)).split("\n");
+    const update = lines.findIndex((l) => l.startsWith("  update namespaces:"));
+    expect(lines[update + 1]).toMatch(/^ {4}guarded: may change only metadata\.labels\[/);
+    expect(lines.join("\n")).not.toContain("warning:");
+  });
+
   it("says which grants of the CronTab project no code uses", async () => {
     const out = await explain(golden("project-crontab"));
     expect(out).toMatch(

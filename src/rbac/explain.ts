@@ -55,13 +55,10 @@ export function explainGrants(
           const usedBy = usages
             .filter((u) => wild(group, u.group) && wild(resource, u.resource) && wild(verb, u.verb))
             .sort((a, b) => byLocation(a.where, b.where));
+          // The policy matches UPDATE requests, which patch and update both are: a guard on either
+          // narrows both.
           const narrowing = GUARD_VERBS.includes(verb)
-            ? guards.filter(
-                (g) =>
-                  g.value.groups.includes(group) &&
-                  g.value.resources.includes(resource) &&
-                  g.value.verbs.includes(verb),
-              )
+            ? guards.filter((g) => g.value.groups.includes(group) && g.value.resources.includes(resource))
             : [];
           const p: ExplainedPermission = { group, resource, verb, usedBy, guards: narrowing };
           const clusterWide = !rule.namespace;

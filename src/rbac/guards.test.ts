@@ -166,6 +166,27 @@ describe("+kbts:guard → config/rbac/write_guards.yaml", { timeout: 60_000 }, (
     });
   });
 
+  it("empties write_guards.yaml when the last guard marker goes, and --check sees it stale till then", async () => {
+    const dir = copy({});
+    await writeManifests({ root: dir });
+    expect(parseGuards(readFileSync(join(dir, "config/rbac/write_guards.yaml"), "utf8"))).not.toEqual([]);
+    const controller = join(dir, "internal/controller/gpubudget_controller.ts");
+    writeFileSync(
+      controller,
+      readFileSync(controller, "utf8")
+        .split("\n")
+        .filter((line) => !line.includes("+kbts:guard"))
+        .join("\n"),
+    );
+    expect((await writeManifests({ root: dir, check: true })).changed).toContain(
+      "config/rbac/write_guards.yaml",
+    );
+    await writeManifests({ root: dir });
+    const left = readFileSync(join(dir, "config/rbac/write_guards.yaml"), "utf8");
+    expect(parseGuards(left)).toEqual([]);
+    expect(left).toContain("No +kbts:guard markers");
+  });
+
   it("needs the project's ServiceAccount to name whom it guards", async () => {
     const dir = copy({});
     rmSync(join(dir, "config/rbac/service_account.yaml"));
