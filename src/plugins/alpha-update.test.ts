@@ -168,6 +168,23 @@ describe("kbts alpha update", () => {
     expect(read("Makefile")).toBe(TEMPLATES["2.0.0"]?.Makefile);
   });
 
+  it("takes --squash, the default spelled out, and refuses it beside --show-commits", () => {
+    const kbts = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
+    const help = execFileSync("node", [kbts, "alpha", "update", "--help"], { encoding: "utf8" });
+    expect(help).toContain("--squash");
+    let refusal = "";
+    try {
+      execFileSync("node", [kbts, "alpha", "update", "--squash", "--show-commits"], {
+        cwd: tmpdir(),
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    } catch (err) {
+      refusal = String((err as { stderr?: string }).stderr);
+    }
+    expect(refusal).toContain("--squash, --show-commits: --squash and --show-commits ask for opposite results");
+  });
+
   it("refuses what it cannot update, before writing anything", async () => {
     await expect(update()).rejects.toThrow(/is not in a git repository/);
     userProject();

@@ -52,6 +52,7 @@ export function defineAlpha(program: Command): void {
       "commit conflicts with their markers instead of stopping (for automation), and replace an existing output branch",
     )
     .option("--show-commits", "keep the merge commit and its history instead of one squashed commit")
+    .option("--squash", "one squashed commit on the output branch: the default, spelled out (not with --show-commits)")
     .option(
       "--restore-path <path>",
       "a path (of the project) kept as --from-branch has it in the squashed commit, e.g. .github/workflows (repeatable)",
@@ -72,6 +73,13 @@ export function defineAlpha(program: Command): void {
     )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
+      if (opts.squash === true && opts.showCommits === true) {
+        const { KbtsError } = await import("../../errors.js");
+        throw new KbtsError("--squash and --show-commits ask for opposite results", {
+          where: "--squash, --show-commits",
+          fix: "keep one: --squash (the default) for one commit, --show-commits for the merge with its history",
+        });
+      }
       const { runAlphaUpdate } = await import("../../plugins/alpha-update.js");
       const result = await runAlphaUpdate(process.cwd(), {
         fromVersion: opts.fromVersion as string | undefined,
