@@ -225,7 +225,8 @@ function guardsListed(root: string): { yes: boolean; text: string } | undefined 
 }
 
 /** config/rbac/write_guards.yaml once the project has no +kbts:guard marker left. */
-export const NO_GUARDS = "# No +kbts:guard markers: no write guards. kbts manifests writes them here when there are.\n";
+export const NO_GUARDS =
+  "# No +kbts:guard markers: no write guards. kbts manifests writes them here when there are.\n";
 
 function render(objects: unknown[]): string {
   return toYamlDocuments(JSON.parse(JSON.stringify(objects)) as JsonValue[]);

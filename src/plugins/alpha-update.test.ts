@@ -182,7 +182,9 @@ describe("kbts alpha update", () => {
     } catch (err) {
       refusal = String((err as { stderr?: string }).stderr);
     }
-    expect(refusal).toContain("--squash, --show-commits: --squash and --show-commits ask for opposite results");
+    expect(refusal).toContain(
+      "--squash, --show-commits: --squash and --show-commits ask for opposite results",
+    );
   });
 
   it("refuses what it cannot update, before writing anything", async () => {

@@ -52,7 +52,10 @@ export function defineAlpha(program: Command): void {
       "commit conflicts with their markers instead of stopping (for automation), and replace an existing output branch",
     )
     .option("--show-commits", "keep the merge commit and its history instead of one squashed commit")
-    .option("--squash", "one squashed commit on the output branch: the default, spelled out (not with --show-commits)")
+    .option(
+      "--squash",
+      "one squashed commit on the output branch: the default, spelled out (not with --show-commits)",
+    )
     .option(
       "--restore-path <path>",
       "a path (of the project) kept as --from-branch has it in the squashed commit, e.g. .github/workflows (repeatable)",
