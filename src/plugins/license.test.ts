@@ -154,6 +154,32 @@ describe("kbts edit --license/--owner/--license-file", () => {
     );
   });
 
+  it("takes a header with two YEARs as one year: a file whose years differ was edited and is left", async () => {
+    await project("apache2", "A");
+    const file = join(dir, "..", `${dir.split("/").pop()}-two-years.txt`);
+    writeFileSync(file, "// Copyright YEAR The Fleet Authors.\n// Portions copyright YEAR Others.\n");
+    try {
+      await runEdit(dir, { licenseFile: file });
+    } finally {
+      rmSync(file);
+    }
+    const twoYears = "// Copyright 2024 The Fleet Authors.\n// Portions copyright 2024 Others.\n\n";
+    expect(read(TYPES).startsWith(twoYears)).toBe(true);
+    expect(read(CONTROLLER).startsWith(twoYears)).toBe(true);
+    // The user dates the portions 2025 in one file.
+    writeFileSync(
+      join(dir, CONTROLLER),
+      read(CONTROLLER).replace("Portions copyright 2024", "Portions copyright 2025"),
+    );
+    const edited = read(CONTROLLER);
+    const result = await runEdit(dir, { license: "MIT", owner: "B" });
+    expect(
+      read(TYPES).startsWith(`${boilerplate({ license: "MIT", owner: "B" }).replaceAll("YEAR", "2024")}\n\n`),
+    ).toBe(true);
+    expect(read(CONTROLLER)).toBe(edited);
+    expect(result.next).toContain(`kbts left them as they are:\n  ${CONTROLLER}\n`);
+  });
+
   it("reads --license, --owner and --license-file on the command line", async () => {
     await project("apache2", "A");
     const kbts = (...args: string[]) =>

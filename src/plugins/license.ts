@@ -140,10 +140,14 @@ function currentLicense(text: string): { license: License; owner?: string } | un
   return undefined;
 }
 
-/** The old header at the very top of a file, each YEAR standing for the year it was written with. */
+/**
+ * The old header at the very top of a file, YEAR standing for the year it was written with. Every
+ * YEAR is that one year, as scaffolding stamps it: a header with different years was edited by hand.
+ */
 function headerPattern(text: string): RegExp {
   const parts = text.split(/\bYEAR\b/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${parts.join("(\\d{4})")}`);
+  const [first = "", ...rest] = parts;
+  return new RegExp(`^${first}${rest.map((p, i) => (i === 0 ? `(\\d{4})${p}` : `\\1${p}`)).join("")}`);
 }
 
 /** The file with `next` instead of the old header, or undefined when it does not start with it. */
