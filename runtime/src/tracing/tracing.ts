@@ -151,8 +151,16 @@ export function traceQueue(queue: RateLimitingQueue<Request>): RateLimitingQueue
     }
     if (p.links.length < MAX_LINKS) p.links.push({ context: sc });
   };
+  // Delegates by name: the queue is a class instance, whose methods a spread would not copy.
   const traced: RateLimitingQueue<Request> = {
-    ...queue,
+    get: () => queue.get(),
+    done: (item) => queue.done(item),
+    forget: (item) => queue.forget(item),
+    numRequeues: (item) => queue.numRequeues(item),
+    len: () => queue.len(),
+    shutdown: () => queue.shutdown(),
+    shutdownWithDrain: () => queue.shutdownWithDrain(),
+    shuttingDown: () => queue.shuttingDown(),
     add(item, options) {
       note(item);
       queue.add(item, options);

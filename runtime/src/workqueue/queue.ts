@@ -82,106 +82,184 @@ function defaultKeyOf(item: unknown): string {
 }
 
 export function createRateLimitingQueue<T = Request>(options: QueueOptions<T> = {}): RateLimitingQueue<T> {
-  const name = options.name;
-  const limiter = options.rateLimiter ?? exponentialFailureRateLimiter(5, 1_000_000);
-  const keyOf: (item: T) => string = options.keyOf ?? defaultKeyOf;
+  return new PriorityQueue(options);
+}
 
-  const items = new Map<string, Entry<T>>(); // pending (not handed out)
-  const processing = new Map<string, number>(); // key → start time
-  const levels = new Map<number, { fifo: { entry: Entry<T>; seq: number }[]; head: number }>();
-  let sortedPriorities: number[] = [];
-  const readyCount = new Map<number, number>();
-  let readyTotal = 0;
-  let seqCounter = 0;
-  let waiters: ((v: QueueItem<T> | undefined) => void)[] = [];
-  let drainWaiters: (() => void)[] = [];
-  let isShutdown = false;
-  const priorityLabels = new Set<string>();
+class PriorityQueue<T> implements RateLimitingQueue<T> {
+  private readonly limiter: RateLimiter;
+  private readonly keyOf: (item: T) => string;
+  /** Enables the workqueue_* metrics; undefined for an unnamed queue. */
+  private readonly labels: { name: string; controller: string } | undefined;
+  private readonly unregister: (() => void) | undefined;
 
-  const labels = name ? { name, controller: name } : undefined;
-  const unregister = name
-    ? registerInFlightReporter({
-        name,
-        inFlight() {
-          const now = performance.now();
-          let sum = 0;
-          let longest = 0;
-          for (const start of processing.values()) {
-            const s = (now - start) / 1000;
-            sum += s;
-            if (s > longest) longest = s;
-          }
-          return { unfinishedSeconds: sum, longestSeconds: longest };
-        },
-      })
-    : undefined;
-  if (labels) {
-    workqueueAdds.inc(labels, 0);
-    workqueueRetries.inc(labels, 0);
-    workqueueQueueDuration.zero(labels);
-    workqueueWorkDuration.zero(labels);
-    workqueueDepth.set({ ...labels, priority: "0" }, 0);
+  private readonly items = new Map<string, Entry<T>>(); // pending (not handed out)
+  private readonly processing = new Map<string, number>(); // key → start time
+  private readonly levels = new Map<number, { fifo: { entry: Entry<T>; seq: number }[]; head: number }>();
+  private sortedPriorities: number[] = [];
+  private readonly readyCount = new Map<number, number>();
+  private readyTotal = 0;
+  private seqCounter = 0;
+  private waiters: ((v: QueueItem<T> | undefined) => void)[] = [];
+  private drainWaiters: (() => void)[] = [];
+  private isShutdown = false;
+  private readonly priorityLabels = new Set<string>();
+
+  constructor(options: QueueOptions<T>) {
+    const name = options.name;
+    this.limiter = options.rateLimiter ?? exponentialFailureRateLimiter(5, 1_000_000);
+    this.keyOf = options.keyOf ?? defaultKeyOf;
+    const labels = name ? { name, controller: name } : undefined;
+    this.labels = labels;
+    const processing = this.processing;
+    this.unregister = name
+      ? registerInFlightReporter({
+          name,
+          inFlight() {
+            const now = performance.now();
+            let sum = 0;
+            let longest = 0;
+            for (const start of processing.values()) {
+              const s = (now - start) / 1000;
+              sum += s;
+              if (s > longest) longest = s;
+            }
+            return { unfinishedSeconds: sum, longestSeconds: longest };
+          },
+        })
+      : undefined;
+    if (labels) {
+      workqueueAdds.inc(labels, 0);
+      workqueueRetries.inc(labels, 0);
+      workqueueQueueDuration.zero(labels);
+      workqueueWorkDuration.zero(labels);
+      workqueueDepth.set({ ...labels, priority: "0" }, 0);
+    }
   }
 
-  function priorityLabel(p: number): string {
+  add(item: T, opts?: AddOptions): void {
+    this.addWithOptions(item, { ...opts });
+  }
+
+  addAfter(item: T, delayMs: number, opts?: Omit<AddOptions, "after">): void {
+    this.addWithOptions(item, { ...opts, after: delayMs });
+  }
+
+  addRateLimited(item: T, opts?: Omit<AddOptions, "rateLimited">): void {
+    this.addWithOptions(item, { ...opts, rateLimited: true });
+  }
+
+  get(): Promise<QueueItem<T> | undefined> {
+    if (this.isShutdown) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.dispatch();
+    });
+  }
+
+  done(item: T): void {
+    const key = this.keyOf(item);
+    const start = this.processing.get(key);
+    if (start === undefined) return;
+    this.processing.delete(key);
+    if (this.labels) workqueueWorkDuration.observe(this.labels, (performance.now() - start) / 1000);
+    const pending = this.items.get(key);
+    if (pending?.ready && pending.parked && !this.isShutdown) this.pushToLevel(pending);
+    this.dispatch();
+    this.checkDrained();
+  }
+
+  forget(item: T): void {
+    this.limiter.forget(this.keyOf(item));
+  }
+
+  numRequeues(item: T): number {
+    return this.limiter.numRequeues(this.keyOf(item));
+  }
+
+  len(): number {
+    return this.readyTotal;
+  }
+
+  shutdown(): void {
+    if (this.isShutdown) return;
+    this.isShutdown = true;
+    for (const e of this.items.values()) if (e.timer) clearTimeout(e.timer);
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w(undefined);
+    this.unregister?.();
+    this.checkDrained();
+  }
+
+  async shutdownWithDrain(): Promise<void> {
+    this.shutdown();
+    if (this.processing.size === 0) return;
+    await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  shuttingDown(): boolean {
+    return this.isShutdown;
+  }
+
+  private priorityLabel(p: number): string {
     const l = String(p);
-    if (priorityLabels.has(l)) return l;
-    if (priorityLabels.size >= MAX_PRIORITY_LABELS) return "exceeded_cardinality_limit";
-    priorityLabels.add(l);
+    if (this.priorityLabels.has(l)) return l;
+    if (this.priorityLabels.size >= MAX_PRIORITY_LABELS) return "exceeded_cardinality_limit";
+    this.priorityLabels.add(l);
     return l;
   }
 
-  function setDepth(p: number, delta: number): void {
-    const n = (readyCount.get(p) ?? 0) + delta;
-    readyCount.set(p, n);
-    readyTotal += delta;
-    if (labels) workqueueDepth.set({ ...labels, priority: priorityLabel(p) }, n);
+  private setDepth(p: number, delta: number): void {
+    const n = (this.readyCount.get(p) ?? 0) + delta;
+    this.readyCount.set(p, n);
+    this.readyTotal += delta;
+    if (this.labels) workqueueDepth.set({ ...this.labels, priority: this.priorityLabel(p) }, n);
   }
 
-  function pushToLevel(entry: Entry<T>): void {
-    let level = levels.get(entry.priority);
+  private pushToLevel(entry: Entry<T>): void {
+    let level = this.levels.get(entry.priority);
     if (!level) {
       level = { fifo: [], head: 0 };
-      levels.set(entry.priority, level);
-      sortedPriorities = [...levels.keys()].sort((a, b) => b - a);
+      this.levels.set(entry.priority, level);
+      this.sortedPriorities = [...this.levels.keys()].sort((a, b) => b - a);
     }
-    entry.seq = ++seqCounter;
+    entry.seq = ++this.seqCounter;
     entry.parked = false;
     level.fifo.push({ entry, seq: entry.seq });
   }
 
-  function becomeReady(entry: Entry<T>): void {
+  private becomeReady(entry: Entry<T>): void {
     entry.ready = true;
     entry.readyAt = performance.now();
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
-    setDepth(entry.priority, 1);
-    if (labels) workqueueAdds.inc(labels);
-    if (processing.has(entry.key)) entry.parked = true;
-    else pushToLevel(entry);
+    this.setDepth(entry.priority, 1);
+    if (this.labels) workqueueAdds.inc(this.labels);
+    if (this.processing.has(entry.key)) entry.parked = true;
+    else this.pushToLevel(entry);
   }
 
-  function schedule(entry: Entry<T>, delay: number): void {
+  private schedule(entry: Entry<T>, delay: number): void {
     if (entry.timer) clearTimeout(entry.timer);
     entry.readyAt = performance.now() + delay;
     entry.timer = setTimeout(() => {
       entry.timer = undefined;
-      if (isShutdown || items.get(entry.key) !== entry || entry.ready) return;
-      becomeReady(entry);
-      dispatch();
+      if (this.isShutdown || this.items.get(entry.key) !== entry || entry.ready) return;
+      this.becomeReady(entry);
+      this.dispatch();
     }, delay);
     entry.timer.unref?.();
   }
 
-  function popReady(): Entry<T> | undefined {
-    for (const p of sortedPriorities) {
-      const level = levels.get(p);
+  private popReady(): Entry<T> | undefined {
+    for (const p of this.sortedPriorities) {
+      const level = this.levels.get(p);
       if (!level) continue;
       while (level.head < level.fifo.length) {
         const slot = level.fifo[level.head++];
         if (!slot) continue;
         const e = slot.entry;
-        if (slot.seq === e.seq && items.get(e.key) === e && e.ready && !e.parked && e.priority === p) {
+        if (slot.seq === e.seq && this.items.get(e.key) === e && e.ready && !e.parked && e.priority === p) {
           if (level.head > 1024 && level.head * 2 > level.fifo.length) {
             level.fifo = level.fifo.slice(level.head);
             level.head = 0;
@@ -195,39 +273,39 @@ export function createRateLimitingQueue<T = Request>(options: QueueOptions<T> = 
     return undefined;
   }
 
-  function dispatch(): void {
-    while (waiters.length > 0) {
-      const entry = popReady();
+  private dispatch(): void {
+    while (this.waiters.length > 0) {
+      const entry = this.popReady();
       if (!entry) return;
-      const waiter = waiters.shift();
+      const waiter = this.waiters.shift();
       if (!waiter) return;
-      items.delete(entry.key);
-      setDepth(entry.priority, -1);
+      this.items.delete(entry.key);
+      this.setDepth(entry.priority, -1);
       const now = performance.now();
-      processing.set(entry.key, now);
-      if (labels) workqueueQueueDuration.observe(labels, Math.max(0, now - entry.readyAt) / 1000);
+      this.processing.set(entry.key, now);
+      if (this.labels) workqueueQueueDuration.observe(this.labels, Math.max(0, now - entry.readyAt) / 1000);
       waiter({ item: entry.item, priority: entry.priority });
     }
   }
 
-  function addWithOptions(item: T, opts: AddOptions): void {
-    if (isShutdown) return;
-    const key = keyOf(item);
+  private addWithOptions(item: T, opts: AddOptions): void {
+    if (this.isShutdown) return;
+    const key = this.keyOf(item);
     const priority = opts.priority ?? 0;
     let after = opts.after ?? 0;
     if (opts.rateLimited) {
-      const backoff = limiter.when(key);
+      const backoff = this.limiter.when(key);
       after = after > 0 ? Math.min(after, backoff) : backoff;
     }
-    if (after > 0 && labels) workqueueRetries.inc(labels);
+    if (after > 0 && this.labels) workqueueRetries.inc(this.labels);
 
-    const existing = items.get(key);
+    const existing = this.items.get(key);
     if (!existing) {
       const entry: Entry<T> = { key, item, priority, readyAt: 0, ready: false, parked: false, seq: 0 };
-      items.set(key, entry);
-      if (after > 0) schedule(entry, after);
-      else becomeReady(entry);
-      dispatch();
+      this.items.set(key, entry);
+      if (after > 0) this.schedule(entry, after);
+      else this.becomeReady(entry);
+      this.dispatch();
       return;
     }
 
@@ -235,84 +313,27 @@ export function createRateLimitingQueue<T = Request>(options: QueueOptions<T> = 
     if (priority > existing.priority) {
       // Raising the priority moves a ready item to the end of its new level.
       if (existing.ready) {
-        setDepth(existing.priority, -1);
+        this.setDepth(existing.priority, -1);
         existing.priority = priority;
-        setDepth(priority, 1);
-        if (!existing.parked) pushToLevel(existing);
+        this.setDepth(priority, 1);
+        if (!existing.parked) this.pushToLevel(existing);
       } else {
         existing.priority = priority;
       }
     }
     // The earliest ready time wins; an item that is already ready stays ready.
     if (!existing.ready) {
-      if (after <= 0) becomeReady(existing);
-      else if (performance.now() + after < existing.readyAt) schedule(existing, after);
+      if (after <= 0) this.becomeReady(existing);
+      else if (performance.now() + after < existing.readyAt) this.schedule(existing, after);
     }
-    dispatch();
+    this.dispatch();
   }
 
-  function checkDrained(): void {
-    if (isShutdown && processing.size === 0) {
-      const ws = drainWaiters;
-      drainWaiters = [];
+  private checkDrained(): void {
+    if (this.isShutdown && this.processing.size === 0) {
+      const ws = this.drainWaiters;
+      this.drainWaiters = [];
       for (const w of ws) w();
     }
   }
-
-  return {
-    add(item, opts) {
-      addWithOptions(item, { ...opts });
-    },
-    addAfter(item, delayMs, opts) {
-      addWithOptions(item, { ...opts, after: delayMs });
-    },
-    addRateLimited(item, opts) {
-      addWithOptions(item, { ...opts, rateLimited: true });
-    },
-    get() {
-      if (isShutdown) return Promise.resolve(undefined);
-      return new Promise((resolve) => {
-        waiters.push(resolve);
-        dispatch();
-      });
-    },
-    done(item) {
-      const key = keyOf(item);
-      const start = processing.get(key);
-      if (start === undefined) return;
-      processing.delete(key);
-      if (labels) workqueueWorkDuration.observe(labels, (performance.now() - start) / 1000);
-      const pending = items.get(key);
-      if (pending?.ready && pending.parked && !isShutdown) pushToLevel(pending);
-      dispatch();
-      checkDrained();
-    },
-    forget(item) {
-      limiter.forget(keyOf(item));
-    },
-    numRequeues(item) {
-      return limiter.numRequeues(keyOf(item));
-    },
-    len() {
-      return readyTotal;
-    },
-    shutdown() {
-      if (isShutdown) return;
-      isShutdown = true;
-      for (const e of items.values()) if (e.timer) clearTimeout(e.timer);
-      const ws = waiters;
-      waiters = [];
-      for (const w of ws) w(undefined);
-      unregister?.();
-      checkDrained();
-    },
-    async shutdownWithDrain() {
-      this.shutdown();
-      if (processing.size === 0) return;
-      await new Promise<void>((resolve) => drainWaiters.push(resolve));
-    },
-    shuttingDown() {
-      return isShutdown;
-    },
-  };
 }
