@@ -67,49 +67,88 @@ export function createEventRecorder(
   logger: Logger = nopLogger(),
   options: EventRecorderOptions = {},
 ): FlushableEventRecorder {
-  const log = logger.child({ eventRecorder: component });
-  const windowMs = options.aggregationWindowMs ?? 10 * 60 * 1000;
-  const cacheSize = options.cacheSize ?? 4096;
-  const host = options.host ?? hostname();
-  const seen = new Map<string, Seen>(); // insertion order doubles as LRU order
-  const chains = new Map<string, Promise<void>>(); // one write at a time per aggregation key
-  const pending = new Set<Promise<void>>();
-  const burst = options.spamFilter === false ? Number.POSITIVE_INFINITY : (options.spamFilter?.burst ?? 25);
-  const refillMs = options.spamFilter === false ? 1 : (options.spamFilter?.refillMs ?? 5 * 60 * 1000);
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  return new Recorder(client, component, logger, options);
+}
+
+class Recorder implements FlushableEventRecorder {
+  private readonly log: Logger;
+  private readonly windowMs: number;
+  private readonly cacheSize: number;
+  private readonly host: string;
+  private readonly seen = new Map<string, Seen>(); // insertion order doubles as LRU order
+  private readonly chains = new Map<string, Promise<void>>(); // one write at a time per aggregation key
+  private readonly pending = new Set<Promise<void>>();
+  private readonly burst: number;
+  private readonly refillMs: number;
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly component: string,
+    logger: Logger,
+    options: EventRecorderOptions,
+  ) {
+    this.log = logger.child({ eventRecorder: component });
+    this.windowMs = options.aggregationWindowMs ?? 10 * 60 * 1000;
+    this.cacheSize = options.cacheSize ?? 4096;
+    this.host = options.host ?? hostname();
+    this.burst = options.spamFilter === false ? Number.POSITIVE_INFINITY : (options.spamFilter?.burst ?? 25);
+    this.refillMs = options.spamFilter === false ? 1 : (options.spamFilter?.refillMs ?? 5 * 60 * 1000);
+  }
+
+  event(object: KubernetesObject, type: "Normal" | "Warning", reason: string, message: string): void {
+    this.record(object, type, reason, message);
+  }
+
+  eventf(
+    object: KubernetesObject,
+    type: "Normal" | "Warning",
+    reason: string,
+    fmt: string,
+    ...args: unknown[]
+  ): void {
+    this.record(object, type, reason, format(fmt, args));
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
 
   /** Takes a token from the object's bucket; false when the object has used up its events. */
-  function allow(objectKey: string): boolean {
+  private allow(objectKey: string): boolean {
+    const burst = this.burst;
     if (burst === Number.POSITIVE_INFINITY) return true;
     const now = Date.now();
+    const buckets = this.buckets;
     const b = buckets.get(objectKey) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + (now - b.at) / refillMs);
+    b.tokens = Math.min(burst, b.tokens + (now - b.at) / this.refillMs);
     b.at = now;
     buckets.delete(objectKey);
     buckets.set(objectKey, b);
-    while (buckets.size > cacheSize) buckets.delete(buckets.keys().next().value as string);
+    while (buckets.size > this.cacheSize) buckets.delete(buckets.keys().next().value as string);
     if (b.tokens < 1) return false;
     b.tokens -= 1;
     return true;
   }
 
-  async function write(
+  private async write(
     key: string,
     ref: ObjectReference,
     type: string,
     reason: string,
     message: string,
   ): Promise<void> {
+    const seen = this.seen;
     const at = Date.now();
     const timestamp = now();
     const prior = seen.get(key);
-    if (prior && at - prior.lastSeenMs <= windowMs) {
+    if (prior && at - prior.lastSeenMs <= this.windowMs) {
       seen.delete(key);
       prior.count += 1;
       prior.lastSeenMs = at;
       seen.set(key, prior);
       try {
-        await client.patch(
+        await this.client.patch(
           EventKind,
           { namespace: prior.namespace, name: prior.name },
           { type: "merge", data: { count: prior.count, lastTimestamp: timestamp, message } },
@@ -130,20 +169,21 @@ export function createEventRecorder(
       reason,
       message,
       type: type as Event["type"],
-      source: { component, host },
+      source: { component: this.component, host: this.host },
       firstTimestamp: timestamp,
       lastTimestamp: timestamp,
       count: 1,
-      reportingComponent: component,
-      reportingInstance: host,
+      reportingComponent: this.component,
+      reportingInstance: this.host,
     };
-    await client.create(EventKind, event);
+    await this.client.create(EventKind, event);
     seen.delete(key);
     seen.set(key, { name, namespace, count: 1, firstTimestamp: timestamp, lastSeenMs: at });
-    while (seen.size > cacheSize) seen.delete(seen.keys().next().value as string);
+    while (seen.size > this.cacheSize) seen.delete(seen.keys().next().value as string);
   }
 
-  function record(object: KubernetesObject, type: string, reason: string, message: string): void {
+  private record(object: KubernetesObject, type: string, reason: string, message: string): void {
+    const log = this.log;
     try {
       if (type !== "Normal" && type !== "Warning") {
         log.error({ type, reason }, "event type must be Normal or Warning; event dropped");
@@ -162,7 +202,7 @@ export function createEventRecorder(
       if (meta.uid) ref.uid = meta.uid;
       if (meta.resourceVersion) ref.resourceVersion = meta.resourceVersion;
       const objectKey = JSON.stringify([ref.apiVersion, ref.kind, ref.namespace, ref.name, ref.uid]);
-      if (!allow(objectKey)) {
+      if (!this.allow(objectKey)) {
         log.debug(
           { object: `${ref.namespace ?? ""}/${ref.name}`, kind: ref.kind, reason },
           "event dropped by the spam filter",
@@ -179,8 +219,9 @@ export function createEventRecorder(
         reason,
         message,
       ]);
+      const chains = this.chains;
       const run = (chains.get(key) ?? Promise.resolve())
-        .then(() => write(key, ref, type, reason, message))
+        .then(() => this.write(key, ref, type, reason, message))
         .catch((err: unknown) => {
           log.error(
             { err, object: `${ref.namespace ?? ""}/${ref.name}`, kind: ref.kind, reason },
@@ -188,25 +229,13 @@ export function createEventRecorder(
           );
         });
       chains.set(key, run);
-      pending.add(run);
+      this.pending.add(run);
       void run.finally(() => {
-        pending.delete(run);
+        this.pending.delete(run);
         if (chains.get(key) === run) chains.delete(key);
       });
     } catch (err) {
       log.error({ err, reason }, "unable to record event");
     }
   }
-
-  return {
-    event(object, type, reason, message) {
-      record(object, type, reason, message);
-    },
-    eventf(object, type, reason, fmt, ...args) {
-      record(object, type, reason, format(fmt, args));
-    },
-    async flush() {
-      while (pending.size > 0) await Promise.all([...pending]);
-    },
-  };
 }
