@@ -64,34 +64,136 @@ export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server",
  * unless enableHTTP2. It runs on every replica (needLeaderElection false).
  */
 export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWebhookServer {
-  const port = options.port ?? DEFAULT_WEBHOOK_PORT;
-  const host = options.host;
-  const log = (options.logger ?? nopLogger()).child({ component: "webhook-server" });
-  const handlers = new Map<string, HttpHandler>();
-  let server: TLSServer | undefined;
-  let connections: ServerShutdown | undefined;
-  let running = false;
+  return new HttpsServer(options);
+}
 
-  let markStarted!: () => void;
-  let markFailed!: (err: unknown) => void;
-  const startedPromise = new Promise<void>((resolve, reject) => {
-    markStarted = resolve;
-    markFailed = reject;
-  });
-  startedPromise.catch(() => {}); // observed through started() or start()
+class HttpsServer implements HttpsWebhookServer {
+  readonly needLeaderElection = false;
+  private readonly port: number;
+  private readonly host: string | undefined;
+  private readonly log: Logger;
+  private readonly handlers = new Map<string, HttpHandler>();
+  private server: TLSServer | undefined;
+  private connections: ServerShutdown | undefined;
+  private running = false;
+  private clientCA: Buffer | undefined;
+  private readonly startedPromise: Promise<void>;
+  private markStarted!: () => void;
+  private markFailed!: (err: unknown) => void;
 
-  let clientCA: Buffer | undefined;
-  const tlsOptions = (pair: { cert: Buffer; key: Buffer }): SecureContextOptions => ({
-    minVersion: "TLSv1.2",
-    ...options.tls,
-    cert: pair.cert,
-    key: pair.key,
-    ...(clientCA ? { ca: clientCA } : {}),
-  });
+  constructor(private readonly options: WebhookServerOptions) {
+    this.port = options.port ?? DEFAULT_WEBHOOK_PORT;
+    this.host = options.host;
+    this.log = (options.logger ?? nopLogger()).child({ component: "webhook-server" });
+    this.startedPromise = new Promise<void>((resolve, reject) => {
+      this.markStarted = resolve;
+      this.markFailed = reject;
+    });
+    this.startedPromise.catch(() => {}); // observed through started() or start()
+  }
 
-  async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  register(path: string, handler: HttpHandler): void {
+    if (!PATH_PATTERN.test(path)) {
+      throw new Error(
+        `webhook path ${JSON.stringify(path)} is invalid: it must match ${PATH_PATTERN.source}`,
+      );
+    }
+    if (this.handlers.has(path)) throw new Error(`webhook path ${path} is already registered`);
+    this.handlers.set(path, handler);
+    this.log.info({ path }, "registering webhook");
+  }
+
+  started(): Promise<void> {
+    return this.startedPromise;
+  }
+
+  address(): { host: string; port: number } | undefined {
+    const a = this.server?.address() as AddressInfo | null | undefined;
+    return a ? { host: a.address, port: a.port } : undefined;
+  }
+
+  paths(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  drain(): void {
+    this.connections?.drain();
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.running) throw new Error("webhook server already started");
+    this.running = true;
+    const options = this.options;
+    const log = this.log;
+    const certs = new CertWatcher({
+      certDir: options.certDir ?? defaultCertDir(),
+      certName: options.certName ?? "tls.crt",
+      keyName: options.keyName ?? "tls.key",
+      logger: log,
+      pollIntervalMs: options.certPollIntervalMs,
+      onChange: (pair) => this.server?.setSecureContext(this.tlsOptions(pair)),
+    });
+    let srv: TLSServer;
+    try {
+      if (options.clientCAName) {
+        const caPath = join(options.certDir ?? defaultCertDir(), options.clientCAName);
+        this.clientCA = await readFile(caPath).catch((err: Error) => {
+          throw new Error(`webhook server: cannot read client CA ${caPath} (clientCAName): ${err.message}`);
+        });
+      }
+      const pair = await certs.start();
+      srv = createTLSServer(
+        {
+          ...this.tlsOptions(pair),
+          ...(this.clientCA ? { requestCert: true, rejectUnauthorized: true } : {}),
+          enableHTTP2: options.enableHTTP2,
+          maxHeaderSize: 1 << 20,
+          keepAliveTimeout: 90_000,
+          headersTimeout: 32_000,
+        },
+        (req, res) => void this.dispatch(req, res),
+      );
+      this.connections = trackConnections(srv);
+      this.server = srv;
+      await new Promise<void>((resolve, reject) => {
+        srv.once("error", reject);
+        srv.listen({ port: this.port, host: this.host }, () => {
+          srv.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (err) {
+      certs.stop();
+      this.running = false;
+      this.markFailed(err);
+      throw err;
+    }
+    log.info(
+      { address: formatAddress(srv.address()), protocols: offeredProtocols(options) },
+      "serving webhook server",
+    );
+    this.markStarted();
+
+    if (!signal.aborted)
+      await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
+    certs.stop();
+    await this.connections?.shutdown(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+    log.info("webhook server stopped");
+  }
+
+  private tlsOptions(pair: { cert: Buffer; key: Buffer }): SecureContextOptions {
+    return {
+      minVersion: "TLSv1.2",
+      ...this.options.tls,
+      cert: pair.cert,
+      key: pair.key,
+      ...(this.clientCA ? { ca: this.clientCA } : {}),
+    };
+  }
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "https://webhook").pathname;
-    const handler = handlers.get(path);
+    const handler = this.handlers.get(path);
     if (!handler) {
       res
         .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
@@ -101,100 +203,9 @@ export function createWebhookServer(options: WebhookServerOptions = {}): HttpsWe
     try {
       await handler(req, res);
     } catch (err) {
-      log.error({ err, path }, "webhook handler failed");
+      this.log.error({ err, path }, "webhook handler failed");
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
       if (!res.writableEnded) res.end("internal error\n");
     }
   }
-
-  return {
-    needLeaderElection: false,
-
-    register(path: string, handler: HttpHandler): void {
-      if (!PATH_PATTERN.test(path)) {
-        throw new Error(
-          `webhook path ${JSON.stringify(path)} is invalid: it must match ${PATH_PATTERN.source}`,
-        );
-      }
-      if (handlers.has(path)) throw new Error(`webhook path ${path} is already registered`);
-      handlers.set(path, handler);
-      log.info({ path }, "registering webhook");
-    },
-
-    started(): Promise<void> {
-      return startedPromise;
-    },
-
-    address() {
-      const a = server?.address() as AddressInfo | null | undefined;
-      return a ? { host: a.address, port: a.port } : undefined;
-    },
-
-    paths() {
-      return [...handlers.keys()];
-    },
-
-    drain() {
-      connections?.drain();
-    },
-
-    async start(signal: AbortSignal): Promise<void> {
-      if (running) throw new Error("webhook server already started");
-      running = true;
-      const certs = new CertWatcher({
-        certDir: options.certDir ?? defaultCertDir(),
-        certName: options.certName ?? "tls.crt",
-        keyName: options.keyName ?? "tls.key",
-        logger: log,
-        pollIntervalMs: options.certPollIntervalMs,
-        onChange: (pair) => server?.setSecureContext(tlsOptions(pair)),
-      });
-      let srv: TLSServer;
-      try {
-        if (options.clientCAName) {
-          const caPath = join(options.certDir ?? defaultCertDir(), options.clientCAName);
-          clientCA = await readFile(caPath).catch((err: Error) => {
-            throw new Error(`webhook server: cannot read client CA ${caPath} (clientCAName): ${err.message}`);
-          });
-        }
-        const pair = await certs.start();
-        srv = createTLSServer(
-          {
-            ...tlsOptions(pair),
-            ...(clientCA ? { requestCert: true, rejectUnauthorized: true } : {}),
-            enableHTTP2: options.enableHTTP2,
-            maxHeaderSize: 1 << 20,
-            keepAliveTimeout: 90_000,
-            headersTimeout: 32_000,
-          },
-          (req, res) => void dispatch(req, res),
-        );
-        connections = trackConnections(srv);
-        server = srv;
-        await new Promise<void>((resolve, reject) => {
-          srv.once("error", reject);
-          srv.listen({ port, host }, () => {
-            srv.off("error", reject);
-            resolve();
-          });
-        });
-      } catch (err) {
-        certs.stop();
-        running = false;
-        markFailed(err);
-        throw err;
-      }
-      log.info(
-        { address: formatAddress(srv.address()), protocols: offeredProtocols(options) },
-        "serving webhook server",
-      );
-      markStarted();
-
-      if (!signal.aborted)
-        await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
-      certs.stop();
-      await connections?.shutdown(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
-      log.info("webhook server stopped");
-    },
-  };
 }

@@ -24,6 +24,7 @@ import {
   type HttpsWebhookServer,
   type WebhookServerOptions,
 } from "../webhook/server.js";
+import type { HttpHandler } from "../webhook/types.js";
 import {
   type InstalledWebhookConfiguration,
   installLocalWebhooks,
@@ -61,17 +62,18 @@ export function servingModeOf(options: ManagedWebhookServerOptions): ServingMode
   return existsSync(join(defaultCertDir(), options.certName ?? "tls.crt")) ? "files" : "self-signed";
 }
 
+interface ServingContext {
+  kubeConfig: KubeConfig;
+  client: () => Client;
+  namespace: () => string | undefined;
+  logger: Logger;
+}
+
 export function createManagedWebhookServer(
   options: ManagedWebhookServerOptions,
-  context: {
-    kubeConfig: KubeConfig;
-    client: () => Client;
-    namespace: () => string | undefined;
-    logger: Logger;
-  },
+  context: ServingContext,
 ): ManagedWebhookServer {
   const mode = servingModeOf(options);
-  const log = context.logger.child({ component: "webhook-certs" });
   const ownDir = mode !== "files" && !options.certDir;
   const certDir =
     options.certDir ??
@@ -81,23 +83,62 @@ export function createManagedWebhookServer(
   const names = { certName: options.certName ?? "tls.crt", keyName: options.keyName ?? "tls.key" };
   const server = createWebhookServer({ ...options, ...names, certDir, logger: context.logger });
   if (mode === "files") return Object.assign(server, { servingMode: mode, certDir });
+  return new CertificateManagingServer(server, mode, certDir, ownDir, names, options, context);
+}
 
-  const managed: ManagedWebhookServer = {
-    ...server,
-    servingMode: mode,
-    certDir,
-    async start(signal: AbortSignal): Promise<void> {
-      try {
-        if (mode === "rotation") await startRotating(signal);
-        else await startSelfSigned(signal);
-      } finally {
-        if (ownDir) await rm(certDir, { recursive: true, force: true });
-      }
-    },
-  };
-  return managed;
+/**
+ * The webhook server, started behind the certificate it needs: a rotated one or a self-signed one
+ * (see the module comment). Everything else is the wrapped server's.
+ */
+class CertificateManagingServer implements ManagedWebhookServer {
+  readonly needLeaderElection: boolean | undefined;
+  private readonly log: Logger;
 
-  async function startRotating(signal: AbortSignal): Promise<void> {
+  constructor(
+    private readonly server: HttpsWebhookServer,
+    readonly servingMode: "rotation" | "self-signed",
+    readonly certDir: string,
+    /** The directory was made for this process, and is removed when it stops. */
+    private readonly ownDir: boolean,
+    private readonly names: { certName: string; keyName: string },
+    private readonly options: ManagedWebhookServerOptions,
+    private readonly context: ServingContext,
+  ) {
+    this.needLeaderElection = server.needLeaderElection;
+    this.log = context.logger.child({ component: "webhook-certs" });
+  }
+
+  register(path: string, handler: HttpHandler): void {
+    this.server.register(path, handler);
+  }
+
+  started(): Promise<void> {
+    return this.server.started();
+  }
+
+  address(): { host: string; port: number } | undefined {
+    return this.server.address();
+  }
+
+  paths(): string[] {
+    return this.server.paths();
+  }
+
+  drain(): void {
+    this.server.drain?.();
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    try {
+      if (this.servingMode === "rotation") await this.startRotating(signal);
+      else await this.startSelfSigned(signal);
+    } finally {
+      if (this.ownDir) await rm(this.certDir, { recursive: true, force: true });
+    }
+  }
+
+  private async startRotating(signal: AbortSignal): Promise<void> {
+    const { options, context, log, server } = this;
     const rotation = options.certRotation as CertRotationOptions;
     const namespace = rotation.namespace ?? context.namespace();
     if (!namespace) {
@@ -109,11 +150,11 @@ export function createManagedWebhookServer(
     // them by name, which the certrotation ClusterRole grants for exactly the project's converted kinds.
     const conversionCRDs =
       rotation.conversionCRDs ??
-      (registeredConversions(managed)?.list() ?? []).map((c) => `${c.hub.plural}.${c.hub.group}`);
+      (registeredConversions(this)?.list() ?? []).map((c) => `${c.hub.plural}.${c.hub.group}`);
     const rotator = new CertRotator(
       context.client(),
       { ...rotation, namespace, conversionCRDs },
-      { dir: certDir, ...names },
+      { dir: this.certDir, ...this.names },
       log,
     );
     let ready!: () => void;
@@ -126,9 +167,10 @@ export function createManagedWebhookServer(
     await Promise.all([server.start(signal), rotating]);
   }
 
-  async function startSelfSigned(signal: AbortSignal): Promise<void> {
+  private async startSelfSigned(signal: AbortSignal): Promise<void> {
+    const { options, context, log, server, certDir } = this;
     const pair = selfSignedServingCertificate([...LOOPBACK_HOSTS, hostname()], "kbts-local-webhook-ca");
-    await writeServingFiles(certDir, names, pair);
+    await writeServingFiles(certDir, this.names, pair);
     log.info(
       { certDir },
       "no webhook serving certificate given: serving a self-signed one for this machine (in a cluster, use cert-manager or certRotation)",
@@ -138,7 +180,7 @@ export function createManagedWebhookServer(
     let installed: InstalledWebhookConfiguration[] = [];
     let conversions: LocalConversion[] = [];
     const client = context.client();
-    const converted = (registeredConversions(managed)?.list() ?? []).map((c) => c.hub);
+    const converted = (registeredConversions(this)?.list() ?? []).map((c) => c.hub);
     if ((options.localManifests && options.localManifests.length > 0) || converted.length > 0) {
       await Promise.race([server.started(), serving]);
       if (!isLoopbackServer(serverURL)) {
