@@ -1,5 +1,5 @@
 import { KubeConfig } from "@kubernetes/client-node";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { RestClient } from "../client/rest.js";
@@ -13,7 +13,7 @@ import {
   jitteredResyncPeriod,
   SharedInformer,
 } from "./informer.js";
-import type { InformerEvent } from "./types.js";
+import type { Informer, InformerEvent } from "./types.js";
 
 // These tests drive the informer's sink directly (what its reflector feeds it); the reflector and the
 // whole loop against a real API server are covered by cache.int.test.ts.
@@ -166,6 +166,24 @@ describe("SharedInformer", () => {
     const p = inf.waitForSync(ac.signal);
     ac.abort();
     await expect(p).resolves.toBe(false);
+  });
+
+  it("waitForSync, through the Informer interface, waits on the sync itself: no timer, and an abort lets go", async () => {
+    vi.useFakeTimers();
+    try {
+      const inf: Informer = informer();
+      const ac = new AbortController();
+      const abandoned = inf.waitForSync?.(ac.signal);
+      const synced = inf.waitForSync?.();
+      expect(vi.getTimerCount()).toBe(0);
+      ac.abort();
+      await expect(abandoned).resolves.toBe(false);
+      feed(inf as SharedInformer).replace([cm("a", "x", "1")], "1");
+      await expect(synced).resolves.toBe(true);
+      await expect(inf.waitForSync?.(AbortSignal.abort())).resolves.toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("resync delivers update events with the same old and new object", () => {

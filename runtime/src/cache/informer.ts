@@ -87,12 +87,16 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
     if (this.hasSynced()) return Promise.resolve(true);
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const onAbort = () => resolve(false);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.syncWaiters.push(() => {
+      const waiter = () => {
         signal?.removeEventListener("abort", onAbort);
         resolve(true);
-      });
+      };
+      const onAbort = () => {
+        this.syncWaiters = this.syncWaiters.filter((w) => w !== waiter);
+        resolve(false);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.syncWaiters.push(waiter);
     });
   }
 

@@ -26,6 +26,12 @@ export interface Informer<T extends KubernetesObject = KubernetesObject> {
   /** Registers a handler; existing objects are replayed to it as adds. Returns an unsubscribe function. */
   addEventHandler(handler: InformerHandler<T>): () => void;
   hasSynced(): boolean;
+  /**
+   * Resolves true once synced, false if the signal aborts first; it waits on the sync itself, not
+   * on a timer. Optional so Informers written before it (tests' fakes) still type-check; the cache's
+   * informers all have it.
+   */
+  waitForSync?(signal?: AbortSignal): Promise<boolean>;
 }
 
 /** A transform applied to each object before it is stored; return what the operator needs. */

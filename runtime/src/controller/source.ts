@@ -1,5 +1,5 @@
 import type { KubernetesObject } from "../api/meta.js";
-import type { Cache, InformerEvent } from "../cache/types.js";
+import type { Cache, Informer, InformerEvent } from "../cache/types.js";
 import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { groupKindOf, type Kind } from "../kinds.js";
@@ -96,7 +96,7 @@ export function gatedKindSource<T extends KubernetesObject>(
   predicates: Predicate<T>[],
   gate: EventGate | undefined,
 ): Source {
-  let synced: (() => boolean) | undefined;
+  let informer: Informer<T> | undefined;
   let started: (() => void) | undefined;
   const startedPromise = new Promise<void>((resolve) => {
     started = resolve;
@@ -104,7 +104,7 @@ export function gatedKindSource<T extends KubernetesObject>(
   return {
     name: `kind source: ${groupKindOf(kind)}`,
     async start(queue, signal, logger) {
-      const informer = await cache.getInformer(kind);
+      const inf = await cache.getInformer(kind);
       const groupKind = groupKindOf(kind);
       const dispatch = (ev: InformerEvent<T>) =>
         traceEvent(
@@ -119,9 +119,9 @@ export function gatedKindSource<T extends KubernetesObject>(
           () => dispatchEvent(handler, predicates, queue, logger, ev),
         );
       // The own-write gate comes first: a suppressed echo is not an event of this controller at all.
-      const unsubscribe = informer.addEventHandler(gate ? (ev) => gate.admit(kind, ev, dispatch) : dispatch);
+      const unsubscribe = inf.addEventHandler(gate ? (ev) => gate.admit(kind, ev, dispatch) : dispatch);
       signal.addEventListener("abort", unsubscribe, { once: true });
-      synced = () => informer.hasSynced();
+      informer = inf;
       started?.();
     },
     async warmUp() {
@@ -130,8 +130,11 @@ export function gatedKindSource<T extends KubernetesObject>(
     },
     async waitForSync(signal) {
       await Promise.race([startedPromise, aborted(signal)]);
+      if (signal.aborted || !informer) return false;
+      if (informer.waitForSync) return informer.waitForSync(signal);
+      // An Informer without waitForSync (written before it joined the interface) can only be polled.
       while (!signal.aborted) {
-        if (synced?.()) return true;
+        if (informer.hasSynced()) return true;
         await sleepUnlessAborted(10, signal);
       }
       return false;
