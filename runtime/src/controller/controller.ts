@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { toMilliseconds } from "../api/duration.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { isWriteObservable, type WriteObserver } from "../client/own-writes.js";
+import { isWriteObservable, type WriteObservable, type WriteObserver } from "../client/own-writes.js";
 import type { Client, Reader } from "../client/types.js";
 import type { RequestQueue } from "../handler/types.js";
 import type { Kind } from "../kinds.js";
@@ -110,71 +110,203 @@ export function createUnmanagedController(
    */
   from: { reader?: Reader; client?: Client } = {},
 ): Controller {
-  if (!name) throw new Error("createController: a controller needs a non-empty name");
-  if (!options?.reconciler || typeof options.reconciler.reconcile !== "function") {
-    throw new Error(`controller ${name}: options.reconciler must have a reconcile(request, context) method`);
-  }
-  const workers = options.maxConcurrentReconciles ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) {
-    throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`);
-  }
-  const timeoutMs = options.reconcileTimeoutMs ?? 0;
-  if (!(timeoutMs >= 0))
-    throw new Error(`controller ${name}: reconcileTimeoutMs must be ≥ 0, got ${timeoutMs}`);
-  claimControllerName(name, options.skipNameValidation);
+  return new ReconcileController(name, options, from);
+}
 
-  const reconciler = options.reconciler;
-  const cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
-  const bindings: Record<string, unknown> = { controller: name };
-  if (options.forKind) {
-    bindings.controllerGroup = options.forKind.group;
-    bindings.controllerKind = options.forKind.kind;
-  }
-  const log = (options.logger ?? nopLogger()).child(bindings);
-  const sources: Source[] = [];
-  let queue: RateLimitingQueue<Request> | undefined;
-  let runSignal: AbortSignal | undefined;
-  let warmSignal: AbortSignal | undefined;
-  let started = false;
-  const labels = { controller: name };
-  const filter = options.suppressOwnWrites ? new OwnWriteFilter(options.suppressOwnWrites) : undefined;
-  const forKind = options.forKind;
-  const reader = from.reader;
-  const writer = from.client && isWriteObservable(from.client) ? from.client : undefined;
-  const detector =
-    options.hotLoop === false
-      ? undefined
-      : new HotLoopDetector(
-          name,
-          log,
-          forKind && reader
-            ? async (req) =>
-                (await reader.get(forKind, { namespace: req.namespace, name: req.name })).metadata?.generation
-            : undefined,
-          options.hotLoop,
-        );
+/** What one call of the reconciler came to (runReconcile), before the queue and metrics hear of it (applyOutcome). */
+interface ReconcileRun {
+  reconcileID: string;
+  log: Logger;
+  /** performance.now() when handling began: the reconcile time metric covers the bookkeeping too. */
+  t0: number;
+  /** Date.now() when handling began, for the hot-loop detector. */
+  startedAt: number;
+  result: Result | undefined;
+  failed: boolean;
+  failure: unknown;
+  /** The writes the reconcile made to the object it reconciled (for the hot-loop detector). */
+  writes: WriteRecord[];
+}
 
-  async function startSource(source: Source, q: RequestQueue, signal: AbortSignal): Promise<void> {
-    const timeout = AbortSignal.timeout(cacheSyncTimeoutMs);
-    const syncSignal = AbortSignal.any([signal, timeout]);
-    await source.start(q, signal, log);
-    const ok = await source.waitForSync(syncSignal);
-    if (!ok && !signal.aborted) {
+/**
+ * controller-runtime's Controller: sources feed a rate-limited queue, and workers take requests from
+ * it one key at a time; reconcileHandler runs the reconciler (runReconcile, its Reconcile) and then
+ * acts on the result (applyOutcome, its reconcileHandler).
+ */
+class ReconcileController implements Controller {
+  readonly name: string;
+  readonly needLeaderElection: boolean;
+  readonly enableWarmup: boolean | undefined;
+  readonly ownWriteFilter: OwnWriteFilter | undefined;
+
+  private readonly options: ControllerOptions;
+  private readonly reconciler: Reconciler;
+  private readonly workers: number;
+  private readonly timeoutMs: number;
+  private readonly cacheSyncTimeoutMs: number;
+  private readonly log: Logger;
+  private readonly labels: { controller: string };
+  private readonly forKind: Kind | undefined;
+  /** The client whose writes during a reconcile are observed; undefined when it cannot be. */
+  private readonly writer: (Client & WriteObservable) | undefined;
+  private readonly detector: HotLoopDetector | undefined;
+
+  private readonly sources: Source[] = [];
+  private queue: RateLimitingQueue<Request> | undefined;
+  private runSignal: AbortSignal | undefined;
+  private warmSignal: AbortSignal | undefined;
+  private started = false;
+
+  constructor(name: string, options: ControllerOptions, from: { reader?: Reader; client?: Client }) {
+    if (!name) throw new Error("createController: a controller needs a non-empty name");
+    if (!options?.reconciler || typeof options.reconciler.reconcile !== "function") {
       throw new Error(
-        `failed to wait for ${name} caches to sync ${source.name}: timed out after ${cacheSyncTimeoutMs}ms`,
+        `controller ${name}: options.reconciler must have a reconcile(request, context) method`,
+      );
+    }
+    const workers = options.maxConcurrentReconciles ?? 1;
+    if (!Number.isInteger(workers) || workers < 1) {
+      throw new Error(`controller ${name}: maxConcurrentReconciles must be an integer ≥ 1, got ${workers}`);
+    }
+    const timeoutMs = options.reconcileTimeoutMs ?? 0;
+    if (!(timeoutMs >= 0))
+      throw new Error(`controller ${name}: reconcileTimeoutMs must be ≥ 0, got ${timeoutMs}`);
+    claimControllerName(name, options.skipNameValidation);
+
+    this.name = name;
+    this.options = options;
+    this.workers = workers;
+    this.timeoutMs = timeoutMs;
+    this.needLeaderElection = options.needLeaderElection ?? true;
+    this.enableWarmup = options.enableWarmup;
+    this.reconciler = options.reconciler;
+    this.cacheSyncTimeoutMs = options.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
+    const bindings: Record<string, unknown> = { controller: name };
+    if (options.forKind) {
+      bindings.controllerGroup = options.forKind.group;
+      bindings.controllerKind = options.forKind.kind;
+    }
+    const log = (options.logger ?? nopLogger()).child(bindings);
+    this.log = log;
+    this.labels = { controller: name };
+    this.ownWriteFilter = options.suppressOwnWrites
+      ? new OwnWriteFilter(options.suppressOwnWrites)
+      : undefined;
+    const forKind = options.forKind;
+    this.forKind = forKind;
+    const reader = from.reader;
+    this.writer = from.client && isWriteObservable(from.client) ? from.client : undefined;
+    this.detector =
+      options.hotLoop === false
+        ? undefined
+        : new HotLoopDetector(
+            name,
+            log,
+            forKind && reader
+              ? async (req) =>
+                  (await reader.get(forKind, { namespace: req.namespace, name: req.name })).metadata
+                    ?.generation
+              : undefined,
+            options.hotLoop,
+          );
+  }
+
+  watch(source: Source): void {
+    this.sources.push(source);
+    const { warmSignal, queue, runSignal } = this;
+    if (!this.started && warmSignal && !warmSignal.aborted) void source.warmUp?.(warmSignal);
+    if (this.started && queue && runSignal && !runSignal.aborted) {
+      this.startSource(source, queue, runSignal).catch((err: unknown) =>
+        this.log.error({ err, source: source.name }, "source added after start failed"),
       );
     }
   }
 
-  async function reconcileHandler(
+  async warmUp(signal: AbortSignal): Promise<void> {
+    if (this.started || this.warmSignal) return;
+    this.warmSignal = signal;
+    this.log.info("Warming up: starting informers before leading");
+    await Promise.all(this.sources.map((s) => s.warmUp?.(signal)));
+  }
+
+  async start(signal: AbortSignal): Promise<void> {
+    const { name, log, workers } = this;
+    if (this.started) throw new Error(`controller ${name} was started more than once`);
+    this.started = true;
+    this.runSignal = signal;
+    initControllerMetrics(name, workers);
+    void loadTracing(); // not awaited: sources start at once; spans begin once it has loaded
+    const q = traceQueue(createRateLimitingQueue<Request>({ name, rateLimiter: this.options.rateLimiter }));
+    this.queue = q;
+    signal.addEventListener("abort", () => q.shutdown(), { once: true });
+    log.info("Starting EventSource");
+    try {
+      await Promise.all(this.sources.map((s) => this.startSource(s, q, signal)));
+    } catch (err) {
+      q.shutdown();
+      throw err;
+    }
+    if (signal.aborted) {
+      q.shutdown();
+      return;
+    }
+    log.info({ workerCount: workers }, "Starting workers");
+    const running = Array.from({ length: workers }, () => this.worker(q, signal));
+    await Promise.all(running);
+    log.info("All workers finished");
+  }
+
+  private async startSource(source: Source, q: RequestQueue, signal: AbortSignal): Promise<void> {
+    const timeout = AbortSignal.timeout(this.cacheSyncTimeoutMs);
+    const syncSignal = AbortSignal.any([signal, timeout]);
+    await source.start(q, signal, this.log);
+    const ok = await source.waitForSync(syncSignal);
+    if (!ok && !signal.aborted) {
+      throw new Error(
+        `failed to wait for ${this.name} caches to sync ${source.name}: timed out after ${this.cacheSyncTimeoutMs}ms`,
+      );
+    }
+  }
+
+  private async worker(q: RateLimitingQueue<Request>, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const next = await q.get();
+      if (!next) return;
+      controllerRuntimeActiveWorkers.inc(this.labels);
+      try {
+        await traceReconcile(q, this.name, next.item, (report) =>
+          this.reconcileHandler(q, next.item, next.priority, signal, report),
+        );
+      } catch (err) {
+        // Only bookkeeping runs here; keep the worker alive whatever happens.
+        this.log.error({ err }, "unexpected error handling a reconcile result");
+      } finally {
+        controllerRuntimeActiveWorkers.dec(this.labels);
+        q.done(next.item);
+      }
+    }
+  }
+
+  private async reconcileHandler(
     q: RateLimitingQueue<Request>,
     req: Request,
     priority: number,
     signal: AbortSignal,
     report: ReportOutcome,
-  ) {
+  ): Promise<void> {
+    const run = await this.runReconcile(req, signal);
+    await this.applyOutcome(q, req, priority, run, report);
+  }
+
+  /**
+   * Calls the reconciler once (controller-runtime's Controller.Reconcile): under the reconcile
+   * timeout, turning a panic into an error, and recording the writes it makes to the object it
+   * reconciles. Never throws: a failure is in the run it returns.
+   */
+  private async runReconcile(req: Request, signal: AbortSignal): Promise<ReconcileRun> {
+    const { name, labels, timeoutMs, forKind, writer } = this;
     const reconcileID = randomUUID();
-    const reqLog = log.child({ namespace: req.namespace ?? "", name: req.name, reconcileID });
+    const reqLog = this.log.child({ namespace: req.namespace ?? "", name: req.name, reconcileID });
     const t0 = performance.now();
     let timeoutTimer: NodeJS.Timeout | undefined;
     let reconcileSignal = signal;
@@ -188,44 +320,66 @@ export function createUnmanagedController(
     }
     const ctx: ReconcileContext = { log: reqLog, signal: reconcileSignal, reconcileID, controllerName: name };
 
-    let result: Result | undefined;
-    let failure: unknown;
-    let failed = false;
-    const writes: WriteRecord[] = [];
+    const run: ReconcileRun = {
+      reconcileID,
+      log: reqLog,
+      t0,
+      startedAt: Date.now(),
+      result: undefined,
+      failed: false,
+      failure: undefined,
+      writes: [],
+    };
     let stopObserving: (() => void) | undefined;
-    const startedAt = Date.now();
     reqLog.debug("Reconciling");
     try {
       let promise: ReturnType<Reconciler["reconcile"]>;
       try {
-        if ((filter || detector) && forKind && writer) {
-          stopObserving = writer.observeWritesTo(forKind, req, writeObserver(req, writes));
+        if ((this.ownWriteFilter || this.detector) && forKind && writer) {
+          stopObserving = writer.observeWritesTo(forKind, req, this.writeObserver(req, run.writes));
         }
-        promise = reconciler.reconcile(req, ctx);
+        promise = this.reconciler.reconcile(req, ctx);
       } catch (thrown) {
         // A synchronous throw from reconcile() breaks its Promise contract: the closest thing to a panic.
         throw new ReconcilePanic(thrown);
       }
-      result = (await promise) ?? undefined;
+      run.result = (await promise) ?? undefined;
     } catch (thrown) {
-      failed = true;
-      failure = thrown;
+      run.failed = true;
+      run.failure = thrown;
       if (thrown instanceof ReconcilePanic || isPanic(thrown)) {
         controllerRuntimeReconcilePanics.inc(labels);
         const cause = thrown instanceof ReconcilePanic ? thrown.cause : thrown;
         reqLog.error({ err: cause, panic: true }, "Observed a panic in reconciler");
-        failure = new Error(`panic: ${describe(cause)} [recovered]`, { cause });
+        run.failure = new Error(`panic: ${describe(cause)} [recovered]`, { cause });
       }
     } finally {
       if (timeoutTimer) clearTimeout(timeoutTimer);
       stopObserving?.();
     }
+    return run;
+  }
 
+  /**
+   * Acts on a run (controller-runtime's reconcileHandler): forgets, requeues after a delay or with
+   * backoff, counts the outcome in the metrics and on the trace span, and shows it to the hot-loop
+   * detector.
+   */
+  private async applyOutcome(
+    q: RateLimitingQueue<Request>,
+    req: Request,
+    priority: number,
+    run: ReconcileRun,
+    report: ReportOutcome,
+  ): Promise<void> {
+    const { labels } = this;
+    const reqLog = run.log;
+    let { failed, failure } = run;
     let outcome: ReconcileResultLabel;
     let requeueAfter = 0;
-    if (!failed && result?.requeueAfter !== undefined) {
+    if (!failed && run.result?.requeueAfter !== undefined) {
       try {
-        requeueAfter = toMilliseconds(result.requeueAfter, "Result.requeueAfter");
+        requeueAfter = toMilliseconds(run.result.requeueAfter, "Result.requeueAfter");
       } catch (err) {
         // A malformed duration is the reconciler's bug: report it like an error, and retry with backoff.
         failed = true;
@@ -256,21 +410,22 @@ export function createUnmanagedController(
       result: outcome,
       requeueAfterMs: requeueAfter,
       error: failed ? failure : undefined,
-      reconcileID,
+      reconcileID: run.reconcileID,
     });
-    controllerRuntimeReconcileTotal.inc({ controller: name, result: outcome });
-    controllerRuntimeReconcileTime.observe(labels, (performance.now() - t0) / 1000);
-    await detector?.observe({
+    controllerRuntimeReconcileTotal.inc({ controller: this.name, result: outcome });
+    controllerRuntimeReconcileTime.observe(labels, (performance.now() - run.t0) / 1000);
+    await this.detector?.observe({
       request: req,
-      startedAt,
+      startedAt: run.startedAt,
       endedAt: Date.now(),
       requeued: (failed && !terminal) || requeueAfter > 0,
-      writes,
+      writes: run.writes,
     });
   }
 
   /** Tells the own-write filter and the hot-loop detector about each write this reconcile makes. */
-  function writeObserver(req: Request, writes: WriteRecord[]): WriteObserver {
+  private writeObserver(req: Request, writes: WriteRecord[]): WriteObserver {
+    const { ownWriteFilter: filter, detector, forKind } = this;
     return {
       willWrite(write) {
         const filtered = filter?.willWrite(write);
@@ -281,74 +436,6 @@ export function createUnmanagedController(
       },
     };
   }
-
-  async function worker(q: RateLimitingQueue<Request>, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const next = await q.get();
-      if (!next) return;
-      controllerRuntimeActiveWorkers.inc(labels);
-      try {
-        await traceReconcile(q, name, next.item, (report) =>
-          reconcileHandler(q, next.item, next.priority, signal, report),
-        );
-      } catch (err) {
-        // Only bookkeeping runs here; keep the worker alive whatever happens.
-        log.error({ err }, "unexpected error handling a reconcile result");
-      } finally {
-        controllerRuntimeActiveWorkers.dec(labels);
-        q.done(next.item);
-      }
-    }
-  }
-
-  const controller: Controller = {
-    name,
-    needLeaderElection: options.needLeaderElection ?? true,
-    enableWarmup: options.enableWarmup,
-    ownWriteFilter: filter,
-    watch(source) {
-      sources.push(source);
-      if (!started && warmSignal && !warmSignal.aborted) void source.warmUp?.(warmSignal);
-      if (started && queue && runSignal && !runSignal.aborted) {
-        const q = queue;
-        startSource(source, q, runSignal).catch((err: unknown) =>
-          log.error({ err, source: source.name }, "source added after start failed"),
-        );
-      }
-    },
-    async warmUp(signal) {
-      if (started || warmSignal) return;
-      warmSignal = signal;
-      log.info("Warming up: starting informers before leading");
-      await Promise.all(sources.map((s) => s.warmUp?.(signal)));
-    },
-    async start(signal) {
-      if (started) throw new Error(`controller ${name} was started more than once`);
-      started = true;
-      runSignal = signal;
-      initControllerMetrics(name, workers);
-      void loadTracing(); // not awaited: sources start at once; spans begin once it has loaded
-      const q = traceQueue(createRateLimitingQueue<Request>({ name, rateLimiter: options.rateLimiter }));
-      queue = q;
-      signal.addEventListener("abort", () => q.shutdown(), { once: true });
-      log.info("Starting EventSource");
-      try {
-        await Promise.all(sources.map((s) => startSource(s, q, signal)));
-      } catch (err) {
-        q.shutdown();
-        throw err;
-      }
-      if (signal.aborted) {
-        q.shutdown();
-        return;
-      }
-      log.info({ workerCount: workers }, "Starting workers");
-      const running = Array.from({ length: workers }, () => worker(q, signal));
-      await Promise.all(running);
-      log.info("All workers finished");
-    },
-  };
-  return controller;
 }
 
 /** Marks a synchronous throw from reconcile(). */
