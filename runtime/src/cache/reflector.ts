@@ -32,6 +32,7 @@ import { queryString, resourcePath } from "../client/paths.js";
 import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
 import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
+import { WatchWatchdog } from "./watchdog.js";
 
 export interface ReflectorSink {
   /**
@@ -295,75 +296,45 @@ export class Reflector {
     const onAbort = () => watchAbort.abort();
     signal.addEventListener("abort", onAbort, { once: true });
     const stallAfterMs = timeoutSeconds * 1000 + this.tuning.stallMarginMs;
-    let stalled = false;
-    let stallTimer: NodeJS.Timeout | undefined;
-    const armStallTimer = () => {
-      if (stallTimer) clearTimeout(stallTimer);
-      stallTimer = setTimeout(() => {
-        stalled = true;
-        watchAbort.abort();
-      }, stallAfterMs);
-      stallTimer.unref();
-    };
+    const watchdog = new WatchWatchdog(watchAbort, {
+      stallAfterMs,
+      livenessCheckMs: this.tuning.livenessCheckMs,
+      livenessProbeTimeoutMs: this.tuning.livenessProbeTimeoutMs,
+      verify: (verifySignal) => this.verifyWatch(verifySignal),
+      onCurrent: () => {
+        this.stats.stalled = undefined;
+      },
+      onDead: (reason) => {
+        this.stats.stalled = { since: Date.now(), reason };
+        this.log.warn({ reason }, "watch stalled; reconnecting on a fresh connection");
+        // Requests unanswered for 5 s while a watch is verified stalled are on the same dead path.
+        rest.reportStalledPath(5_000);
+      },
+    });
     const started = Date.now();
-    let delivered = 0;
-    let deadReason: string | undefined;
-    let livenessTimer: NodeJS.Timeout | undefined;
-    const armLiveness = () => {
-      if (livenessTimer) clearTimeout(livenessTimer);
-      if (!(this.tuning.livenessCheckMs > 0)) return;
-      livenessTimer = setTimeout(() => void verify(), this.tuning.livenessCheckMs);
-      livenessTimer.unref();
-    };
-    const verify = async () => {
-      const before = delivered;
-      const verdict = await this.verifyWatch(watchAbort.signal);
-      if (watchAbort.signal.aborted) return;
-      // Something arrived meanwhile: the watch is alive, whatever the check saw in the race.
-      if (verdict === "current" || delivered !== before) {
-        if (verdict === "current") this.stats.stalled = undefined;
-        armLiveness();
-        return;
-      }
-      deadReason =
-        verdict === "missed"
-          ? `silent for ${this.tuning.livenessCheckMs} ms while a fresh watch saw newer events`
-          : `silent for ${this.tuning.livenessCheckMs} ms and a verification watch got no answer within ${this.tuning.livenessProbeTimeoutMs} ms`;
-      this.stats.stalled = { since: Date.now(), reason: deadReason };
-      this.log.warn({ reason: deadReason }, "watch stalled; reconnecting on a fresh connection");
-      // Requests unanswered for 5 s while a watch is verified stalled are on the same dead path.
-      rest.reportStalledPath(5_000);
-      watchAbort.abort();
-    };
     this.stats.watches++;
-    armStallTimer();
-    armLiveness();
+    watchdog.start();
     try {
       await rest.watch(
         path,
-        (event: WatchEvent) => {
-          armStallTimer();
-          armLiveness();
-          this.handleEvent(event, sink);
-          delivered++;
-        },
+        (event: WatchEvent) => watchdog.onEvent(() => this.handleEvent(event, sink)),
         watchAbort.signal,
         acceptFor(this.options.kind, "watch"),
       );
     } catch (err) {
       const lived = Date.now() - started;
-      this.lastWatchWorked = delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
-      if (deadReason) throw new StallError(`watch stalled: ${deadReason}`);
-      if (stalled) {
+      this.lastWatchWorked = watchdog.events > 0 || lived >= this.tuning.minHealthyWatchMs;
+      if (watchdog.deadReason) throw new StallError(`watch stalled: ${watchdog.deadReason}`);
+      if (watchdog.stalled) {
         throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
       }
       if (err instanceof RequestAbortedError && signal.aborted) return true;
       throw err;
     } finally {
-      if (stallTimer) clearTimeout(stallTimer);
-      if (livenessTimer) clearTimeout(livenessTimer);
+      watchdog.stop();
       signal.removeEventListener("abort", onAbort);
     }
+    const delivered = watchdog.events;
     const lived = Date.now() - started;
     this.log.debug({ events: delivered, livedMs: lived }, "watch ended; resuming");
     return delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
