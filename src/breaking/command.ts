@@ -1,10 +1,10 @@
 import { parseAllDocuments } from "yaml";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
-import { type BreakingChange, type BreakingReport, compareCrds } from "./breaking.js";
-import { withCheckoutAt } from "./breaking-git.js";
-import { siteCollector } from "./breaking-sources.js";
-import { generateManifests, type ManifestOptions } from "./generate.js";
+import { generateManifests, type ManifestOptions } from "../manifests/generate.js";
+import { type BreakingChange, type BreakingReport, compareCrds } from "./compare.js";
+import { withCheckoutAt } from "./git.js";
+import { siteCollector } from "./sources.js";
 
 export interface BreakingOptions extends Omit<ManifestOptions, "root" | "visitMarkers" | "unchecked"> {
   /** The project root today. */

@@ -1,9 +1,9 @@
-import { exitCleanlyOnSignals } from "../cli/interrupt.js";
 import { KbtsError } from "../errors.js";
 import { listDefaultSourceFiles } from "../loading/default-sources.js";
-import { ManifestCache } from "./cache.js";
-import { writeAndReport } from "./command.js";
-import { type ManifestsFlags, writeOptions } from "./flags.js";
+import { ManifestCache } from "../manifests/cache.js";
+import { writeAndReport } from "../manifests/command.js";
+import { type ManifestsFlags, writeOptions } from "../manifests/flags.js";
+import { exitCleanlyOnSignals } from "../process.js";
 
 /**
  * `kbts manifests` on unchanged inputs without loading the CLI (commander and every command's module):

@@ -18,7 +18,6 @@ import { generateRoles } from "../rbac/generate.js";
 import { guardMarker } from "../rbac/guard-markers.js";
 import { GUARDS_FILE, generateGuards } from "../rbac/guards.js";
 import { rbacMarker } from "../rbac/markers.js";
-import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
 import { kbtsVersion, VERSION_ANNOTATION } from "../version.js";
@@ -27,6 +26,7 @@ import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
 import { checkCrds, type MarkersAtNode, visitMarkers } from "./checks.js";
 import { crdSizeWarning } from "./crd-size.js";
+import { registry } from "./generators.js";
 
 export interface ManifestOptions {
   /** Project root; paths and output are relative to it. */

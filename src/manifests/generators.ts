@@ -1,9 +1,9 @@
-import { crdGeneratorMarkers } from "./crd/markers.js";
-import { loadingMarkers } from "./loading/markers.js";
-import { breakingMarkers } from "./markers/defs/breaking.js";
-import { Registry } from "./markers/registry.js";
-import { rbacGeneratorMarkers } from "./rbac/markers.js";
-import { webhookGeneratorMarkers } from "./webhook/markers.js";
+import { breakingMarkers } from "../breaking/markers.js";
+import { crdGeneratorMarkers } from "../crd/markers.js";
+import { loadingMarkers } from "../loading/markers.js";
+import { Registry } from "../markers/registry.js";
+import { rbacGeneratorMarkers } from "../rbac/markers.js";
+import { webhookGeneratorMarkers } from "../webhook/markers.js";
 
 /**
  * Every marker kbts understands, composed from the markers each generator registers (as

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { ManifestsFlags } from "../../manifests/flags.js";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 
 export function defineManifests(program: Command): void {
   program
@@ -46,14 +46,14 @@ export function defineManifests(program: Command): void {
       ) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
-          const { registry } = await import("../../registry.js");
+          const { registry } = await import("../../manifests/generators.js");
           process.stdout.write(`${markerHelp(registry)}\n`);
           return;
         }
         // --watch stops on Ctrl-C itself (runManifests); a run is committed in one synchronous step.
         if (!opts.watch) exitCleanlyOnSignals();
         if (opts.breakingSince !== undefined) {
-          const { runBreakingSince } = await import("../../manifests/breaking-command.js");
+          const { runBreakingSince } = await import("../../breaking/command.js");
           await runBreakingSince({
             root: process.cwd(),
             since: opts.breakingSince,
@@ -65,8 +65,10 @@ export function defineManifests(program: Command): void {
         }
         if (opts.explainRbac) {
           const { explainRbac, formatExplanation } = await import("../../rbac/explain.js");
+          const { registry } = await import("../../manifests/generators.js");
           const rules = await explainRbac({
             root: process.cwd(),
+            markers: registry,
             ...(opts.paths ? { paths: opts.paths } : {}),
           });
           process.stdout.write(formatExplanation(rules));
@@ -74,7 +76,8 @@ export function defineManifests(program: Command): void {
         }
         if (opts.checkRbac) {
           const { runCheckRbac } = await import("../../rbac/check-command.js");
-          await runCheckRbac(opts);
+          const { registry } = await import("../../manifests/generators.js");
+          await runCheckRbac(opts, registry);
           return;
         }
         const { runManifests } = await import("../../manifests/command.js");
