@@ -26,6 +26,7 @@ import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js
 import { type JsonValue, toYamlDocuments } from "../yaml/emit.js";
 import { checkCrds, type MarkersAtNode, visitMarkers } from "./checks.js";
 import { crdSizeWarning } from "./crd-size.js";
+import { DEFAULT_CRD_OUTPUT, DEFAULT_ROLE_NAME } from "./defaults.js";
 import { registry } from "./generators.js";
 
 export interface ManifestOptions {
@@ -110,7 +111,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
 
   const pkgMarkers: MarkerInstance[] = loaded.files.flatMap((sf) => collector.packageMarkers(sf));
   const files = new Map<string, string>();
-  const out = opts.crdOutput ?? "config/crd/bases";
+  const out = opts.crdOutput ?? DEFAULT_CRD_OUTPUT;
   const crdDir = (isAbsolute(out) ? relative(root, out) : out).replace(/\/$/, "") || ".";
   const crdKinds = new Map<string, string>();
   const sizeWarnings: MarkerWarning[] = [];
@@ -142,7 +143,7 @@ export async function generateManifests(opts: ManifestOptions): Promise<Manifest
   }
 
   const rules = instancesOf(pkgMarkers, rbacMarker).map((m) => m.value);
-  const roles = generateRoles(rules, opts.roleName ?? "manager-role");
+  const roles = generateRoles(rules, opts.roleName ?? DEFAULT_ROLE_NAME);
   if (roles.length > 0) files.set("config/rbac/role.yaml", render(roles));
   const read = new Map(loaded.read);
   const guards = generateGuards(

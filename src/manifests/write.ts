@@ -4,6 +4,7 @@ import { KbtsError } from "../errors.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
 import { VERSION_ANNOTATION } from "../version.js";
+import { DEFAULT_CRD_OUTPUT } from "./defaults.js";
 import { shortDiff } from "./diff.js";
 import type { ManifestOptions, ManifestResult } from "./generate.js";
 
@@ -77,7 +78,7 @@ async function checkCrdDirectory(
   crdNames: Map<string, string>,
   result: WriteResult,
 ): Promise<void> {
-  const out = opts.crdOutput ?? "config/crd/bases";
+  const out = opts.crdOutput ?? DEFAULT_CRD_OUTPUT;
   const dir = (isAbsolute(out) ? relative(opts.root, out) : out).replace(/\/$/, "") || ".";
   let entries: string[];
   try {

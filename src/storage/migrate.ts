@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import { DEFAULT_CRD_OUTPUT } from "../manifests/defaults.js";
 
 /**
  * `kbts migrate-storage`: after a kind's storage version changes (create webhook --conversion moves
@@ -27,7 +28,7 @@ export interface MigratedCrd {
   storedVersions: string[];
 }
 
-const CRD_DIR = "config/crd/bases";
+const CRD_DIR = DEFAULT_CRD_OUTPUT;
 
 /** The CRDs of config/crd/bases that serve more than one version (the only ones with anything to migrate). */
 export function multiVersionCrds(root: string): string[] {

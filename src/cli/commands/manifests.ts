@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { DEFAULT_CRD_OUTPUT, DEFAULT_ROLE_NAME } from "../../manifests/defaults.js";
 import type { ManifestsFlags } from "../../manifests/flags.js";
 import { exitCleanlyOnSignals } from "../../process.js";
 
@@ -9,8 +10,8 @@ export function defineManifests(program: Command): void {
       "generate CRDs, RBAC roles and webhook configurations from API types and // +kubebuilder markers",
     )
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
-    .option("--crd-output <dir>", "directory for CRDs", "config/crd/bases")
-    .option("--role-name <name>", "name of the generated ClusterRole/Role", "manager-role")
+    .option("--crd-output <dir>", "directory for CRDs", DEFAULT_CRD_OUTPUT)
+    .option("--role-name <name>", "name of the generated ClusterRole/Role", DEFAULT_ROLE_NAME)
     .option(
       "--allow-dangerous-types",
       "allow float fields (number, float64), as controller-gen's crd:allowDangerousTypes",
