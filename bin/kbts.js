@@ -7,10 +7,10 @@ import module from "node:module";
 // there dist/loading/code-cache.js caches the compiler's code itself.
 module.enableCompileCache?.();
 
-/** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see fast-path.ts). */
+/** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see src/cli/fast-path.ts). */
 async function run(argv) {
   if (argv[2] === "manifests") {
-    const { serveCachedManifests } = await import("../dist/manifests/fast-path.js");
+    const { serveCachedManifests } = await import("../dist/cli/fast-path.js");
     const code = await serveCachedManifests(argv);
     if (code !== undefined) return code;
   }

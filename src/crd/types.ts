@@ -28,3 +28,11 @@ export type CustomResourceDefinition = Omit<
     versions: CrdVersion[];
   };
 };
+
+/**
+ * Whether an object read from a manifests file is a CRD. By its kind only: a file someone else wrote
+ * (the CRD directory, kustomize's output) is trusted to be one as the API server would take it.
+ */
+export function isCrd(o: { kind?: unknown }): o is CustomResourceDefinition {
+  return o.kind === "CustomResourceDefinition";
+}

@@ -4,9 +4,9 @@ import { compareStrings } from "../compare.js";
 import { pluralize } from "../crd/plural.js";
 import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
+import { registry } from "../manifests/generators.js";
 import { MarkerCollector } from "../markers/collect.js";
 import { resource } from "../markers/defs/crd.js";
-import { registry } from "../registry.js";
 import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
 import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "../scaffold/names.js";
 

@@ -2,8 +2,10 @@ import * as crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { CustomResourceDefinition } from "../crd/types.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import { kbtsVersion } from "../version.js";
+import type { JsonValue } from "../yaml/emit.js";
 import type { ManifestResult } from "./generate.js";
 
 /**
@@ -19,7 +21,8 @@ import type { ManifestResult } from "./generate.js";
  * malformed is a miss: the cache can cost a full run, never a stale or failed one.
  */
 
-const FORMAT = 1;
+// 2: entries carry the generated objects (crds, roles, webhooks) beside the files.
+const FORMAT = 2;
 
 /** The flags that change what a run generates. */
 export interface CacheFlags {
@@ -40,7 +43,9 @@ interface Entry {
   /** Import candidates that did not exist, relative: one appearing changes the program. */
   probed: string[];
   files: Array<[string, string]>;
-  crdNames: Array<[string, string]>;
+  crds: Array<[string, CustomResourceDefinition]>;
+  roles: JsonValue[];
+  webhooks: JsonValue[];
   warnings: MarkerWarning[];
 }
 
@@ -104,7 +109,10 @@ function isEntry(v: unknown): v is Entry {
     e.inputs !== null &&
     Array.isArray(e.probed) &&
     pairs(e.files) &&
-    pairs(e.crdNames) &&
+    Array.isArray(e.crds) &&
+    e.crds.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string") &&
+    Array.isArray(e.roles) &&
+    Array.isArray(e.webhooks) &&
     Array.isArray(e.warnings)
   );
 }
@@ -170,7 +178,9 @@ export class ManifestCache {
     if (entry.probed.some((rel) => existsSync(join(this.root, rel)))) return undefined;
     return {
       files: new Map(entry.files),
-      crdNames: new Map(entry.crdNames),
+      crds: new Map(entry.crds),
+      roles: entry.roles,
+      webhooks: entry.webhooks,
       inputs: { scanned, read: new Map(), probed: [] },
       warnings: entry.warnings,
     };
@@ -187,7 +197,9 @@ export class ManifestCache {
       inputs,
       probed: result.inputs.probed.map((f) => this.rel(f)),
       files: [...result.files],
-      crdNames: [...result.crdNames],
+      crds: [...result.crds],
+      roles: result.roles,
+      webhooks: result.webhooks,
       warnings: result.warnings,
     };
     const tmp = `${this.file}.${process.pid}.tmp`;

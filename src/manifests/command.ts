@@ -1,4 +1,5 @@
-import { storageVersionChanges } from "../storage/notice.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ManifestCache } from "./cache.js";
 import { type ManifestsFlags, writeOptions } from "./flags.js";
 import type { ManifestResult } from "./generate.js";
@@ -54,8 +55,26 @@ export async function writeAndReport(
   started: number,
   cached: boolean,
 ): Promise<void> {
-  const moved = flags.check ? [] : storageVersionChanges(opts.root, generated.files);
+  const moved = flags.check ? [] : await storageVersionNotices(opts.root, generated);
   const result = await writeGenerated(opts, generated);
   report(flags, result, Math.round(performance.now() - started), cached);
   for (const line of moved) process.stdout.write(`${line}\n`);
+}
+
+/**
+ * The storage-version notices (storage/notice.ts), which read the CRD files being replaced with the
+ * YAML parser: loaded only when a generated CRD differs from its file on disk, never on a run that
+ * changes no CRD (the cached fast path's usual case).
+ */
+async function storageVersionNotices(root: string, generated: ManifestResult): Promise<string[]> {
+  const changes = [...generated.crds.keys()].some((path) => {
+    try {
+      return readFileSync(join(root, path), "utf8") !== generated.files.get(path);
+    } catch {
+      return false;
+    }
+  });
+  if (!changes) return [];
+  const { storageVersionChanges } = await import("../storage/notice.js");
+  return storageVersionChanges(root, generated);
 }

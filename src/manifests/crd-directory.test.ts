@@ -1,4 +1,12 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -68,5 +76,18 @@ describe("the CRD directory", () => {
         /kinds (Thing and Other|Other and Thing) both make the CRD things\.t\.kbts\.test/,
       ),
     });
+  });
+
+  it("a file there that is not valid YAML is an error at its line, and nothing is written", async () => {
+    const root = project({ "api/v1/gv.ts": GV, "api/v1/a.ts": KIND("Thing") });
+    await writeManifests({ root });
+    const bases = join(root, "config/crd/bases");
+    writeFileSync(join(bases, "hand.yaml"), "kind: CustomResourceDefinition\nkind: Twice\n");
+    rmSync(join(bases, "t.kbts.test_things.yaml"));
+    await expect(writeManifests({ root })).rejects.toMatchObject({
+      where: "config/crd/bases/hand.yaml:2:1",
+      message: expect.stringMatching(/^not valid YAML: /),
+    });
+    expect(existsSync(join(bases, "t.kbts.test_things.yaml"))).toBe(false);
   });
 });

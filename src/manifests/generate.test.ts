@@ -176,3 +176,17 @@ describe("type mapping details", () => {
     );
   });
 });
+
+describe("the objects beside the files", () => {
+  it("are each file's documents as its YAML reads back, key order included", async () => {
+    const { parseAllDocuments } = await import("yaml");
+    const root = new URL("../../testdata/project-v1", import.meta.url).pathname;
+    const result = await generateManifests({ root });
+    const docs = (file: string) => parseAllDocuments(result.files.get(file) ?? "").map((d) => d.toJS());
+    expect(result.crds.size).toBeGreaterThan(0);
+    for (const [file, crd] of result.crds) expect(JSON.stringify([crd])).toBe(JSON.stringify(docs(file)));
+    expect(JSON.stringify(result.roles)).toBe(JSON.stringify(docs("config/rbac/role.yaml")));
+    expect(result.webhooks.length).toBeGreaterThan(0);
+    expect(JSON.stringify(result.webhooks)).toBe(JSON.stringify(docs("config/webhook/manifests.yaml")));
+  });
+});

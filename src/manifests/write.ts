@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
+import { type CustomResourceDefinition, isCrd } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
 import { VERSION_ANNOTATION } from "../version.js";
+import { crdDirectory } from "./defaults.js";
 import { shortDiff } from "./diff.js";
 import type { ManifestOptions, ManifestResult } from "./generate.js";
 
@@ -45,7 +47,7 @@ export async function writeManifests(opts: WriteOptions): Promise<WriteResult> {
  */
 export async function writeGenerated(
   opts: WriteOptions,
-  { files, crdNames, warnings }: ManifestResult,
+  { files, crds, warnings }: ManifestResult,
 ): Promise<WriteResult> {
   if (!opts.check) removeStaleTemps(opts.root);
   const result: WriteResult = { changed: [], unchanged: [], diffs: [], warnings };
@@ -61,7 +63,7 @@ export async function writeGenerated(
     if (opts.check) result.diffs.push(shortDiff(rel, current, content));
     else staged.push({ path: rel, content });
   }
-  await checkCrdDirectory(opts, files, crdNames, result);
+  await checkCrdDirectory(opts, files, crds, result);
   commitFiles(opts.root, staged);
   return result;
 }
@@ -74,11 +76,10 @@ export async function writeGenerated(
 async function checkCrdDirectory(
   opts: WriteOptions,
   files: Map<string, string>,
-  crdNames: Map<string, string>,
+  crds: ReadonlyMap<string, CustomResourceDefinition>,
   result: WriteResult,
 ): Promise<void> {
-  const out = opts.crdOutput ?? "config/crd/bases";
-  const dir = (isAbsolute(out) ? relative(opts.root, out) : out).replace(/\/$/, "") || ".";
+  const dir = crdDirectory(opts.root, opts.crdOutput);
   let entries: string[];
   try {
     entries = readdirSync(join(opts.root, dir)).filter((f) => f.endsWith(".yaml") || f.endsWith(".yml"));
@@ -86,18 +87,16 @@ async function checkCrdDirectory(
     return;
   }
   const owners = new Map<string, string[]>();
-  // Only files kbts did not just generate are parsed: parsing 50 generated CRDs was a third of a run.
-  const parse = entries.some((f) => !crdNames.has(`${dir}/${f}`))
-    ? (await import("yaml")).parseAllDocuments
+  // Only files kbts did not just generate are parsed (the YAML parser is loaded for them alone):
+  // parsing 50 generated CRDs was a third of a run.
+  const read = entries.some((f) => !crds.has(`${dir}/${f}`))
+    ? (await import("../yaml/read.js")).readManifestObjects
     : undefined;
   const nameOf = (rel: string, text: string): string | undefined => {
-    const known = crdNames.get(rel);
-    if (known !== undefined || !parse) return known;
-    for (const doc of parse(text)) {
-      const v = doc.toJS() as { kind?: string; metadata?: { name?: string } } | null;
-      if (v?.kind === "CustomResourceDefinition" && v.metadata?.name) return v.metadata.name;
-    }
-    return undefined;
+    const known = crds.get(rel)?.metadata.name;
+    if (known !== undefined || !read) return known;
+    const fix = "correct the YAML, or delete the file if kbts wrote it for a kind that is gone";
+    return read(text, rel, { fix }).find((o) => isCrd(o) && o.metadata?.name)?.metadata?.name;
   };
   for (const f of entries) {
     const rel = `${dir}/${f}`;

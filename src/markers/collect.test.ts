@@ -1,6 +1,6 @@
 import { ts } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { registry } from "../registry.js";
+import { registry } from "../manifests/generators.js";
 import { MarkerCollector } from "./collect.js";
 import { markerHelp } from "./help.js";
 import { usage } from "./parse.js";

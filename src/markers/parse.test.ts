@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { KbtsError } from "../errors.js";
-import { registry } from "../registry.js";
+import { registry } from "../manifests/generators.js";
 import { parseArgs, t } from "./args.js";
 import { parseMarker } from "./parse.js";
 

@@ -1,12 +1,17 @@
 import { KbtsError } from "../errors.js";
+import type { Registry } from "../markers/registry.js";
 import { checkRbac, formatRbacReport } from "./check.js";
 
 /**
  * `kbts manifests --check-rbac`: prints the report and fails (exit 1) when code uses a permission no
  * marker grants; unused grants and unresolved calls fail too with --strict.
  */
-export async function runCheckRbac(flags: { paths?: string[]; strict?: boolean }, root = process.cwd()) {
-  const report = await checkRbac({ root, ...(flags.paths ? { paths: flags.paths } : {}) });
+export async function runCheckRbac(
+  flags: { paths?: string[]; strict?: boolean },
+  markers: Registry,
+  root = process.cwd(),
+) {
+  const report = await checkRbac({ root, markers, ...(flags.paths ? { paths: flags.paths } : {}) });
   process.stdout.write(formatRbacReport(report));
   const { missing, unused, unresolved } = report;
   const summary = `${missing.length} missing, ${unused.length} unused, ${unresolved.length} unresolved`;

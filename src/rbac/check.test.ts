@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { KbtsError } from "../errors.js";
+import { registry } from "../manifests/generators.js";
 import { runCreateApi, runInit } from "../plugins/commands.js";
 import { checkRbac, formatRbacReport } from "./check.js";
 import { runCheckRbac } from "./check-command.js";
@@ -14,7 +15,7 @@ const seeded = testdata("check-rbac");
 
 describe("kbts manifests --check-rbac", () => {
   it("finds the seeded missing permission, the seeded unused one and the call it cannot follow", async () => {
-    const report = await checkRbac({ root: seeded });
+    const report = await checkRbac({ root: seeded, markers: registry });
     expect(formatRbacReport(report)).toBe(readFileSync(`${seeded}/expected.txt`, "utf8"));
   }, 30_000);
 
@@ -87,18 +88,20 @@ describe("kbts manifests --check-rbac", () => {
       "update coordination.k8s.io/leases",
     ]);
     // Everything it uses is granted, and nothing more.
-    expect(formatRbacReport(await checkRbac({ root: rules }))).toBe("");
+    expect(formatRbacReport(await checkRbac({ root: rules, markers: registry }))).toBe("");
   }, 30_000);
 
   it("exits 1 when a permission is missing; a scaffold with nothing unused passes even --strict", async () => {
-    await expect(runCheckRbac({}, seeded)).rejects.toThrow(KbtsError);
-    await expect(runCheckRbac({ strict: true }, testdata("project-gpubudget"))).resolves.toBeUndefined();
+    await expect(runCheckRbac({}, registry, seeded)).rejects.toThrow(KbtsError);
+    await expect(
+      runCheckRbac({ strict: true }, registry, testdata("project-gpubudget")),
+    ).resolves.toBeUndefined();
   }, 30_000);
 
   it.each(["project-gpubudget", "project-v1"])(
     "reports nothing on the scaffolded %s",
     async (project) => {
-      const report = await checkRbac({ root: testdata(project) });
+      const report = await checkRbac({ root: testdata(project), markers: registry });
       expect(formatRbacReport(report)).toBe("");
     },
     30_000,
@@ -109,7 +112,7 @@ describe("kbts manifests --check-rbac", () => {
     try {
       await runInit(dir, { domain: "example.com", repo: "example.com/memcached", runtime: "registry" });
       await runCreateApi(dir, { group: "cache", version: "v1alpha1", kind: "Memcached" });
-      const report = await checkRbac({ root: dir });
+      const report = await checkRbac({ root: dir, markers: registry });
       expect(formatRbacReport(report)).toBe("");
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -119,7 +122,7 @@ describe("kbts manifests --check-rbac", () => {
   it("says what to do outside a project", async () => {
     const empty = mkdtempSync(join(tmpdir(), "kbts-check-rbac-empty-"));
     try {
-      await expect(checkRbac({ root: empty })).rejects.toThrow(/no TypeScript under cmd/);
+      await expect(checkRbac({ root: empty, markers: registry })).rejects.toThrow(/no TypeScript under cmd/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }

@@ -4,8 +4,7 @@ import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { DEFAULT_PATHS, findSourceFiles } from "../loading/program.js";
 import { MarkerCollector } from "../markers/collect.js";
-import { formatLocation, instancesOf, type MarkerInstance } from "../markers/registry.js";
-import { registry } from "../registry.js";
+import { formatLocation, instancesOf, type MarkerInstance, type Registry } from "../markers/registry.js";
 import { type Permission, scanUsages, type Unresolved, type Usage } from "./check-usage.js";
 import { type GuardRule, guardMarker } from "./guard-markers.js";
 import { type RbacRule, rbacMarker } from "./markers.js";
@@ -21,6 +20,8 @@ export interface RbacCheckOptions {
   root: string;
   /** Files whose markers make the role (as `kbts manifests --paths`); default api/** and internal/**. */
   paths?: string[];
+  /** Every marker kbts understands (manifests/generators.ts): passed in, as the generators sit above rbac/. */
+  markers: Registry;
 }
 
 /** One permission used by code and granted by no marker, at the call. */
@@ -64,7 +65,7 @@ export async function scanGrantsAndUsages(opts: RbacCheckOptions): Promise<{
       fix: "run `kbts manifests --check-rbac` at the root of a kbts project",
     });
   }
-  const markers = packageMarkers(root, markerFiles);
+  const markers = packageMarkers(opts.markers, root, markerFiles);
   const { usages, unresolved } = await scanUsages(root, usageFiles);
   return {
     grants: instancesOf(markers, rbacMarker),
@@ -79,7 +80,7 @@ export async function checkRbac(opts: RbacCheckOptions): Promise<RbacReport> {
   return compareGrants(grants, usages, unresolved);
 }
 
-function packageMarkers(root: string, files: string[]): MarkerInstance[] {
+function packageMarkers(registry: Registry, root: string, files: string[]): MarkerInstance[] {
   const collector = new MarkerCollector(registry, root);
   return files.flatMap((f) => {
     const sf = ts.createSourceFile(f, readFileSync(f, "utf8"), ts.ScriptTarget.Latest, true);

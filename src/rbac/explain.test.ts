@@ -2,11 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { registry } from "../manifests/generators.js";
 import { explainRbac, formatExplanation } from "./explain.js";
 
 const golden = (name: string) => new URL(`../../testdata/${name}`, import.meta.url).pathname;
 const CONTROLLER = "internal/controller/gpubudget_controller.ts";
-const explain = async (root: string) => formatExplanation(await explainRbac({ root }));
+const explain = async (root: string) => formatExplanation(await explainRbac({ root, markers: registry }));
 
 // Each test reads a golden project's code with the type checker (seconds on a busy machine).
 describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,22 @@ describe("kbts migrate-storage", () => {
       "memcacheds.cache.example.com",
     ]);
     expect(multiVersionCrds(join(TESTDATA, "project-crontab"))).toEqual([]);
+  });
+
+  it("names the file and line of a CRD file that is not valid YAML", () => {
+    const root = mkdtempSync(join(tmpdir(), "kbts-migrate-"));
+    try {
+      mkdirSync(join(root, "config/crd/bases"), { recursive: true });
+      writeFileSync(
+        join(root, "config/crd/bases/x.yaml"),
+        "---\nkind: CustomResourceDefinition\nkind: Twice\n",
+      );
+      expect(() => multiVersionCrds(root)).toThrow(
+        expect.objectContaining({ where: "config/crd/bases/x.yaml:3:1" }),
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("says what to do when there is nothing to migrate or no CRDs, before touching a cluster", async () => {

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseAllDocuments } from "yaml";
 import { compareStrings } from "../compare.js";
+import { isCrd } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
+import { DEFAULT_CRD_OUTPUT } from "../manifests/defaults.js";
+import { readManifestObjects } from "../yaml/read.js";
 
 /**
  * `kbts migrate-storage`: after a kind's storage version changes (create webhook --conversion moves
@@ -27,7 +29,7 @@ export interface MigratedCrd {
   storedVersions: string[];
 }
 
-const CRD_DIR = "config/crd/bases";
+const CRD_DIR = DEFAULT_CRD_OUTPUT;
 
 /** The CRDs of config/crd/bases that serve more than one version (the only ones with anything to migrate). */
 export function multiVersionCrds(root: string): string[] {
@@ -43,17 +45,10 @@ export function multiVersionCrds(root: string): string[] {
   }
   const names: string[] = [];
   for (const file of files.sort(compareStrings)) {
-    for (const doc of parseAllDocuments(readFileSync(join(dir, file), "utf8"))) {
-      const crd = doc.toJS() as {
-        kind?: string;
-        metadata?: { name?: string };
-        spec?: { versions?: unknown[] };
-      };
-      if (
-        crd?.kind === "CustomResourceDefinition" &&
-        crd.metadata?.name &&
-        (crd.spec?.versions?.length ?? 0) > 1
-      ) {
+    const rel = `${CRD_DIR}/${file}`;
+    const text = readFileSync(join(dir, file), "utf8");
+    for (const crd of readManifestObjects(text, rel, { fix: "correct the YAML, or run make manifests" })) {
+      if (isCrd(crd) && crd.metadata?.name && (crd.spec?.versions?.length ?? 0) > 1) {
         names.push(crd.metadata.name);
       }
     }

@@ -1,29 +1,35 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CustomResourceDefinition, isCrd } from "../crd/types.js";
+import { readManifestObjects } from "../yaml/read.js";
 
 /**
  * What `kbts manifests` says when a CRD it writes stores another version than the one on disk (a
  * `+kubebuilder:storageversion` moved by hand): objects already in a cluster stay encoded in the old
- * version until they are rewritten. Reads the generated YAML line by line (the emitter's own layout),
- * so the manifests command loads no YAML parser for it.
+ * version until they are rewritten. The new CRD is the generator's object; the file it replaces was
+ * written by someone (kbts, controller-gen, a hand) and is read with the shared YAML reader. The
+ * manifests command loads this module only when a CRD file changes, so a run that changes none
+ * loads no YAML parser.
  */
 
-/** The storage version of a CRD as kbts and controller-gen emit it, or undefined. */
-export function storageVersionOfCrd(text: string): string | undefined {
-  if (!/^kind: CustomResourceDefinition$/m.test(text)) return undefined;
-  let current: string | undefined;
-  for (const line of text.split("\n")) {
-    const name = /^ {2}- name: (\S+)$|^ {4}name: (\S+)$/.exec(line);
-    if (name) current = name[1] ?? name[2];
-    if (/^ {4}storage: true$/.test(line)) return current;
-  }
-  return undefined;
+/** The version a CRD stores, or undefined. */
+export function storageVersionOf(crd: CustomResourceDefinition): string | undefined {
+  return crd.spec?.versions?.find((v) => v.storage)?.name;
+}
+
+/** The storage version of the (first) CRD in a manifests file's text, or undefined; `file` names it in errors. */
+export function storageVersionOfCrd(text: string, file = "CRD"): string | undefined {
+  const crd = readManifestObjects(text, file).find(isCrd);
+  return crd ? storageVersionOf(crd) : undefined;
 }
 
 /** One line per generated CRD whose storage version differs from the file it replaces. */
-export function storageVersionChanges(root: string, files: ReadonlyMap<string, string>): string[] {
+export function storageVersionChanges(
+  root: string,
+  generated: { files: ReadonlyMap<string, string>; crds: ReadonlyMap<string, CustomResourceDefinition> },
+): string[] {
   const out: string[] = [];
-  for (const [path, text] of files) {
+  for (const [path, crd] of generated.crds) {
     let current: string;
     try {
       current = readFileSync(join(root, path), "utf8");
@@ -31,14 +37,19 @@ export function storageVersionChanges(root: string, files: ReadonlyMap<string, s
       continue;
     }
     // An unchanged file stores what it stored (the usual case, and all of a cached run's files).
-    if (current === text) continue;
-    const next = storageVersionOfCrd(text);
+    if (current === generated.files.get(path)) continue;
+    const next = storageVersionOf(crd);
     if (next === undefined) continue;
-    const before = storageVersionOfCrd(current);
+    let before: string | undefined;
+    try {
+      before = storageVersionOfCrd(current, path);
+    } catch {
+      // A file that is not valid YAML says nothing about what a cluster stored; it is replaced anyway.
+      continue;
+    }
     if (before === undefined || before === next) continue;
-    const crd = /^ {2}name: (\S+)$/m.exec(text)?.[1] ?? path;
     out.push(
-      `${crd}: the storage version changes from ${before} to ${next}. Objects a cluster stored as ${before} stay so until rewritten: once this CRD is installed and the operator serves /convert, run make migrate-storage`,
+      `${crd.metadata.name}: the storage version changes from ${before} to ${next}. Objects a cluster stored as ${before} stay so until rewritten: once this CRD is installed and the operator serves /convert, run make migrate-storage`,
     );
   }
   return out;

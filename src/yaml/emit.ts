@@ -272,3 +272,20 @@ function escapeChar(c: string): string {
   if (cp <= 0xffff) return `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
   return `\\U${cp.toString(16).toUpperCase().padStart(8, "0")}`;
 }
+
+/**
+ * A value as its YAML reads back: a JSON copy (undefined dropped) with every mapping's keys in the
+ * emitter's order. Generators hand these objects along beside the text, so readers see the same thing
+ * whether they got the object or parsed the file.
+ */
+export function toJsonValue(value: unknown): JsonValue {
+  return sortKeys(JSON.parse(JSON.stringify(value)) as JsonValue);
+}
+
+function sortKeys(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v === null || typeof v !== "object") return v;
+  const out: { [key: string]: JsonValue } = {};
+  for (const k of Object.keys(v).sort(compareYamlKeys)) out[k] = sortKeys(v[k] as JsonValue);
+  return out;
+}

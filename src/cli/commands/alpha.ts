@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 import { printResult } from "../scaffold-flags.js";
 
 // Declares `kbts alpha` (Kubebuilder's experimental commands); implementations load only when run.

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 import { collectList, flagBool, parseBool, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts edit`; the implementation loads only when it runs.

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 
 export function defineGenerate(program: Command): void {
   program

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 import { collectList, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts init`; the scaffolding (templates, handlebars) loads only when it runs.

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
+import { DEFAULT_CRD_OUTPUT, DEFAULT_ROLE_NAME } from "../../manifests/defaults.js";
 import type { ManifestsFlags } from "../../manifests/flags.js";
-import { exitCleanlyOnSignals } from "../interrupt.js";
+import { exitCleanlyOnSignals } from "../../process.js";
 
 export function defineManifests(program: Command): void {
   program
@@ -9,8 +10,8 @@ export function defineManifests(program: Command): void {
       "generate CRDs, RBAC roles and webhook configurations from API types and // +kubebuilder markers",
     )
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
-    .option("--crd-output <dir>", "directory for CRDs", "config/crd/bases")
-    .option("--role-name <name>", "name of the generated ClusterRole/Role", "manager-role")
+    .option("--crd-output <dir>", "directory for CRDs", DEFAULT_CRD_OUTPUT)
+    .option("--role-name <name>", "name of the generated ClusterRole/Role", DEFAULT_ROLE_NAME)
     .option(
       "--allow-dangerous-types",
       "allow float fields (number, float64), as controller-gen's crd:allowDangerousTypes",
@@ -46,14 +47,14 @@ export function defineManifests(program: Command): void {
       ) => {
         if (opts.listMarkers) {
           const { markerHelp } = await import("../../markers/help.js");
-          const { registry } = await import("../../registry.js");
+          const { registry } = await import("../../manifests/generators.js");
           process.stdout.write(`${markerHelp(registry)}\n`);
           return;
         }
         // --watch stops on Ctrl-C itself (runManifests); a run is committed in one synchronous step.
         if (!opts.watch) exitCleanlyOnSignals();
         if (opts.breakingSince !== undefined) {
-          const { runBreakingSince } = await import("../../manifests/breaking-command.js");
+          const { runBreakingSince } = await import("../../breaking/command.js");
           await runBreakingSince({
             root: process.cwd(),
             since: opts.breakingSince,
@@ -65,8 +66,10 @@ export function defineManifests(program: Command): void {
         }
         if (opts.explainRbac) {
           const { explainRbac, formatExplanation } = await import("../../rbac/explain.js");
+          const { registry } = await import("../../manifests/generators.js");
           const rules = await explainRbac({
             root: process.cwd(),
+            markers: registry,
             ...(opts.paths ? { paths: opts.paths } : {}),
           });
           process.stdout.write(formatExplanation(rules));
@@ -74,7 +77,8 @@ export function defineManifests(program: Command): void {
         }
         if (opts.checkRbac) {
           const { runCheckRbac } = await import("../../rbac/check-command.js");
-          await runCheckRbac(opts);
+          const { registry } = await import("../../manifests/generators.js");
+          await runCheckRbac(opts, registry);
           return;
         }
         const { runManifests } = await import("../../manifests/command.js");

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
-import { parse } from "yaml";
+import type { JSONSchemaProps } from "@kbts/runtime";
 import { KbtsError } from "../../errors.js";
-import { generateManifests, ManifestErrors } from "../../manifests/generate.js";
+import { generateManifests, ManifestErrors, type ManifestResult } from "../../manifests/generate.js";
 import type { ResourceModel } from "../../project/resource.js";
 
 /**
@@ -12,24 +12,14 @@ import type { ResourceModel } from "../../project/resource.js";
  * and the source lacks gets its type's zero value beside its TODO.
  */
 
-/** An OpenAPI schema as the CRD carries it (only what the comparison reads). */
-interface Schema {
-  type?: string;
-  properties?: Record<string, Schema>;
-  required?: string[];
-  description?: string;
-  "x-kubernetes-int-or-string"?: boolean;
-  [key: string]: unknown;
-}
-
 /** Root-level fields every object has; conversion keeps metadata and sets apiVersion/kind itself. */
 const ENVELOPE = new Set(["apiVersion", "kind", "metadata"]);
 
 /** Each version's root schema of the kind's CRD, from the types as they are on disk. */
-export async function versionSchemas(root: string, r: ResourceModel): Promise<Map<string, Schema>> {
-  let files: Map<string, string>;
+export async function versionSchemas(root: string, r: ResourceModel): Promise<Map<string, JSONSchemaProps>> {
+  let crds: ManifestResult["crds"];
   try {
-    ({ files } = await generateManifests({ root, paths: ["api/**/*.ts"] }));
+    ({ crds } = await generateManifests({ root, paths: ["api/**/*.ts"] }));
   } catch (err) {
     if (!(err instanceof ManifestErrors)) throw err;
     throw new KbtsError(
@@ -40,36 +30,32 @@ export async function versionSchemas(root: string, r: ResourceModel): Promise<Ma
       },
     );
   }
-  const text = files.get(`config/crd/bases/${r.qualifiedGroup}_${r.plural}.yaml`);
-  const out = new Map<string, Schema>();
-  if (text === undefined) return out;
-  const crd = parse(text) as {
-    spec?: { versions?: { name: string; schema?: { openAPIV3Schema?: Schema } }[] };
-  };
-  for (const v of crd.spec?.versions ?? []) {
-    if (v.schema?.openAPIV3Schema) out.set(v.name, v.schema.openAPIV3Schema);
-  }
+  const crd = [...crds.values()].find(
+    (c) => c.spec.group === r.qualifiedGroup && c.spec.names.plural === r.plural,
+  );
+  const out = new Map<string, JSONSchemaProps>();
+  for (const v of crd?.spec.versions ?? []) out.set(v.name, v.schema.openAPIV3Schema);
   return out;
 }
 
 /** The schema without descriptions: two versions document a field differently but store it alike. */
-function shape(schema: Schema | undefined): unknown {
+function shape(schema: JSONSchemaProps | undefined): unknown {
   if (schema === undefined || schema === null || typeof schema !== "object") return schema;
-  if (Array.isArray(schema)) return schema.map((s) => shape(s as Schema));
+  if (Array.isArray(schema)) return schema.map((s) => shape(s as JSONSchemaProps));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
     if (k === "description") continue;
-    out[k] = typeof v === "object" && v !== null ? shape(v as Schema) : v;
+    out[k] = typeof v === "object" && v !== null ? shape(v as JSONSchemaProps) : v;
   }
   return out;
 }
 
-function sameShape(a: Schema | undefined, b: Schema | undefined): boolean {
+function sameShape(a: JSONSchemaProps | undefined, b: JSONSchemaProps | undefined): boolean {
   return isDeepStrictEqual(shape(a), shape(b));
 }
 
 /** A value of the field's type for a required field the source has no counterpart for. */
-function zeroValue(schema: Schema, typeRef: string): string {
+function zeroValue(schema: JSONSchemaProps, typeRef: string): string {
   if (schema["x-kubernetes-int-or-string"]) return "0";
   switch (schema.type) {
     case "string":
@@ -86,14 +72,14 @@ function zeroValue(schema: Schema, typeRef: string): string {
   }
 }
 
-const requiredIn = (s: Schema, name: string) => s.required?.includes(name) === true;
+const requiredIn = (s: JSONSchemaProps, name: string) => s.required?.includes(name) === true;
 
 export interface Side {
   /** "v1alpha1" */
   version: string;
   /** The TypeScript name of the kind's type in the conversion module: "Captain", "CaptainV1". */
   typeName: string;
-  schema: Schema;
+  schema: JSONSchemaProps;
 }
 
 /**

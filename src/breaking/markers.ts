@@ -1,5 +1,5 @@
-import { t } from "../args.js";
-import { defineMarker, type MarkerDefinition } from "../registry.js";
+import { t } from "../markers/args.js";
+import { defineMarker, type MarkerDefinition } from "../markers/registry.js";
 
 /** A reason is the point of accepting a break: an empty one is refused where it is written. */
 function reason(args: unknown): string {

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Command } from "commander";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { defineManifests } from "../cli/commands/manifests.js";
-import { runManifests } from "./command.js";
+import { runManifests } from "../manifests/command.js";
+import { defineManifests } from "./commands/manifests.js";
 import { plainManifestsFlags, serveCachedManifests } from "./fast-path.js";
 
 // The CLI's exit-on-signal handlers would outlive the test in the worker.
-vi.mock("../cli/interrupt.js", () => ({ exitCleanlyOnSignals: () => {} }));
+vi.mock("../process.js", () => ({ exitCleanlyOnSignals: () => {} }));
 
 let dir: string | undefined;
 afterEach(() => {

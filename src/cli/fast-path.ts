@@ -1,9 +1,10 @@
-import { exitCleanlyOnSignals } from "../cli/interrupt.js";
 import { KbtsError } from "../errors.js";
 import { listDefaultSourceFiles } from "../loading/default-sources.js";
-import { ManifestCache } from "./cache.js";
-import { writeAndReport } from "./command.js";
-import { type ManifestsFlags, writeOptions } from "./flags.js";
+import { ManifestCache } from "../manifests/cache.js";
+import { writeAndReport } from "../manifests/command.js";
+import { DEFAULT_CRD_OUTPUT, DEFAULT_ROLE_NAME } from "../manifests/defaults.js";
+import { type ManifestsFlags, writeOptions } from "../manifests/flags.js";
+import { exitCleanlyOnSignals } from "../process.js";
 
 /**
  * `kbts manifests` on unchanged inputs without loading the CLI (commander and every command's module):
@@ -18,8 +19,12 @@ const SWITCHES = { "--allow-dangerous-types": "allowDangerousTypes", "--strict":
 
 /** The flags of a plain `kbts manifests …` argv (after the subcommand), or undefined for anything else. */
 export function plainManifestsFlags(args: string[]): ManifestsFlags | undefined {
-  // commander's defaults (src/cli/commands/manifests.ts): they are part of the cache entry's key.
-  const flags: ManifestsFlags = { crdOutput: "config/crd/bases", roleName: "manager-role", cache: true };
+  // commander's defaults (the same constants): they are part of the cache entry's key.
+  const flags: ManifestsFlags = {
+    crdOutput: DEFAULT_CRD_OUTPUT,
+    roleName: DEFAULT_ROLE_NAME,
+    cache: true,
+  };
   const seen = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;

@@ -1,9 +1,9 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
 import { compareStrings } from "../compare.js";
 import type { CrdVersion, CustomResourceDefinition } from "../crd/types.js";
-import { breakingAccept, storageMigration } from "../markers/defs/breaking.js";
 import { resource, storageVersion, unservedVersion } from "../markers/defs/crd.js";
 import { formatLocation, type MarkerDefinition, type MarkerInstance } from "../markers/registry.js";
+import { breakingAccept, storageMigration } from "./markers.js";
 
 /**
  * The breaking-change gate's comparator: the CRDs generated at a base ref against today's, walked

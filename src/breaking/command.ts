@@ -1,10 +1,9 @@
-import { parseAllDocuments } from "yaml";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
-import { type BreakingChange, type BreakingReport, compareCrds } from "./breaking.js";
-import { withCheckoutAt } from "./breaking-git.js";
-import { siteCollector } from "./breaking-sources.js";
-import { generateManifests, type ManifestOptions } from "./generate.js";
+import { generateManifests, type ManifestOptions } from "../manifests/generate.js";
+import { type BreakingChange, type BreakingReport, compareCrds } from "./compare.js";
+import { withCheckoutAt } from "./git.js";
+import { siteCollector } from "./sources.js";
 
 export interface BreakingOptions extends Omit<ManifestOptions, "root" | "visitMarkers" | "unchecked"> {
   /** The project root today. */
@@ -33,13 +32,14 @@ export async function findBreakingChanges(opts: BreakingOptions): Promise<Breaki
   // The ref is checked first: a wrong one is reported before anything is generated.
   return withCheckoutAt(root, since, async ({ commit, root: baseRoot, missing }) => {
     const today = await generateManifests({ ...generation, root, visitMarkers: visit });
-    const after = crdsOf(today.files);
+    const after = [...today.crds.values()];
     const warnings = today.warnings;
     if (missing) return { changes: [], safe: [], commit, compared: 0, missing, warnings };
     let before: CustomResourceDefinition[];
     try {
       // The base is generated as it was: kbts' own checks may have grown stricter since.
-      before = crdsOf((await generateManifests({ ...generation, root: baseRoot, unchecked: true })).files);
+      const base = await generateManifests({ ...generation, root: baseRoot, unchecked: true });
+      before = [...base.crds.values()];
     } catch (err) {
       if (!(err instanceof KbtsError)) throw err;
       throw new KbtsError(
@@ -52,17 +52,6 @@ export async function findBreakingChanges(opts: BreakingOptions): Promise<Breaki
     }
     return { ...compareCrds(before, after, sites), commit, compared: before.length, missing, warnings };
   });
-}
-
-function crdsOf(files: Map<string, string>): CustomResourceDefinition[] {
-  const out: CustomResourceDefinition[] = [];
-  for (const text of files.values()) {
-    for (const doc of parseAllDocuments(text)) {
-      const v = doc.toJS() as { kind?: string } | null;
-      if (v?.kind === "CustomResourceDefinition") out.push(v as CustomResourceDefinition);
-    }
-  }
-  return out;
 }
 
 /** One change as the CLI prints it: what, where, and the marker that made it. */

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KbtsError } from "../errors.js";
-import { findBreakingChanges, formatReport } from "./breaking-command.js";
-import { generateManifests } from "./generate.js";
+import { generateManifests } from "../manifests/generate.js";
+import { findBreakingChanges, formatReport } from "./command.js";
 
 const corpus = new URL("../../testdata/breaking/", import.meta.url).pathname;
 const cases = readdirSync(corpus, { withFileTypes: true })

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { ts } from "ts-morph";
-import { type SchemaSite, type SchemaSites, siteKey } from "./breaking.js";
-import type { MarkersAtNode } from "./checks.js";
+import type { MarkersAtNode } from "../manifests/checks.js";
+import { type SchemaSite, type SchemaSites, siteKey } from "./compare.js";
 
 /**
  * Where today's schema nodes come from: the markers at each node (an `items:` marker at its items)
