@@ -25,12 +25,12 @@
  * It keeps no objects: the sink (the informer) owns the store and computes what a relist changed.
  */
 import type { Status } from "../api/core.js";
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import { ApiError, errorFromStatus, isGone } from "../client/errors.js";
 import { acceptFor } from "../client/metadata.js";
 import { queryString, resourcePath } from "../client/paths.js";
 import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
-import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 
 export interface ReflectorSink {

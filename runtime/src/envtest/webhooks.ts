@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Kind } from "../api/kind.js";
 import type { Converter } from "../conversion/hubspoke.js";
-import type { Kind } from "../kinds.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
 import { EnvtestError } from "./errors.js";

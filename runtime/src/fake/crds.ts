@@ -6,9 +6,9 @@ import type {
   CustomResourceDefinitionVersion,
   JSONSchemaProps,
 } from "../api/core.js";
-import { defineKind, type Kind } from "../kinds.js";
-import { compileRules, hasRules } from "./cel.js";
-import { type SchemaValidator, validatorFor } from "./schema.js";
+import { defineKind, type Kind } from "../api/kind.js";
+import { compileRules, hasRules } from "../validation/cel.js";
+import { type SchemaValidator, validatorFor } from "../validation/schema.js";
 
 type CRDSpec = NonNullable<CustomResourceDefinition["spec"]>;
 

@@ -1,7 +1,7 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
-import type { Kind } from "../kinds.js";
 import { type FakeStore, objKey, out } from "./store.js";
 
 /** get: a copy of the stored object, or NotFound. */
