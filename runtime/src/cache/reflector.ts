@@ -30,7 +30,8 @@ import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import { ApiError, errorFromStatus, isGone } from "../client/errors.js";
 import { acceptFor } from "../client/metadata.js";
 import { queryString, resourcePath } from "../client/paths.js";
-import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
+import { RequestAbortedError, type RestClient, type WatchEvent } from "../client/rest.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import type { Logger } from "../log/types.js";
 
 export interface ReflectorSink {
@@ -201,11 +202,8 @@ export class Reflector {
           },
           needList ? "list failed; retrying" : "watch failed; reconnecting",
         );
-        try {
-          await sleep(delay, signal);
-        } catch {
-          break;
-        }
+        await sleepUnlessAborted(delay, signal);
+        if (signal.aborted) break;
       }
     }
     this.log.debug("reflector stopped");
