@@ -10,21 +10,19 @@ type CRDVersion = CRDSpec["versions"][number];
 type Loose<T> = T & { [key: string]: unknown };
 
 /**
- * A CustomResourceDefinition as envtest takes it: the runtime's type (api/core.ts), cut down to the
- * parts envtest reads (group, names, each version's name and served) with the rest optional and
- * sent as is (conversion is envtest's own WebhookConversion), so a test may hand over a CRD read from YAML.
+ * A CustomResourceDefinition as envtest takes it: the fields envtest reads (group, names, each
+ * version's name and served) typed as the runtime's CustomResourceDefinition (api/core.ts) types
+ * them; everything else is sent as is, so a test may hand over a CRD written as a plain literal.
  */
 export type CustomResourceDefinitionLike = Loose<{
   apiVersion?: string;
   kind?: string;
   metadata: Loose<{ name?: string }>;
-  spec: Loose<
-    Partial<Omit<CRDSpec, "group" | "names" | "versions" | "conversion">> & {
-      group: CRDSpec["group"];
-      names: Loose<Pick<CRDSpec["names"], "plural" | "kind">>;
-      versions: Loose<Pick<CRDVersion, "name" | "served">>[];
-    }
-  >;
+  spec: Loose<{
+    group: CRDSpec["group"];
+    names: Loose<Pick<CRDSpec["names"], "plural" | "kind">>;
+    versions: Loose<Pick<CRDVersion, "name" | "served">>[];
+  }>;
 }>;
 
 const KUSTOMIZE_FILES = new Set(["kustomization.yaml", "kustomization.yml", "kustomizeconfig.yaml"]);
