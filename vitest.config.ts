@@ -6,7 +6,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 // Tests run on the TypeScript sources of @kbts/runtime, so no build is needed between edits.
 const alias = [
   { find: /^@kbts\/runtime\/envtest$/, replacement: here("./runtime/src/envtest/index.ts") },
-  { find: /^@kbts\/runtime\/fake\/celtypes$/, replacement: here("./runtime/src/fake/celtypes.ts") },
+  { find: /^@kbts\/runtime\/validation$/, replacement: here("./runtime/src/validation/index.ts") },
   { find: /^@kbts\/runtime\/fake$/, replacement: here("./runtime/src/fake/index.ts") },
   { find: /^@kbts\/runtime$/, replacement: here("./runtime/src/index.ts") },
 ];

@@ -1,12 +1,12 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
+import { defineKind } from "../../runtime/src/api/kind.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import type { Informer } from "../../runtime/src/cache/types.js";
 import type { APIClient } from "../../runtime/src/client/index.js";
-import { defineKind } from "../../runtime/src/kinds.js";
 
 export interface Budget extends KubernetesObject {
   spec: { maxGPUs: number };

@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { defineKind } from "../../runtime/src/api/kind.js";
 import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import { createClient } from "../../runtime/src/client/client.js";
@@ -30,7 +31,6 @@ import { compactEtcd } from "../../runtime/src/envtest/etcd-compaction.js";
 import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
-import { defineKind } from "../../runtime/src/kinds.js";
 import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
 
 const REPO = new URL("../../", import.meta.url).pathname;

@@ -1,5 +1,6 @@
 // @kbts/runtime: the public surface. Each folder owns one concept and exports it from its index.ts.
 export * from "./api/index.js";
+export * from "./api/kind.js";
 export * from "./builder/index.js";
 export * from "./cache/index.js";
 export type * from "./cache/types.js";
@@ -12,13 +13,14 @@ export * from "./conversion/index.js";
 export * from "./events/index.js";
 export * from "./handler/index.js";
 export * from "./healthz/index.js";
-export * from "./kinds.js";
 export * from "./leaderelection/index.js";
 export * from "./log/index.js";
 export type * from "./log/types.js";
 export * from "./manager/index.js";
 export type * from "./manager/types.js";
+export * from "./metrics/filters/index.js";
 export * from "./metrics/index.js";
+export * from "./metrics/server/index.js";
 export * from "./migration/index.js";
 export * from "./predicate/index.js";
 export * from "./reconcile/index.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
-import { celPropertyName } from "@kbts/runtime/fake/celtypes";
+import { celPropertyName } from "@kbts/runtime/validation";
 import { Environment } from "@marcbachmann/cel-js";
 import { parse } from "yaml";
 import { compareStrings } from "../compare.js";

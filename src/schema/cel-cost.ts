@@ -1,5 +1,5 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
-import { celPropertyName } from "@kbts/runtime/fake/celtypes";
+import { celPropertyName } from "@kbts/runtime/validation";
 import { type ASTNode, Environment } from "@marcbachmann/cel-js";
 
 /**

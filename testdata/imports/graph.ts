@@ -66,3 +66,12 @@ export function findCycle(graph: ImportGraph): string[] | undefined {
   }
   return undefined;
 }
+
+/** The distinct [from, to] pairs of groups (e.g. folders) that import one another, sorted. */
+export function folderEdges(graph: ImportGraph, groupOf: (module: string) => string): [string, string][] {
+  const edges = new Set<string>();
+  for (const [from, targets] of graph)
+    for (const to of targets)
+      if (groupOf(from) !== groupOf(to)) edges.add(`${groupOf(from)}\0${groupOf(to)}`);
+  return [...edges].sort().map((e) => e.split("\0") as [string, string]);
+}

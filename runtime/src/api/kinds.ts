@@ -3,8 +3,9 @@
  * client, cache and builder: `client.get(Pod, key)`) and as a type of the same name (the object type),
  * so `import { Pod } from "@kbts/runtime"` gives both.
  */
-import { defineKind } from "../kinds.js";
+
 import type * as t from "./core.js";
+import { defineKind } from "./kind.js";
 
 export type Pod = t.Pod;
 export const Pod = defineKind<t.Pod>({

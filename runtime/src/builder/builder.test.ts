@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { defineKind, type Kind, metadataOnly } from "../api/kind.js";
 import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
 import type { Cache, Informer, InformerHandler } from "../cache/types.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
-import { defineKind, type Kind, metadataOnly } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
 import type { Manager, Runnable } from "../manager/types.js";
 import { generationChangedPredicate, labelSelectorPredicate } from "../predicate/predicate.js";

@@ -1,9 +1,9 @@
+import { type Kind, metadataOnly } from "../api/kind.js";
 import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
 import { type Controller, type ControllerOptions, createController } from "../controller/controller.js";
 import { gatedKindSource, type Source } from "../controller/source.js";
 import { enqueueRequestForObject, enqueueRequestForOwner } from "../handler/enqueue.js";
 import type { EventHandler } from "../handler/types.js";
-import { type Kind, metadataOnly } from "../kinds.js";
 import type { Manager } from "../manager/types.js";
 import type { Predicate } from "../predicate/predicate.js";
 import type { Reconciler } from "../reconcile/types.js";

@@ -1,1 +1,8 @@
 export * from "./builder.js";
+export {
+  mutatingWebhookPath,
+  validatingWebhookPath,
+  type WebhookBuilder,
+  type WebhookHost,
+  webhookManagedBy,
+} from "./webhook.js";

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind, metadataOnly } from "../api/kind.js";
 import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
 import { createClient } from "../client/client.js";
 import { isNotFound, NotFoundError } from "../client/errors.js";
@@ -6,7 +7,6 @@ import { acceptFor } from "../client/metadata.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { defineKind, metadataOnly } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { CacheNotStartedError, createCache, type InformerCache, KindNotServedError } from "./cache.js";
 import type { InformerEvent } from "./types.js";

@@ -8,6 +8,7 @@
  * controller-runtime (whose cache reader DeepCopies too), without ever touching the shared store.
  */
 
+import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { ApiError, isNotFound, notFound } from "../client/errors.js";
 import type { KubeConfig } from "../client/kubeconfig.js";
@@ -16,7 +17,6 @@ import { resourcePath } from "../client/paths.js";
 import { RestClient, type RestClientOptions } from "../client/rest.js";
 import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
-import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { type CacheKindSize, registerCacheSizeReporter } from "../metrics/cache.js";

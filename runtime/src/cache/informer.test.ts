@@ -1,9 +1,9 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it, vi } from "vitest";
+import { metadataOnly } from "../api/kind.js";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { RestClient } from "../client/rest.js";
-import { metadataOnly } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import {
   deepCopyJSON,

@@ -7,13 +7,14 @@
  * fail loudly instead of silently corrupting what every other reader sees. Reads through the cache
  * hand out mutable deep copies instead (see cache.ts).
  */
+
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { withTypeMeta } from "../client/client.js";
 import { toPartialObjectMetadata } from "../client/metadata.js";
 import { resourceVersionReached } from "../client/own-writes.js";
 import type { RestClient } from "../client/rest.js";
 import type { ObjectKey } from "../client/types.js";
-import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { Reflector, type ReflectorSink, type ReflectorTuning } from "./reflector.js";
 import { keyOf, NAMESPACE_INDEX, Store, storeKey } from "./store.js";

@@ -25,12 +25,13 @@
  * It keeps no objects: the sink (the informer) owns the store and computes what a relist changed.
  */
 import type { Status } from "../api/core.js";
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesList, KubernetesObject } from "../api/meta.js";
 import { ApiError, errorFromStatus, isGone } from "../client/errors.js";
 import { acceptFor } from "../client/metadata.js";
 import { queryString, resourcePath } from "../client/paths.js";
-import { RequestAbortedError, type RestClient, sleep, type WatchEvent } from "../client/rest.js";
-import { groupKindOf, type Kind } from "../kinds.js";
+import { RequestAbortedError, type RestClient, type WatchEvent } from "../client/rest.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import type { Logger } from "../log/types.js";
 import { WatchWatchdog } from "./watchdog.js";
 
@@ -202,11 +203,8 @@ export class Reflector {
           },
           needList ? "list failed; retrying" : "watch failed; reconnecting",
         );
-        try {
-          await sleep(delay, signal);
-        } catch {
-          break;
-        }
+        await sleepUnlessAborted(delay, signal);
+        if (signal.aborted) break;
       }
     }
     this.log.debug("reflector stopped");

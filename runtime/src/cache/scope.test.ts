@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { type Kind, metadataOnly } from "../api/kind.js";
 import { ConfigMap, Namespace, Pod, Secret } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { type Kind, metadataOnly } from "../kinds.js";
 import { dropManagedFields } from "./informer.js";
 import { scopeFor, transformKey, unscopedCacheWarning, validateCacheOptions } from "./scope.js";
 import type { CacheOptions } from "./types.js";

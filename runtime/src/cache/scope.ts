@@ -4,8 +4,9 @@
  * Resolved from CacheOptions as controller-runtime resolves ByObject against the Default* options:
  * a per-kind field replaces the cache-wide default, it is never merged with it.
  */
+
+import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
 import { parseSelector, selectorToString } from "../client/selector.js";
-import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
 import { dropManagedFields } from "./informer.js";
 import type { ByObject, CacheOptions, TransformFunc } from "./types.js";
 

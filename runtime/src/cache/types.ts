@@ -1,7 +1,7 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { LabelSelectorInput } from "../client/selector.js";
 import type { Reader } from "../client/types.js";
-import type { Kind } from "../kinds.js";
 
 /** An informer event, with the old object on update (client-node's informer gives none; ours does). */
 export type InformerEvent<T extends KubernetesObject = KubernetesObject> =

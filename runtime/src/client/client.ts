@@ -5,9 +5,8 @@
  * apiVersion and kind, including list items (the API server leaves them off items).
  */
 
+import { apiVersionOf, type Kind } from "../api/kind.js";
 import type { KubernetesList, KubernetesObject } from "../api/meta.js";
-import type { Cache } from "../cache/types.js";
-import { apiVersionOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { isNotFound, missingSubresourceError } from "./errors.js";
 import type { KubeConfig } from "./kubeconfig.js";
@@ -37,9 +36,16 @@ import type {
 } from "./types.js";
 import { isObject, writeBack } from "./writeback.js";
 
+/**
+ * What the client reads through instead of the API server: controller-runtime's client.Reader, which
+ * the informer cache implements. A reader that can also wait for a resourceVersion (InformerCache can)
+ * gets read-your-own-writes.
+ */
+export type CacheReader = Reader & Partial<ResourceVersionWaiter>;
+
 export interface ClientOptions {
   /** Serve get/list from this informer cache (controller-runtime's default client). */
-  cache?: Cache;
+  cache?: CacheReader;
   /** Kinds always read from the API server even with a cache, e.g. Secrets you do not want to hold (controller-runtime's CacheOptions.DisableFor). */
   uncached?: Kind[];
   logger?: Logger;
@@ -339,12 +345,12 @@ class KubeClient implements APIClient {
 
   /** Waits (bounded) for the cache to reach our write; forgets the write once it has. */
   private async cacheReached(
-    cache: Cache,
+    cache: CacheReader,
     kind: Kind,
     key: ObjectKey,
     resourceVersion: string,
   ): Promise<boolean> {
-    const reached = await (cache as Cache & ResourceVersionWaiter).waitForResourceVersion(
+    const reached = await (cache as Reader & ResourceVersionWaiter).waitForResourceVersion(
       kind,
       key,
       resourceVersion,
@@ -390,7 +396,7 @@ class KubeClient implements APIClient {
     return written;
   }
 
-  private cacheFor(kind: Kind): Cache | undefined {
+  private cacheFor(kind: Kind): CacheReader | undefined {
     const { cache, uncached } = this.options;
     if (!cache) return undefined;
     const same = (k: Kind) => k.group === kind.group && k.version === kind.version && k.kind === kind.kind;
@@ -494,8 +500,8 @@ class KubeClient implements APIClient {
   }
 }
 
-function canWait(cache: Cache): cache is Cache & ResourceVersionWaiter {
-  return typeof (cache as Partial<ResourceVersionWaiter>).waitForResourceVersion === "function";
+function canWait(cache: CacheReader): cache is Reader & ResourceVersionWaiter {
+  return typeof cache.waitForResourceVersion === "function";
 }
 
 function requireNamespace(kind: Kind, obj: KubernetesObject): string {

@@ -1,5 +1,6 @@
 export {
   type APIClient,
+  type CacheReader,
   type ClientOptions,
   createAPIReader,
   createClient,

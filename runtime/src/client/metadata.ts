@@ -4,8 +4,9 @@
  * Each media type ends with a plain application/json fallback for servers that cannot convert (some
  * aggregated APIs); what they send is cut down to metadata here.
  */
+
+import { apiVersionOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
-import { apiVersionOf, type Kind } from "../kinds.js";
 
 /** Accept header for a get or a watch of a metadata-only kind. */
 export const PARTIAL_OBJECT_METADATA_ACCEPT =

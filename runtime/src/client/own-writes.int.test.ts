@@ -2,6 +2,7 @@
 // left GPUBudgets wrong with no fault at all, reproduced with a controller shaped like the scaffold's.
 // Own-write suppression and hot-loop detection (issue 17, items 2 and 3) share this control plane.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import { Namespace, Pod } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { controllerManagedBy } from "../builder/builder.js";
@@ -9,7 +10,6 @@ import { createCache } from "../cache/cache.js";
 import { type FaultProxy, startFaultProxy } from "../envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
-import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { Manager } from "../manager/types.js";

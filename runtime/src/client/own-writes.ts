@@ -14,8 +14,9 @@
  * that grow with every write (KEP-5504 "comparable resource version"). A value that is not a decimal
  * integer (an aggregated API server, a proxy) is only ever equal to itself.
  */
+
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { groupKindOf, type Kind } from "../kinds.js";
 import type { ObjectKey } from "./types.js";
 
 /** What a cache must offer for read-your-own-writes (InformerCache does). */

@@ -4,6 +4,7 @@
  * original's resourceVersion so a concurrent write makes the patch fail with a Conflict.
  */
 import type { KubernetesObject } from "../api/meta.js";
+import { jsonClone } from "../internal/json.js";
 import type { JsonPatchOperation, Patch } from "./types.js";
 
 export function mergePatch(data: Record<string, unknown>): Patch {
@@ -59,10 +60,8 @@ export function patchContentType(type: Patch["type"] | "apply"): string {
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-function toJSON(v: unknown): Json {
-  // Drops undefined members and functions exactly as the wire encoding would.
-  return JSON.parse(JSON.stringify(v ?? {})) as Json;
-}
+/** The value as the wire encoding sends it (undefined members and functions dropped). */
+const toJSON = (v: unknown): Json => jsonClone(v ?? {}) as Json;
 
 function isObject(v: Json | undefined): v is { [k: string]: Json } {
   return typeof v === "object" && v !== null && !Array.isArray(v);

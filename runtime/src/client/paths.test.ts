@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import { ConfigMap, CustomResourceDefinition, Deployment, Namespace, Pod } from "../api/kinds.js";
-import { defineKind } from "../kinds.js";
 import { queryString, resourcePath } from "./paths.js";
 
 const GPUBudget = defineKind({

@@ -3,7 +3,7 @@
  * Core kinds live under `/api/v1`, every other group under `/apis/<group>/<version>`; namespaced
  * kinds add `/namespaces/<ns>`. The same rule serves built-in kinds and any CRD.
  */
-import type { Kind } from "../kinds.js";
+import type { Kind } from "../api/kind.js";
 
 export interface PathParts {
   namespace?: string;

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { TLSSocket } from "node:tls";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
 import { errorFromResponse } from "./errors.js";
@@ -127,7 +128,8 @@ export class RestClient {
       }
       const wait = retryAfterMs(res, code);
       if (wait !== undefined && attempt < this.options.maxRetries) {
-        await sleep(wait, req.signal);
+        await sleepUnlessAborted(wait, req.signal);
+        if (req.signal?.aborted) throw new RequestAbortedError("aborted");
         continue;
       }
       throw errorFromResponse(code, body.toString("utf8"));
@@ -444,23 +446,5 @@ function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<Buff
     res.on("close", () => {
       if (!res.complete) reject(new Error("connection closed before the response was complete"));
     });
-  });
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new RequestAbortedError("aborted"));
-      return;
-    }
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new RequestAbortedError("aborted"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -2,8 +2,9 @@
  * client-go's retry.RetryOnConflict: re-run a read-modify-write while the API server answers 409
  * Conflict, with a short jittered backoff. Anything else, and the last conflict, is thrown.
  */
+
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { isConflict } from "./errors.js";
-import { sleep } from "./rest.js";
 
 export interface Backoff {
   /** Attempts in total. */
@@ -51,7 +52,7 @@ export async function retryOn<R>(
     }
     let delay = wait * (1 + Math.random() * backoff.jitter);
     if (backoff.capMs !== undefined) delay = Math.min(delay, backoff.capMs);
-    await sleep(delay);
+    await sleepUnlessAborted(delay);
     wait *= backoff.factor;
   }
 }

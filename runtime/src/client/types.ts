@@ -1,5 +1,5 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject, LabelSelector } from "../api/meta.js";
-import type { Kind } from "../kinds.js";
 
 /** namespace/name of one object; no namespace for cluster-scoped kinds. */
 export interface ObjectKey {

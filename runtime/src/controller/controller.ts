@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { toMilliseconds } from "../api/duration.js";
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { isWriteObservable, type WriteObservable, type WriteObserver } from "../client/own-writes.js";
 import type { Client, Reader } from "../client/types.js";
 import type { RequestQueue } from "../handler/types.js";
-import type { Kind } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import type { Manager, Runnable } from "../manager/types.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { ObservedWrite } from "../client/own-writes.js";
-import { defineKind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { controllerRuntimeReconcileHotLoops } from "../metrics/controller.js";
 import { fingerprint, HotLoopDetector, type WriteRecord, writeRecord } from "./hot-loop.js";

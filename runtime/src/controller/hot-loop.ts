@@ -23,9 +23,9 @@
  * windowMs / reconciles (3 s by default), which cannot fit `reconciles` runs in the window.
  */
 import { createHash } from "node:crypto";
+import { groupKindOf } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { ObservedWrite } from "../client/own-writes.js";
-import { groupKindOf } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { controllerRuntimeReconcileHotLoops } from "../metrics/controller.js";
 import { type Request, requestKey } from "../reconcile/types.js";

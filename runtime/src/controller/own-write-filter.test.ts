@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { InformerEvent } from "../cache/types.js";
 import { type ObservedWrite, WriteObservers } from "../client/own-writes.js";
-import { defineKind } from "../kinds.js";
 import { OwnWriteFilter } from "./own-write-filter.js";
 
 const Widget = defineKind<KubernetesObject>({

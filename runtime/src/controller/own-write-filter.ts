@@ -21,10 +21,11 @@
  * Versions never echoed (the object is outside the cache's namespaces or selectors) are dropped after
  * `retainMs`.
  */
+
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { InformerEvent } from "../cache/types.js";
 import { compareResourceVersions, type ObservedWrite } from "../client/own-writes.js";
-import { groupKindOf, type Kind } from "../kinds.js";
 
 /** Which of a controller's own writes do not re-trigger it: its status writes, or all its writes. */
 export type OwnWriteSuppression = "status" | "all";

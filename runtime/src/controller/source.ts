@@ -1,8 +1,8 @@
+import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, Informer, InformerEvent } from "../cache/types.js";
 import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
-import { groupKindOf, type Kind } from "../kinds.js";
 import type { Logger } from "../log/types.js";
 import { evaluatePredicates, type Predicate, type PredicateEventType } from "../predicate/predicate.js";
 import { traceEvent } from "../tracing/tracing.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Client } from "../client/types.js";
 import { createFakeClient } from "../fake/index.js";
-import { defineKind } from "../kinds.js";
 import {
   AlreadyOwnedError,
   addFinalizer,

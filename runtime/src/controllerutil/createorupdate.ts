@@ -1,10 +1,10 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { isNotFound } from "../client/errors.js";
 import { mergeFrom } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { writeBack } from "../client/writeback.js";
-import type { Kind } from "../kinds.js";
-import { jsonClone, jsonEqual } from "./json.js";
+import { jsonClone, jsonEqual } from "../internal/json.js";
 
 /** What createOrUpdate / createOrPatch did (controller-runtime's OperationResult values). */
 export type OperationResult = "unchanged" | "created" | "updated" | "updatedStatus" | "updatedStatusOnly";

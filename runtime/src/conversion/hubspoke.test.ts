@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defineKind } from "../kinds.js";
+import { defineKind } from "../api/kind.js";
 import { ConversionError, defineSpoke, hubAndSpokes } from "./hubspoke.js";
 import { ConversionRegistry } from "./registry.js";
 import {

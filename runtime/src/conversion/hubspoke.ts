@@ -1,6 +1,6 @@
+import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
-import { jsonClone, jsonEqual } from "../controllerutil/json.js";
-import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
+import { jsonClone, jsonEqual } from "../internal/json.js";
 
 /**
  * One spoke version of a kind: the two functions that take its objects to the hub version and back

@@ -6,10 +6,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Environment, simulatedNodes, startEnvironment } from "./index.js";
-import { RestClient } from "./rest.js";
+import { RawClient } from "./rest.js";
 
 let env: Environment;
-let rest: RestClient;
+let rest: RawClient;
 
 /** Polls fn until it stops throwing, or throws its last error at the deadline. */
 async function eventually<T>(fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
@@ -75,7 +75,7 @@ beforeAll(async () => {
   env = await startEnvironment({
     cluster: { nodes: simulatedNodes(3, { "nvidia.com/gpu": "8" }), nodeMonitorGracePeriodSeconds: 8 },
   });
-  rest = new RestClient(env.kubeConfig);
+  rest = new RawClient(env.kubeConfig);
 }, 180_000);
 
 afterAll(async () => {

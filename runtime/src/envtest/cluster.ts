@@ -3,10 +3,12 @@
  * garbage-collection, service-account and node-lifecycle controllers), kube-scheduler and kwok, which plays
  * the kubelet of simulated nodes (pods are scheduled, go Running and terminate, with no containers).
  */
+
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { stringify } from "yaml";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import type { CertificateAuthority } from "../tls/certs.js";
 import { EnvtestError } from "./errors.js";
 import { kubeconfigYAML } from "./kubeconfig.js";
@@ -19,8 +21,8 @@ import {
   type SimulatedNode,
 } from "./nodes.js";
 import { freePort } from "./ports.js";
-import { ControlPlaneProcess, sleep } from "./process.js";
-import { type RestClient, statusMessage } from "./rest.js";
+import { ControlPlaneProcess } from "./process.js";
+import { type RawClient, statusMessage } from "./rest.js";
 import { KWOK_STAGES_FILE } from "./store.js";
 
 export interface ClusterOptions {
@@ -65,7 +67,7 @@ export interface ClusterBinaries {
 
 /** What cluster mode needs from the control plane it joins. */
 export interface ClusterContext {
-  rest: RestClient;
+  rest: RawClient;
   apiURL: string;
   servingCA: CertificateAuthority;
   clientCA: CertificateAuthority;
@@ -293,14 +295,14 @@ export async function startCluster(
   };
 }
 
-async function createNode(rest: RestClient, node: SimulatedNode): Promise<void> {
+async function createNode(rest: RawClient, node: SimulatedNode): Promise<void> {
   const res = await rest.call("POST", "/api/v1/nodes", nodeObject(node));
   if (res.status !== 201) {
     throw new EnvtestError(`creating simulated node ${node.name} failed: ${statusMessage(res)}`);
   }
 }
 
-async function labelNode(rest: RestClient, name: string, value: string): Promise<void> {
+async function labelNode(rest: RawClient, name: string, value: string): Promise<void> {
   const res = await rest.call(
     "PATCH",
     `/api/v1/nodes/${encodeURIComponent(name)}`,
@@ -316,7 +318,7 @@ interface NodeList {
 
 /** Polls until every named node's Ready condition has the wanted status. */
 async function waitForNodes(
-  rest: RestClient,
+  rest: RawClient,
   names: string[],
   ready: string,
   timeoutMs: number,
@@ -341,6 +343,6 @@ async function waitForNodes(
         { fix: "set KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see kwok's output" },
       );
     }
-    await sleep(100);
+    await sleepUnlessAborted(100);
   }
 }

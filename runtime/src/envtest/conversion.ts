@@ -3,7 +3,7 @@
  * local webhook server (https://host:port/convert, trusting its CA), as envtest does for convertible
  * types; admission configurations get the same treatment in webhooks.ts.
  */
-import type { Kind } from "../kinds.js";
+import type { Kind } from "../api/kind.js";
 import { localConversion, localServingURL, type WebhookConversion } from "../webhookcerts/local.js";
 import { type CustomResourceDefinitionLike, crdName } from "./crds.js";
 import { manifestFiles, readDocuments } from "./manifests.js";

@@ -1,22 +1,29 @@
 import { basename } from "node:path";
+import type { CustomResourceDefinition } from "../api/core.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { EnvtestError } from "./errors.js";
 import { manifestFiles, readDocuments, type SourcedDoc } from "./manifests.js";
-import { sleep } from "./process.js";
-import { type RestClient, statusMessage } from "./rest.js";
+import { type RawClient, statusMessage } from "./rest.js";
 
-/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition envtest reads; the rest is sent as is. */
-export interface CustomResourceDefinitionLike {
+type CRDSpec = NonNullable<CustomResourceDefinition["spec"]>;
+type CRDVersion = CRDSpec["versions"][number];
+type Loose<T> = T & { [key: string]: unknown };
+
+/**
+ * A CustomResourceDefinition as envtest takes it: the fields envtest reads (group, names, each
+ * version's name and served) typed as the runtime's CustomResourceDefinition (api/core.ts) types
+ * them; everything else is sent as is, so a test may hand over a CRD written as a plain literal.
+ */
+export type CustomResourceDefinitionLike = Loose<{
   apiVersion?: string;
   kind?: string;
-  metadata: { name?: string; [key: string]: unknown };
-  spec: {
-    group: string;
-    names: { plural: string; kind: string; [key: string]: unknown };
-    versions: { name: string; served: boolean; [key: string]: unknown }[];
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
+  metadata: Loose<{ name?: string }>;
+  spec: Loose<{
+    group: CRDSpec["group"];
+    names: Loose<Pick<CRDSpec["names"], "plural" | "kind">>;
+    versions: Loose<Pick<CRDVersion, "name" | "served">>[];
+  }>;
+}>;
 
 const KUSTOMIZE_FILES = new Set(["kustomization.yaml", "kustomization.yml", "kustomizeconfig.yaml"]);
 const CRD_API_VERSION = "apiextensions.k8s.io/v1";
@@ -68,7 +75,7 @@ export function crdName(crd: CustomResourceDefinitionLike): string {
 
 /** Creates each CRD, or updates it when it exists (retrying on conflicts). */
 export async function installCRDs(
-  rest: RestClient,
+  rest: RawClient,
   crds: { crd: CustomResourceDefinitionLike; where: string }[],
 ): Promise<void> {
   // The last definition of a name wins, as in envtest.
@@ -98,7 +105,7 @@ export async function installCRDs(
  * resource being in discovery is what clients need).
  */
 export async function waitForCRDs(
-  rest: RestClient,
+  rest: RawClient,
   crds: CustomResourceDefinitionLike[],
   timeoutMs = 10_000,
   pollMs = 100,
@@ -128,6 +135,6 @@ export async function waitForCRDs(
         `CRDs not served after ${timeoutMs}ms: ${[...pending].join(", ")} missing from discovery`,
       );
     }
-    await sleep(pollMs);
+    await sleepUnlessAborted(pollMs);
   }
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { CustomResourceDefinition } from "../api/core.js";
 import { parseDuration } from "../api/duration.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { CertificateAuthority, serviceAccountSigningKey } from "../tls/certs.js";
 import { type Binaries, resolveBinaries, resolveClusterBinaries } from "./binaries.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
@@ -22,8 +23,8 @@ import { EnvtestError } from "./errors.js";
 import { kubeconfigYAML, type RestConfig } from "./kubeconfig.js";
 import { nodesFromEnv } from "./nodes.js";
 import { freePort, portInUse } from "./ports.js";
-import { ControlPlaneProcess, ProcessStartError, sleep } from "./process.js";
-import { RestClient } from "./rest.js";
+import { ControlPlaneProcess, ProcessStartError } from "./process.js";
+import { RawClient } from "./rest.js";
 import {
   type InstalledWebhooks,
   installWebhooks,
@@ -171,7 +172,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
         cluster = await startCluster(
           clusterBinaries,
           {
-            rest: new RestClient(plane.kubeConfig),
+            rest: new RawClient(plane.kubeConfig),
             apiURL: plane.config.host,
             ...plane.pki,
             startTimeoutMs: timeouts.start,
@@ -198,7 +199,7 @@ export async function startEnvironment(options: EnvironmentOptions = {}): Promis
     await extraDirs.remove();
   };
   try {
-    const rest = new RestClient(kubeConfig);
+    const rest = new RawClient(kubeConfig);
     // Serving certs first: CRDs converted by the local webhook server need its URL and CA.
     let installed: InstalledWebhooks | undefined;
     if (options.webhookInstallOptions) {
@@ -449,7 +450,7 @@ async function startControlPlane(
     const kubeConfig = await newKubeConfig();
     kubeConfig.loadFromString(kubeconfigText);
     t = Date.now();
-    await waitForDefaultNamespace(new RestClient(kubeConfig), timeouts.start);
+    await waitForDefaultNamespace(new RawClient(kubeConfig), timeouts.start);
     const defaultNamespaceMs = Date.now() - t;
     return {
       kubeConfig,
@@ -476,7 +477,7 @@ async function newKubeConfig(): Promise<KubeConfig> {
   return new KubeConfig();
 }
 
-async function waitForDefaultNamespace(rest: RestClient, timeoutMs: number): Promise<void> {
+async function waitForDefaultNamespace(rest: RawClient, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await rest.call("GET", "/api/v1/namespaces/default").catch(() => undefined);
@@ -486,6 +487,6 @@ async function waitForDefaultNamespace(rest: RestClient, timeoutMs: number): Pro
         `kube-apiserver is healthy but the default namespace did not appear within ${timeoutMs}ms`,
       );
     }
-    await sleep(50);
+    await sleepUnlessAborted(50);
   }
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Environment, EnvtestError, findBinary, startEnvironment } from "./index.js";
-import { RestClient } from "./rest.js";
+import { RawClient } from "./rest.js";
 
 const testdata = join(import.meta.dirname, "testdata");
 const widgets = "/apis/test.kbts.io/v1/namespaces/default/widgets";
@@ -57,11 +57,11 @@ function processesMentioning(text: string): number[] {
 
 describe("startEnvironment with CRDs", () => {
   let env: Environment;
-  let rest: RestClient;
+  let rest: RawClient;
 
   beforeAll(async () => {
     env = await startEnvironment({ crdDirectoryPaths: [join(testdata, "crds")] });
-    rest = new RestClient(env.kubeConfig);
+    rest = new RawClient(env.kubeConfig);
   });
   afterAll(async () => {
     await env?.stop();
@@ -218,7 +218,7 @@ describe("startEnvironment lifecycle", () => {
       expect(env.kubeconfigPath).toBe(cluster.kubeconfigPath);
       expect(env.pids).toEqual([]);
       await env.stop();
-      const res = await new RestClient(cluster.kubeConfig).call("GET", "/apis/test.kbts.io/v1");
+      const res = await new RawClient(cluster.kubeConfig).call("GET", "/apis/test.kbts.io/v1");
       expect(res.status).toBe(200);
     } finally {
       if (saved === undefined) delete process.env.KUBECONFIG;
@@ -232,7 +232,7 @@ describe("startEnvironment lifecycle", () => {
     try {
       const w = env.webhookInstallOptions;
       expect(w?.localServingHost).toBe("127.0.0.1");
-      const rest = new RestClient(env.kubeConfig);
+      const rest = new RawClient(env.kubeConfig);
       const res = await rest.call(
         "GET",
         "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/validating-webhook-configuration",

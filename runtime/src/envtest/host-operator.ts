@@ -16,12 +16,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseAllDocuments } from "yaml";
 import { LoadedKubeConfig } from "../client/kubeconfig.js";
+import { parseDocuments } from "../internal/manifests.js";
 import { EnvtestError } from "./errors.js";
 import { freePort } from "./ports.js";
 import { ControlPlaneProcess } from "./process.js";
-import { RestClient, type RestResponse, statusMessage } from "./rest.js";
+import { RawClient, type RestResponse, statusMessage } from "./rest.js";
 
 export interface HostOperatorOptions {
   /** The kubeconfig of the control plane (an admin: it reads the Deployment and requests the token). */
@@ -83,7 +83,7 @@ const DEFAULT_WEBHOOK_PORT = 9443;
 /** `make deploy`'s operator as a process of this host, with its pod's identity; resolves once /healthz answers (readiness may wait for RBAC a test takes away). */
 export async function startOperatorOnHost(options: HostOperatorOptions): Promise<HostOperator> {
   const kubeConfig = LoadedKubeConfig.fromFile(options.kubeconfig);
-  const rest = new RestClient(kubeConfig);
+  const rest = new RawClient(kubeConfig);
   const { namespace, deployment } = options;
   const where = `Deployment ${namespace}/${deployment}`;
   const spec = (
@@ -234,7 +234,7 @@ function containerEnv(
 }
 
 /** A token of the ServiceAccount from the TokenRequest API, as the kubelet projects one into a pod. */
-async function requestToken(rest: RestClient, namespace: string, serviceAccount: string): Promise<string> {
+async function requestToken(rest: RawClient, namespace: string, serviceAccount: string): Promise<string> {
   const answer = (await call(
     rest,
     "POST",
@@ -254,7 +254,7 @@ async function requestToken(rest: RestClient, namespace: string, serviceAccount:
  * the container ports it targets.
  */
 async function pointServicesAtHost(
-  rest: RestClient,
+  rest: RawClient,
   namespace: string,
   labels: Record<string, string>,
   container: Container,
@@ -358,15 +358,15 @@ export interface CABundles {
  * applies) define: what cert-manager or the operator's own certificate rotation injects.
  */
 export async function webhookCABundles(kubeconfig: string, manifests: string): Promise<CABundles> {
-  const rest = new RestClient(LoadedKubeConfig.fromFile(kubeconfig));
+  const rest = new RawClient(LoadedKubeConfig.fromFile(kubeconfig));
   const result: CABundles = { checked: [], missing: [] };
   type Hook = { name?: string; clientConfig?: { caBundle?: string } };
-  for (const doc of parseAllDocuments(manifests)) {
-    const obj = doc.toJS() as {
+  for (const { doc } of parseDocuments(manifests, "the applied manifests", (m) => new EnvtestError(m))) {
+    const obj = doc as {
       kind?: string;
       metadata?: { name?: string };
       spec?: { conversion?: { strategy?: string } };
-    } | null;
+    };
     const name = obj?.metadata?.name ?? "";
     const admission =
       obj?.kind === "ValidatingWebhookConfiguration" || obj?.kind === "MutatingWebhookConfiguration";
@@ -394,7 +394,7 @@ export async function webhookCABundles(kubeconfig: string, manifests: string): P
   return result;
 }
 
-async function call(rest: RestClient, method: string, path: string, body?: unknown): Promise<unknown> {
+async function call(rest: RawClient, method: string, path: string, body?: unknown): Promise<unknown> {
   const res: RestResponse = await rest.call(method, path, body);
   if (res.status < 200 || res.status > 299) {
     throw new EnvtestError(`${method} ${path}: ${statusMessage(res)}`);
@@ -403,7 +403,7 @@ async function call(rest: RestClient, method: string, path: string, body?: unkno
 }
 
 /** Server-side apply of one object (JSON is YAML), taking over fields another manager set. */
-async function apply(rest: RestClient, path: string, obj: object): Promise<void> {
+async function apply(rest: RawClient, path: string, obj: object): Promise<void> {
   const res = await rest.call(
     "PATCH",
     `${path}?fieldManager=${FIELD_MANAGER}&force=true`,

@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
 import { spawnTethered } from "./tether.js";
 
@@ -103,7 +104,7 @@ export class ControlPlaneProcess implements Disposable {
         throw new ProcessStartError(`${spec.name} exited with ${how} while starting`, this.tail);
       }
       if (await healthy(spec.healthURL, spec.tls)) return;
-      await Promise.race([sleep(HEALTH_POLL_MS), this.exited]);
+      await Promise.race([sleepUnlessAborted(HEALTH_POLL_MS), this.exited]);
     }
     throw new ProcessStartError(
       `${spec.name} did not become healthy at ${spec.healthURL} within ${spec.startTimeoutMs}ms`,
@@ -182,10 +183,6 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: already gone
   }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** GET url answers 200 within a second. */

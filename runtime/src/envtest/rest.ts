@@ -6,8 +6,13 @@ export interface RestResponse {
   body: unknown;
 }
 
-/** A minimal JSON-over-HTTPS client for the few calls envtest makes (CRDs, webhooks, discovery). */
-export class RestClient {
+/**
+ * A minimal JSON-over-HTTPS client for the few calls envtest makes (CRDs, webhooks, discovery): it
+ * answers the raw status and body and never throws on an HTTP error, since envtest polls and
+ * tolerates answers (404 while a CRD is being established) that the runtime's RestClient
+ * (client/rest.ts) would turn into errors, retries and metrics.
+ */
+export class RawClient {
   constructor(private readonly kubeConfig: KubeConfig) {}
 
   async call(

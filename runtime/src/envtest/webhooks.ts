@@ -1,14 +1,14 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Kind } from "../api/kind.js";
 import type { Converter } from "../conversion/hubspoke.js";
-import type { Kind } from "../kinds.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import { localServingURL, pointAtLocalServer } from "../webhookcerts/local.js";
 import { EnvtestError } from "./errors.js";
 import { manifestFiles, readDocuments } from "./manifests.js";
-import { sleep } from "./process.js";
-import { type RestClient, statusMessage } from "./rest.js";
+import { type RawClient, statusMessage } from "./rest.js";
 
 export interface WebhookInstallOptions {
   /** Files or directories (non-recursive) holding Validating/MutatingWebhookConfiguration manifests. */
@@ -82,7 +82,7 @@ export function prepareWebhookServing(host: string, port: number): InstalledWebh
 
 /** Points every webhook's clientConfig at the local server and trusts its CA, then creates the configurations. */
 export async function installWebhooks(
-  rest: RestClient,
+  rest: RawClient,
   pending: Pending[],
   serving: InstalledWebhooks,
 ): Promise<void> {
@@ -118,7 +118,7 @@ export async function installWebhooks(
   for (const p of created) {
     while ((await rest.call("GET", p)).status !== 200) {
       if (Date.now() > deadline) throw new EnvtestError(`webhook configuration ${p} not visible after 10s`);
-      await sleep(100);
+      await sleepUnlessAborted(100);
     }
   }
 }

@@ -3,3 +3,4 @@ export {
   type EventRecorderOptions,
   type FlushableEventRecorder,
 } from "./recorder.js";
+export type * from "./types.js";

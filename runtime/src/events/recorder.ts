@@ -6,7 +6,7 @@ import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import type { EventRecorder } from "../manager/types.js";
+import type { EventRecorder } from "./types.js";
 
 export interface EventRecorderOptions {
   /** Repeats of the same event within this window update its count instead of creating a new Event (10 min). */

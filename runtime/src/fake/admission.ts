@@ -1,9 +1,9 @@
 import type { JSONSchemaProps } from "../api/core.js";
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
-import { celErrors } from "./cel.js";
-import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "./fielderrors.js";
+import { celErrors } from "../validation/cel.js";
+import { blocksCel, CEL_NOT_CHECKED, type FieldError, invalidError } from "../validation/fielderrors.js";
+import { applyDefaults, prune } from "../validation/schema.js";
 import { labelErrors, nameErrors } from "./metadata.js";
-import { applyDefaults, prune } from "./schema.js";
 import type { TypeInfo } from "./store.js";
 
 /**

@@ -1,10 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { defineKind, metadataOnly } from "../api/kind.js";
 import { ConfigMap, Pod } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { ConflictError, InvalidError, isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
 import { mergePatch } from "../client/patch.js";
-import { defineKind, metadataOnly } from "../kinds.js";
 import { createFakeClient } from "./index.js";
 
 interface GPUBudget extends KubernetesObject {

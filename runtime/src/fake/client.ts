@@ -1,3 +1,4 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { IndexFunc } from "../cache/types.js";
 import { asReadBy, metadataOnlyWriteError } from "../client/metadata.js";
@@ -14,7 +15,6 @@ import type {
 import { isObject, writeBack } from "../client/writeback.js";
 import type { Converter } from "../conversion/hubspoke.js";
 import { ConversionRegistry } from "../conversion/registry.js";
-import type { Kind } from "../kinds.js";
 import type { CRDLike } from "./crds.js";
 import { patch } from "./patch.js";
 import { get, list } from "./reads.js";

@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, join } from "node:path";
-import { parseAllDocuments } from "yaml";
 import type {
   CustomResourceDefinition,
   CustomResourceDefinitionVersion,
   JSONSchemaProps,
 } from "../api/core.js";
-import { defineKind, type Kind } from "../kinds.js";
-import { compileRules, hasRules } from "./cel.js";
-import { type SchemaValidator, validatorFor } from "./schema.js";
+import { defineKind, type Kind } from "../api/kind.js";
+import { manifestFiles, readDocuments } from "../internal/manifests.js";
+import { compileRules, hasRules } from "../validation/cel.js";
+import { type SchemaValidator, validatorFor } from "../validation/schema.js";
 
 type CRDSpec = NonNullable<CustomResourceDefinition["spec"]>;
 
@@ -53,33 +51,17 @@ export interface CRDType {
 
 /** Reads CRDs from files or directories (non-recursive; .yaml/.yml/.json; multi-document); other kinds are skipped. */
 export function readCRDFiles(paths: string[]): { crd: CRDLike; where: string }[] {
-  const out: { crd: CRDLike; where: string }[] = [];
-  for (const p of paths) {
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(p);
-    } catch {
-      throw new Error(
+  const files = manifestFiles(
+    paths,
+    (p) =>
+      new Error(
         `fake client: CRD path ${p} does not exist (crdDirectoryPaths); generate the CRDs first (kbts manifests)`,
-      );
-    }
-    const files = stat.isDirectory()
-      ? readdirSync(p)
-          .filter((f) => [".yaml", ".yml", ".json"].includes(extname(f)))
-          .sort()
-          .map((f) => join(p, f))
-      : [p];
-    for (const file of files) {
-      const docs = parseAllDocuments(readFileSync(file, "utf8"));
-      docs.forEach((doc, i) => {
-        if (doc.errors.length > 0) throw new Error(`${file}: document ${i + 1}: ${doc.errors[0]?.message}`);
-        const value = doc.toJS() as { kind?: string } | null;
-        if (value?.kind === "CustomResourceDefinition")
-          out.push({ crd: value as CRDLike, where: `${file} (document ${i + 1})` });
-      });
-    }
-  }
-  return out;
+      ),
+  );
+  return files
+    .flatMap((file) => readDocuments(file))
+    .filter(({ doc }) => doc.kind === "CustomResourceDefinition")
+    .map(({ doc, where }) => ({ crd: doc as unknown as CRDLike, where }));
 }
 
 /** Checks a CRD and compiles its schemas and CEL rules; errors name the CRD and where it came from. */

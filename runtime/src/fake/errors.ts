@@ -1,5 +1,5 @@
+import type { Kind } from "../api/kind.js";
 import { ApiError, ConflictError, NotFoundError } from "../client/errors.js";
-import type { Kind } from "../kinds.js";
 
 /** The API server's Status errors the fake returns, with kube-apiserver's messages. */
 

@@ -14,7 +14,8 @@
  */
 
 export type { JSONSchemaProps, ValidationRule } from "../api/core.js";
-export { celPropertyName, type RuleTypeProblem, ruleTypeProblems } from "./celtypes.js";
+export { celPropertyName, type RuleTypeProblem, ruleTypeProblems } from "../validation/celtypes.js";
+export { type FieldError, formatFieldError } from "../validation/fielderrors.js";
 export {
   createFakeClient,
   type FakeClient,
@@ -23,4 +24,3 @@ export {
   type FakeKind,
 } from "./client.js";
 export type { CRDLike } from "./crds.js";
-export { type FieldError, formatFieldError } from "./fielderrors.js";

@@ -1,6 +1,6 @@
 /** The fake API server's patch documents, applied: RFC 7386 JSON merge patch and RFC 6902 JSON patch. */
 import type { JsonPatchOperation } from "../client/types.js";
-import { jsonClone, jsonEqual } from "../controllerutil/json.js";
+import { jsonClone, jsonEqual } from "../internal/json.js";
 
 type Json = Record<string, unknown>;
 

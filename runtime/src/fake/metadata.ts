@@ -1,5 +1,5 @@
 import type { ObjectMeta } from "../api/meta.js";
-import type { FieldError } from "./fielderrors.js";
+import type { FieldError } from "../validation/fielderrors.js";
 
 // apimachinery's ObjectMeta checks that operators most often trip over: names and labels.
 

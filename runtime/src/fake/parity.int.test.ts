@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { createClient } from "../client/client.js";
 import { isNotFound, MissingSubresourceError } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { defineKind } from "../kinds.js";
 import { createFakeClient } from "./index.js";
 
 // Writes fill the object passed in with the answer (as controller-runtime does), so each client gets its own copy.

@@ -1,7 +1,7 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { InvalidError } from "../client/errors.js";
 import type { ObjectKey, Patch, WriteOptions } from "../client/types.js";
-import type { Kind } from "../kinds.js";
 import { badRequest, status } from "./errors.js";
 import { applyJsonPatch, applyMergePatch, PatchError } from "./jsonpatch.js";
 import type { FakeStore } from "./store.js";

@@ -1,7 +1,8 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { matchesSelector, parseFieldSelector, parseSelector } from "../client/selector.js";
 import type { ListOptions, ObjectKey } from "../client/types.js";
-import type { Kind } from "../kinds.js";
+import { compareStrings } from "../internal/compare.js";
 import { type FakeStore, objKey, out } from "./store.js";
 
 /** get: a copy of the stored object, or NotFound. */
@@ -22,8 +23,10 @@ export function list<T extends KubernetesObject>(store: FakeStore, kind: Kind<T>
     .filter((o) => !opts.namespace || !kind.namespaced || o.metadata?.namespace === opts.namespace)
     .filter((o) => matchesSelector(selector, o.metadata?.labels))
     .filter((o) => Object.entries(fields).every(([f, v]) => store.indexValues(kind, f, o).includes(v)))
+    // etcd's key order (namespace/name, bytes), which is the order the API server lists in.
     .sort((a, b) =>
-      objKey(a.metadata?.namespace, a.metadata?.name ?? "").localeCompare(
+      compareStrings(
+        objKey(a.metadata?.namespace, a.metadata?.name ?? ""),
         objKey(b.metadata?.namespace, b.metadata?.name ?? ""),
       ),
     );

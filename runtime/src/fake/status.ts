@@ -1,9 +1,9 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
 import { missingSubresourceError } from "../client/errors.js";
 import type { ObjectKey, Patch, SubResourceClient, WriteOptions } from "../client/types.js";
 import { isObject, writeBack } from "../client/writeback.js";
-import { jsonClone } from "../controllerutil/json.js";
-import type { Kind } from "../kinds.js";
+import { jsonClone } from "../internal/json.js";
 import { patched } from "./patch.js";
 import { type FakeStore, out } from "./store.js";
 import { commit } from "./writes.js";

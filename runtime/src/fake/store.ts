@@ -1,14 +1,14 @@
+import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
 import { builtinKinds } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { IndexFunc } from "../cache/types.js";
 import { ApiError, NotFoundError } from "../client/errors.js";
 import type { ObjectKey } from "../client/types.js";
-import { jsonClone } from "../controllerutil/json.js";
 import type { ConversionRegistry } from "../conversion/registry.js";
-import { apiVersionOf, groupKindOf, type Kind } from "../kinds.js";
+import { jsonClone } from "../internal/json.js";
+import { applyDefaults, prune } from "../validation/schema.js";
 import { type CRDLike, type CRDType, type CRDVersion, loadCRD, readCRDFiles } from "./crds.js";
 import { badRequest, notFound, status } from "./errors.js";
-import { applyDefaults, prune } from "./schema.js";
 
 // Built-in kinds with a status subresource (controller-runtime's fake has a longer list; these are the ones we describe).
 const BUILTIN_STATUS = new Set([

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { apiVersionOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject, ObjectMeta } from "../api/meta.js";
 import { AlreadyExistsError } from "../client/errors.js";
 import type { ApplyOptions, DeleteOptions, ObjectKey, WriteOptions } from "../client/types.js";
-import { jsonClone, jsonEqual } from "../controllerutil/json.js";
-import { apiVersionOf, type Kind } from "../kinds.js";
+import { jsonClone, jsonEqual } from "../internal/json.js";
+import { invalidError } from "../validation/fielderrors.js";
 import { admit } from "./admission.js";
 import { badRequest, conflict, MODIFIED, qualifiedResource, status } from "./errors.js";
-import { invalidError } from "./fielderrors.js";
 import { applyMergePatch } from "./jsonpatch.js";
 import { type FakeStore, now, objKey, out, type TypeInfo } from "./store.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { defineKind } from "../kinds.js";
 import type { Request } from "../reconcile/types.js";
 import type { AddOptions } from "../workqueue/queue.js";
 import {

@@ -1,5 +1,5 @@
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject, OwnerReference } from "../api/meta.js";
-import type { Kind } from "../kinds.js";
 import { type Request, requestKey } from "../reconcile/types.js";
 import type { EventHandler, RequestQueue } from "./types.js";
 

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HealthCheck } from "../manager/types.js";
+
+/** A named health check; throw or reject to report unhealthy (controller-runtime's healthz.Checker). */
+export type HealthCheck = () => void | Promise<void>;
 
 /** Always healthy: the process is up and serving HTTP (controller-runtime's healthz.Ping). */
 export const ping: HealthCheck = () => {};

@@ -10,11 +10,11 @@
  * through the fence, and a lost one fails it, unsent.
  */
 
+import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { isWriteGuardable, type SubResourceClientWithCreate } from "../client/client.js";
 import { isWriteObservable, type WriteObservable } from "../client/own-writes.js";
 import type { Client, SubResourceClient } from "../client/types.js";
-import type { Kind } from "../kinds.js";
 import { StaleLeaseError } from "./elector.js";
 
 type SubResourceCreator = Pick<SubResourceClientWithCreate, "create">;

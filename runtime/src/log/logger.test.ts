@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import { createUnmanagedController } from "../controller/controller.js";
 import type { RequestQueue } from "../handler/types.js";
-import { defineKind } from "../kinds.js";
 import { createLogger } from "./logger.js";
 
 function capture() {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import {
   ConfigMap,
   Event as CoreEvent,
@@ -23,7 +24,6 @@ import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
-import { defineKind } from "../kinds.js";
 import { createLogger } from "../log/logger.js";
 import { generationChangedPredicate, newPredicateFuncs } from "../predicate/predicate.js";
 import type { Request } from "../reconcile/types.js";

@@ -8,7 +8,8 @@ import type { KubeConfig } from "../client/kubeconfig.js";
 import { RestClient } from "../client/rest.js";
 import type { Client, Reader } from "../client/types.js";
 import { createEventRecorder, type FlushableEventRecorder } from "../events/recorder.js";
-import { HealthChecks, ping } from "../healthz/healthz.js";
+import type { EventRecorder } from "../events/types.js";
+import { type HealthCheck, HealthChecks, ping } from "../healthz/healthz.js";
 import { formatAddress } from "../internal/address.js";
 import { trackConnections } from "../internal/server-shutdown.js";
 import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
@@ -17,14 +18,14 @@ import { leaseLock } from "../leaderelection/lock.js";
 import { createLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { registerProcessMetrics } from "../metrics/defaults.js";
-import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters.js";
+import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters/filters.js";
 import { metricsRegistry } from "../metrics/registry.js";
-import { createMetricsServer, createSecureMetricsServer } from "../metrics/server.js";
+import { createMetricsServer, createSecureMetricsServer } from "../metrics/server/server.js";
 import { offeredProtocols, type TLSServer } from "../tls/server.js";
 import { loadTracing, useTracerProvider } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
 import { createManagedWebhookServer } from "../webhookcerts/serving.js";
-import type { EventRecorder, HealthCheck, Manager, ManagerOptions, Runnable } from "./types.js";
+import type { Manager, ManagerOptions, Runnable } from "./types.js";
 
 /** One start-order group (controller-runtime's runnable groups), stopped as a unit. */
 class Group {

@@ -1,7 +1,8 @@
-import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, CacheOptions } from "../cache/types.js";
 import type { KubeConfig } from "../client/kubeconfig.js";
 import type { Client, Reader } from "../client/types.js";
+import type { EventRecorder } from "../events/types.js";
+import type { HealthCheck } from "../healthz/healthz.js";
 import type { Logger } from "../log/types.js";
 import type { Runnable } from "../runnable.js";
 import type { TracerProviderLike } from "../tracing/tracing.js";
@@ -9,14 +10,6 @@ import type { WebhookServer } from "../webhook/types.js";
 import type { CertRotationOptions } from "../webhookcerts/rotator.js";
 
 export type { Runnable } from "../runnable.js";
-
-/** A named health check; throw or reject to report unhealthy. */
-export type HealthCheck = () => void | Promise<void>;
-
-/** Records core/v1 Events about an object. */
-export interface EventRecorder {
-  event(object: KubernetesObject, type: "Normal" | "Warning", reason: string, message: string): void;
-}
 
 export interface ManagerOptions {
   /** Defaults to KUBECONFIG / ~/.kube/config / in-cluster config. */

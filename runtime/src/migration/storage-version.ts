@@ -5,12 +5,12 @@
  */
 
 import type { CustomResourceDefinition } from "../api/core.js";
+import { defineKind, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { isConflict, isGone, isNotFound } from "../client/errors.js";
 import type { KubeConfig } from "../client/kubeconfig.js";
 import { queryString, resourcePath } from "../client/paths.js";
 import { RestClient } from "../client/rest.js";
-import { defineKind, type Kind } from "../kinds.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 

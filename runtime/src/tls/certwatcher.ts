@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createSecureContext } from "node:tls";
 import type { Logger } from "../log/types.js";
-import { certReadErrorsTotal, certReadsTotal } from "./metrics.js";
+import { certReadErrorsTotal, certReadsTotal } from "../metrics/certwatcher.js";
 
 export interface CertPair {
   cert: Buffer;

@@ -12,16 +12,12 @@ import { join } from "node:path";
 import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { Counter, Registry } from "prom-client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { defineKind } from "../kinds.js";
+import { webhookManagedBy } from "../builder/index.js";
 import { createLogger } from "../log/logger.js";
-import { createSecureMetricsServer } from "../metrics/server.js";
-import {
-  type CustomValidator,
-  createWebhookServer,
-  MAX_ADMISSION_REQUEST_BYTES,
-  webhookManagedBy,
-} from "../webhook/index.js";
+import { createSecureMetricsServer } from "../metrics/server/server.js";
+import { type CustomValidator, createWebhookServer, MAX_ADMISSION_REQUEST_BYTES } from "../webhook/index.js";
 import { CertificateAuthority } from "./certs.js";
 import type { TLSServer } from "./server.js";
 

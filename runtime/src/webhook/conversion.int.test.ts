@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CustomResourceDefinition } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { webhookManagedBy } from "../builder/index.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import {
@@ -23,7 +24,7 @@ import { nopLogger } from "../log/logger.js";
 import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { migrateStorageVersion, StorageMigrationError } from "../migration/index.js";
-import { createWebhookServer, type HttpsWebhookServer, webhookManagedBy } from "./index.js";
+import { createWebhookServer, type HttpsWebhookServer } from "./index.js";
 
 const CRD_NAME = "gadgets.toys.kbts.dev";
 const NS = "default";

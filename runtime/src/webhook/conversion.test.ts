@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubernetesObject } from "../api/meta.js";
+import { webhookManagedBy } from "../builder/index.js";
 import {
   GadgetV1,
   type GadgetV1alpha1,
@@ -9,7 +10,7 @@ import {
   gadgetV2Spoke,
 } from "../conversion/testdata/gadget.js";
 import { metricsRegistry } from "../metrics/registry.js";
-import { CONVERT_PATH, type ConversionResponse, conversionRegistryOf, webhookManagedBy } from "./index.js";
+import { CONVERT_PATH, type ConversionResponse, conversionRegistryOf } from "./index.js";
 import type { HttpHandler, WebhookServer } from "./types.js";
 
 /** A webhook server that only records registrations, served over plain HTTP for the test. */

@@ -17,18 +17,6 @@ export {
   type UserInfo,
 } from "./admission.js";
 export {
-  type CustomDefaulter,
-  type CustomValidator,
-  defaultingHandler,
-  mutatingWebhookPath,
-  validatingHandler,
-  validatingWebhookPath,
-  type Warnings,
-  type WebhookBuilder,
-  type WebhookHost,
-  webhookManagedBy,
-} from "./builder.js";
-export {
   CONVERT_PATH,
   type ConversionRequest,
   type ConversionResponse,
@@ -37,6 +25,13 @@ export {
   convertRequest,
   serveConversion,
 } from "./conversion.js";
+export {
+  type CustomDefaulter,
+  type CustomValidator,
+  defaultingHandler,
+  validatingHandler,
+  type Warnings,
+} from "./custom.js";
 export { jsonPatchDiff } from "./jsonpatch.js";
 export {
   createWebhookServer,

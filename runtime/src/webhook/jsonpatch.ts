@@ -1,5 +1,5 @@
 import type { JsonPatchOperation } from "../client/types.js";
-import { jsonClone, jsonEqual } from "../controllerutil/json.js";
+import { jsonClone, jsonEqual } from "../internal/json.js";
 
 /** RFC 6901 escaping of one path segment. */
 function escapeSegment(segment: string): string {

@@ -4,8 +4,9 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { defineKind } from "../kinds.js";
+import { webhookManagedBy } from "../builder/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import {
@@ -17,7 +18,6 @@ import {
   createWebhookServer,
   type HttpsWebhookServer,
   MAX_ADMISSION_REQUEST_BYTES,
-  webhookManagedBy,
 } from "./index.js";
 
 interface Widget extends KubernetesObject {
@@ -406,7 +406,7 @@ describe("webhook server start", () => {
   });
 
   it("derives controller-runtime's paths, with an empty group for core kinds", async () => {
-    const { validatingWebhookPath, mutatingWebhookPath } = await import("./index.js");
+    const { validatingWebhookPath, mutatingWebhookPath } = await import("../builder/index.js");
     const Pod = defineKind({ group: "", version: "v1", kind: "Pod", plural: "pods", namespaced: true });
     expect(validatingWebhookPath(Pod)).toBe("/validate--v1-pod");
     expect(mutatingWebhookPath(Widget)).toBe("/mutate-toys-example-com-v1-widget");
@@ -547,7 +547,7 @@ describe("client certificates", () => {
 describe("certificate polling", () => {
   it("keeps the 10 s default poll when pollIntervalMs is passed as undefined", async () => {
     const { CertWatcher } = await import("../tls/certwatcher.js");
-    const { certReadsTotal } = await import("../tls/metrics.js");
+    const { certReadsTotal } = await import("../metrics/certwatcher.js");
     const dir = mkdtempSync(join(tmpdir(), "kbts-webhook-poll-"));
     const pair = issue();
     writeFileSync(join(dir, "tls.crt"), pair.cert);

@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { mutatingWebhookPath, webhookManagedBy } from "../builder/index.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { until } from "../internal/testdata/until.js";
-import { defineKind } from "../kinds.js";
 import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import {
@@ -18,9 +19,7 @@ import {
   type CustomValidator,
   createWebhookServer,
   type HttpsWebhookServer,
-  mutatingWebhookPath,
   serveAdmission,
-  webhookManagedBy,
 } from "./index.js";
 
 interface GPUBudget extends KubernetesObject {

@@ -3,8 +3,7 @@
  * control plane on this machine installs its webhook configurations pointing at itself, trusting its
  * self-signed certificate, and removes them again when it stops.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { parseAllDocuments } from "yaml";
+import { existsSync } from "node:fs";
 import {
   CustomResourceDefinition,
   MutatingWebhookConfiguration,
@@ -12,6 +11,7 @@ import {
 } from "../api/kinds.js";
 import { isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
+import { readDocuments } from "../internal/manifests.js";
 
 /** Whether the API server URL names this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackServer(serverURL: string | undefined): boolean {
@@ -205,14 +205,13 @@ export async function installLocalWebhooks(
   const base = localServingURL(options.host, options.port);
   const installed: InstalledWebhookConfiguration[] = [];
   for (const file of files) {
-    for (const doc of parseAllDocuments(readFileSync(file, "utf8"))) {
-      if (doc.errors[0]) throw new Error(`${file}: invalid YAML: ${doc.errors[0].message.split("\n")[0]}`);
-      const obj = doc.toJS() as WebhookConfiguration | null;
-      if (obj?.kind !== "ValidatingWebhookConfiguration" && obj?.kind !== "MutatingWebhookConfiguration")
+    for (const { doc, where } of readDocuments(file)) {
+      const obj = doc as WebhookConfiguration;
+      if (obj.kind !== "ValidatingWebhookConfiguration" && obj.kind !== "MutatingWebhookConfiguration")
         continue;
       const kind = KINDS[obj.kind] as typeof ValidatingWebhookConfiguration;
       const name = obj.metadata?.name;
-      if (!name) throw new Error(`${file}: a ${obj.kind} without metadata.name`);
+      if (!name) throw new Error(`${where}: a ${obj.kind} without metadata.name`);
       const body = {
         ...obj,
         metadata: {

@@ -16,6 +16,7 @@ import {
   Secret,
   ValidatingWebhookConfiguration,
 } from "../api/kinds.js";
+import { validatingWebhookPath, webhookManagedBy } from "../builder/index.js";
 import { createClient } from "../client/client.js";
 import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
@@ -24,12 +25,7 @@ import { type Environment, startEnvironment } from "../envtest/index.js";
 import { until } from "../internal/testdata/until.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/index.js";
-import {
-  AdmissionDenied,
-  type HttpsWebhookServer,
-  validatingWebhookPath,
-  webhookManagedBy,
-} from "../webhook/index.js";
+import { AdmissionDenied, type HttpsWebhookServer } from "../webhook/index.js";
 import { CertRotator } from "./rotator.js";
 
 /** A webhook configuration as `kbts manifests` writes it: the Service, no caBundle. */

@@ -1,5 +1,5 @@
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
-import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/fake/celtypes";
+import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/validation";
 import { Environment } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
 import { compareStrings } from "../../compare.js";

@@ -3,8 +3,8 @@
  * (what a version cannot say rides in an annotation) and throw on a poisoned colour.
  */
 import type { CustomResourceDefinition, JSONSchemaProps } from "../../api/core.js";
+import { defineKind } from "../../api/kind.js";
 import type { KubernetesObject } from "../../api/meta.js";
-import { defineKind } from "../../kinds.js";
 import { defineSpoke, hubAndSpokes } from "../hubspoke.js";
 
 const group = "toys.kbts.dev";

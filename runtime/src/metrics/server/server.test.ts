@@ -7,10 +7,10 @@ import { join } from "node:path";
 import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { Counter, Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../log/logger.js";
-import { CertificateAuthority } from "../tls/certs.js";
-import type { TLSServer } from "../tls/server.js";
-import type { MetricsFilter } from "./filters.js";
+import { createLogger } from "../../log/logger.js";
+import { CertificateAuthority } from "../../tls/certs.js";
+import type { TLSServer } from "../../tls/server.js";
+import type { MetricsFilter } from "../filters/filters.js";
 import { createSecureMetricsServer } from "./server.js";
 
 const logger = createLogger({ level: "silent" });

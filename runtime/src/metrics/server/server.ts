@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { SecureContextOptions } from "node:tls";
-import type { Logger } from "../log/types.js";
-import { CertWatcher } from "../tls/certwatcher.js";
-import { selfSignedServingCertificate } from "../tls/selfsigned.js";
-import { createTLSServer, type TLSServer } from "../tls/server.js";
-import type { MetricsFilter } from "./filters.js";
-import type { Registry } from "./prom.js";
+import type { Logger } from "../../log/types.js";
+import { CertWatcher } from "../../tls/certwatcher.js";
+import { selfSignedServingCertificate } from "../../tls/selfsigned.js";
+import { createTLSServer, type TLSServer } from "../../tls/server.js";
+import type { MetricsFilter } from "../filters/filters.js";
+import type { Registry } from "../prom.js";
 
 /** Plain-HTTP /metrics in the Prometheus text format (controller-runtime's default, SecureServing false). */
 export function createMetricsServer(registry: Registry): Server {

@@ -1,4 +1,4 @@
-import type { KubernetesObject, PartialObjectMetadata } from "./api/meta.js";
+import type { KubernetesObject, PartialObjectMetadata } from "./meta.js";
 
 /**
  * A typed descriptor of one resource: everything the client, cache and builder need to reach it,

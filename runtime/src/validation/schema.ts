@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JSONSchemaProps } from "../api/core.js";
-import { jsonClone } from "../controllerutil/json.js";
+import { jsonClone } from "../internal/json.js";
 import type { FieldError } from "./fielderrors.js";
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { RestClient } from "../client/rest.js";
-import type { Logger } from "../log/types.js";
+import type { RestClient } from "../../client/rest.js";
+import type { Logger } from "../../log/types.js";
 
 /** The user a TokenReview returns (authentication.k8s.io/v1 UserInfo). */
 export interface ReviewedUser {

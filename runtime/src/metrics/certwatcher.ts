@@ -1,5 +1,5 @@
-import { Counter } from "../metrics/prom.js";
-import { metricsRegistry } from "../metrics/registry.js";
+import { Counter } from "./prom.js";
+import { metricsRegistry } from "./registry.js";
 
 // controller-runtime's certwatcher series (pkg/certwatcher/metrics).
 export const certReadsTotal = new Counter({

@@ -1,5 +1,5 @@
+import type { Kind } from "../api/kind.js";
 import { InvalidError } from "../client/errors.js";
-import type { Kind } from "../kinds.js";
 
 /** apimachinery's field.Error: one problem at one field path. */
 export interface FieldError {
