@@ -9,6 +9,7 @@ import { blockCommentText } from "../../scaffold/encode.js";
 import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
+import { addYamlSeqItem, removeYamlSeqItem } from "../../scaffold/yaml-edit.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import { managerImageEnv } from "../deployimage/record.js";
 import type { ApiOptions, InitOptions, License, Plugin, PluginContext, WebhookOptions } from "../types.js";
@@ -80,6 +81,8 @@ function init(ctx: PluginContext, o: InitOptions): void {
     vendorDir: o.vendorDir,
     nodeVersion: NODE_LTS_MAJOR,
     devVersions: devToolVersions(),
+    // helm/v2-alpha's chart in dist/chart is source: that plugin renders .gitignore with true and carries the change.
+    chartInDist: false,
   };
   for (const t of templateSet("typescript/init")) {
     if (t.template.endsWith("boilerplate.ts.txt.hbs") && boilerplate(o) === "") continue;
@@ -144,14 +147,35 @@ export function controllerData(r: ResourceModel, name: string | undefined) {
   };
 }
 
-/** The lines that register a controller in cmd/main.ts, at its insertion points. */
-function wireController(ctx: PluginContext, r: ResourceModel, c: ReturnType<typeof controllerData>): void {
-  ctx.scaffold.insert("cmd/main.ts", {
+/**
+ * The lines that register a controller in cmd/main.ts, by insertion point. Exported for a plugin that
+ * wires its own controller instead (it takes these back with `Scaffold.remove`).
+ */
+export function controllerWiring(r: ResourceModel, c: ReturnType<typeof controllerData>) {
+  return {
     imports: [
       `import { ${c.reconcilerName} } from "../internal/controller/${r.groupDir}${c.controllerFile}_controller.js";`,
     ],
     builder: [`  new ${c.reconcilerName}(mgr.getClient()).setupWithManager(mgr);`],
-  });
+  };
+}
+
+function wireController(ctx: PluginContext, r: ResourceModel, c: ReturnType<typeof controllerData>): void {
+  ctx.scaffold.insert("cmd/main.ts", controllerWiring(r, c));
+}
+
+/** The lines that register a kind's admission webhooks in cmd/main.ts, by insertion point (see controllerWiring). */
+export function admissionWebhookWiring(
+  r: Pick<ResourceModel, "kind" | "kindLower" | "groupDir" | "version">,
+) {
+  return {
+    imports: [
+      `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,
+    ],
+    builder: [
+      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
+    ],
+  };
 }
 
 /** Template data for one resource. */
@@ -452,10 +476,9 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
     if (t.template.includes("/internal/")) continue;
     s.template(t, data);
   }
-  s.edit("config/network-policy/kustomization.yaml", (text) =>
-    text.includes("- allow-webhook-traffic.yaml")
-      ? text
-      : text.replace(/^resources:\n/m, "resources:\n- allow-webhook-traffic.yaml\n"),
+  const networkPolicies = "config/network-policy/kustomization.yaml";
+  s.edit(networkPolicies, (text) =>
+    addYamlSeqItem(networkPolicies, text, "resources", "allow-webhook-traffic.yaml", { first: true }),
   );
   s.edit("config/default/kustomization.yaml", (text) => {
     let out = text;
@@ -474,12 +497,12 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
   const admission = o.defaulting || o.validation;
   const hasAdmission =
     admission || (ctx.config.resources ?? []).some((x) => x.webhooks?.defaulting || x.webhooks?.validation);
-  s.edit("config/webhook/kustomization.yaml", (text) => {
-    const listed = /^- manifests\.yaml\n/m.test(text);
-    if (hasAdmission && !listed) return text.replace(/^resources:\n/m, "resources:\n- manifests.yaml\n");
-    if (!hasAdmission && listed) return text.replace(/^- manifests\.yaml\n/m, "");
-    return text;
-  });
+  const webhooks = "config/webhook/kustomization.yaml";
+  s.edit(webhooks, (text) =>
+    hasAdmission
+      ? addYamlSeqItem(webhooks, text, "resources", "manifests.yaml", { first: true })
+      : removeYamlSeqItem(webhooks, text, "resources", "manifests.yaml"),
+  );
   if (admission) createAdmissionWebhook(ctx, r, o, data);
   if (o.conversion) await createConversion(ctx, r, o.spokes ?? [], o.force, data);
 }
@@ -500,14 +523,7 @@ function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: Webhook
     data,
     force,
   );
-  s.insert("cmd/main.ts", {
-    imports: [
-      `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,
-    ],
-    builder: [
-      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
-    ],
-  });
+  s.insert("cmd/main.ts", admissionWebhookWiring(r));
   addWebhookCheck(s, r, o, data as { mutatePath: string; validatePath: string });
   upsertResource(ctx.config, {
     ...resourceEntry(r),
