@@ -5,10 +5,12 @@ import { ts } from "../../loading/typescript.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { hasFragment, uncomment } from "../../scaffold/markers.js";
+import type { Scaffold } from "../../scaffold/scaffold.js";
 import type { TemplateFile } from "../../scaffold/template.js";
 import { documents, indentAt, insertLinesAfter } from "../../scaffold/yaml-edit.js";
 import type { PluginContext } from "../types.js";
 import { conversionFields, type Side, versionSchemas } from "./conversion-stubs.js";
+import { fragmentBlock } from "./kustomize-fragments.js";
 import { addMakefileFragment } from "./makefile.js";
 import { moveStorageVersion, typesFile } from "./storage-version.js";
 
@@ -40,34 +42,20 @@ function patchSuffix(r: ResourceModel): string {
 }
 
 /** config/default/kustomization.yaml: the CRD targets of the CA injection replacements (KB's conversion updater). */
-function caInjectionTarget(crdName: string, index: 0 | 1): string {
-  return `#     - select:
-#         kind: CustomResourceDefinition
-#         name: ${crdName}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: ${index}
-#         create: true`;
+function caInjectionTarget(s: Scaffold, crdName: string, index: 0 | 1): string {
+  return fragmentBlock(s, "crd-ca-injection-target.yaml.hbs", { crdName, index });
 }
 
-const CA_SOURCES = [
-  `# - source: # Uncomment the following block if you have a ConversionWebhook (--conversion)
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.namespace # Namespace of the certificate CR
-#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
-  `# - source:
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.name
-#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
-];
+/** The CRDs' CA injection sources, as config/default/kustomization.yaml's template renders them (commented). */
+function caSources(s: Scaffold): string[] {
+  return [
+    fragmentBlock(s, "crd-ca-injection-source.yaml.hbs", {
+      header: " # Uncomment the following block if you have a ConversionWebhook (--conversion)",
+      fieldPath: ".metadata.namespace # Namespace of the certificate CR",
+    }),
+    fragmentBlock(s, "crd-ca-injection-source.yaml.hbs", { header: "", fieldPath: ".metadata.name" }),
+  ];
+}
 
 /** The Makefile's migrate-storage target (rewrites stored objects after a storage version change). */
 const MIGRATE_STORAGE_FRAGMENT = "typescript/fragments/makefile-migrate-storage.hbs";
@@ -243,13 +231,14 @@ export async function createConversion(
   // and uncommented is there already (the insertion alone would not see it, as it looks for the commented text).
   const defaults = s.fs.read("config/default/kustomization.yaml") ?? "";
   const absent = (block: string) => !hasFragment(defaults, uncomment(block, block));
+  const targets = [caInjectionTarget(s, crdName, 0), caInjectionTarget(s, crdName, 1)] as const;
   s.insert("config/default/kustomization.yaml", {
-    crdkustomizecainjectionns: [caInjectionTarget(crdName, 0)].filter(absent),
-    crdkustomizecainjectionname: [caInjectionTarget(crdName, 1)].filter(absent),
+    crdkustomizecainjectionns: [targets[0]].filter(absent),
+    crdkustomizecainjectionname: [targets[1]].filter(absent),
   });
   s.edit("config/default/kustomization.yaml", (text) => {
     let out = text;
-    for (const block of [...CA_SOURCES, caInjectionTarget(crdName, 0), caInjectionTarget(crdName, 1)]) {
+    for (const block of [...caSources(s), ...targets]) {
       out = uncomment(out, block);
     }
     return out;

@@ -8,6 +8,7 @@ import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { blockCommentText } from "../../scaffold/encode.js";
 import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
+import type { Scaffold } from "../../scaffold/scaffold.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
 import { addYamlSeqItem, removeYamlSeqItem } from "../../scaffold/yaml-edit.js";
 import { KUBERNETES_VERSION } from "../../version.js";
@@ -17,6 +18,7 @@ import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
 import { addWebhookCheck } from "./e2e-checks.js";
 import type { KindSource } from "./kind-source.js";
+import { fragmentBlock } from "./kustomize-fragments.js";
 import { keepExistingStorageVersion, storageVersionsOf } from "./storage-version.js";
 
 /**
@@ -367,81 +369,23 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
   );
 }
 
-/** Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3). */
-const DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS = [
-  "#- ../webhook",
-  "#- ../certmanager",
-  "#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment",
-  "#replacements:",
-  `# - source: # Uncomment the following block if you have any webhook
-#     kind: Service
-#     version: v1
-#     name: webhook-service
-#     fieldPath: .metadata.name # Name of the service
-#   targets:
-#     - select:
-#         kind: Certificate
-#         group: cert-manager.io
-#         version: v1
-#         name: serving-cert
-#       fieldPaths:
-#         - .spec.dnsNames.0
-#         - .spec.dnsNames.1
-#       options:
-#         delimiter: '.'
-#         index: 0
-#         create: true
-# - source:
-#     kind: Service
-#     version: v1
-#     name: webhook-service
-#     fieldPath: .metadata.namespace # Namespace of the service
-#   targets:
-#     - select:
-#         kind: Certificate
-#         group: cert-manager.io
-#         version: v1
-#         name: serving-cert
-#       fieldPaths:
-#         - .spec.dnsNames.0
-#         - .spec.dnsNames.1
-#       options:
-#         delimiter: '.'
-#         index: 1
-#         create: true`,
-];
+/**
+ * Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3): one-line
+ * switches, and the webhook Service's replacements, rendered from the fragment the template renders.
+ */
+function defaultKustomizeWebhookBlocks(s: Scaffold): string[] {
+  return [
+    "#- ../webhook",
+    "#- ../certmanager",
+    "#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment",
+    "#replacements:",
+    fragmentBlock(s, "webhook-replacements.yaml.hbs", {}),
+  ];
+}
 
-function caInjection(comment: string, kind: string): string {
-  return `# - source: # Uncomment the following block if you have a ${comment}
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert${kind === "ValidatingWebhookConfiguration" ? " # This name should match the one in certificate.yaml" : ""}
-#     fieldPath: .metadata.namespace # Namespace of the certificate CR
-#   targets:
-#     - select:
-#         kind: ${kind}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: 0
-#         create: true
-# - source:
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.name
-#   targets:
-#     - select:
-#         kind: ${kind}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: 1
-#         create: true`;
+/** The CA injection replacements of a webhook type (same fragment and values as the template's). */
+function caInjection(s: Scaffold, comment: string, kind: string, servingCertNote = ""): string {
+  return fragmentBlock(s, "ca-injection.yaml.hbs", { comment, kind, servingCertNote });
 }
 
 async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): Promise<void> {
@@ -482,14 +426,22 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
   );
   s.edit("config/default/kustomization.yaml", (text) => {
     let out = text;
-    for (const block of DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS) out = uncomment(out, block);
+    for (const block of defaultKustomizeWebhookBlocks(s)) out = uncomment(out, block);
     if (o.validation)
       out = uncomment(
         out,
-        caInjection("ValidatingWebhook (--programmatic-validation)", "ValidatingWebhookConfiguration"),
+        caInjection(
+          s,
+          "ValidatingWebhook (--programmatic-validation)",
+          "ValidatingWebhookConfiguration",
+          " # This name should match the one in certificate.yaml",
+        ),
       );
     if (o.defaulting)
-      out = uncomment(out, caInjection("DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"));
+      out = uncomment(
+        out,
+        caInjection(s, "DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"),
+      );
     return out;
   });
   // config/webhook/manifests.yaml is what `make manifests` writes from admission webhook markers: a
