@@ -16,7 +16,8 @@ import { admissionWebhookWiring, controllerData, controllerWiring } from "../typ
  * for core/v1 Pod with programmatic validation, then writes the GPUBudget operator over the stubs:
  * types with markers, the reconciler, the Pod validator, metrics, utilization, tests, observability
  * (config/grafana, config/prometheus), the webhook namespaceSelector patch and the README tutorial.
- * Every edit of an existing file is anchored and idempotent; nothing is written unless all succeed.
+ * Existing files are edited only at insertion points or through the YAML parser, idempotently; nothing
+ * is written unless all succeed.
  */
 export const GPU_BUDGET_PLUGIN_KEY = "gpu-budget.kbts.dev/v1-alpha";
 
