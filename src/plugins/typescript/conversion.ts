@@ -111,6 +111,9 @@ export function grantConversionCABundle(text: string, crdName: string): string {
 
 const E2E_TEST = "test/e2e/e2e.test.ts";
 
+/** The check of a kind's conversion webhook in the e2e suite (a fragment template). */
+const CONVERSION_CHECK_FRAGMENT = "typescript/fragments/e2e/conversion-check.ts.hbs";
+
 /**
  * The check test/e2e gets for a kind's conversion webhook: a spoke's sample, stored in the hub's version,
  * reads back in every version the CRD serves (those of a later spoke too). Each write and read is a call
@@ -118,32 +121,21 @@ const E2E_TEST = "test/e2e/e2e.test.ts";
  * injected, and the manager counts them.
  */
 function e2eConversionCheck(
+  s: Scaffold,
   r: ResourceModel,
   sample: string | undefined,
 ): { title: string; code: string; sample: string } | undefined {
   if (sample === undefined) return undefined;
   const title = `it("serves ${r.kind} in every version through the conversion webhook"`;
-  const crd = `${r.plural}.${r.qualifiedGroup}`;
-  const code = `  ${title}, async () => {
-    const versions = (
-      await kubectl(["get", "crd", "${crd}", "-o", "jsonpath={.spec.versions[?(@.served==true)].name}"])
-    ).split(" ");
-    // Written in a spoke's version, stored in the hub's, read in each: the API server converts through
-    // the manager's /convert every time.
-    await eventually(async () => {
-      await kubectl(["apply", "-f", "-"], inOperatorNamespace(readFileSync(${JSON.stringify(sample)}, "utf8")));
-      for (const version of versions) {
-        const got = JSON.parse(
-          await kubectl(["get", \`${r.plural}.\${version}.${r.qualifiedGroup}\`, "${r.kindLower}-sample", "-n", namespace, "-o", "json"]),
-        ) as { apiVersion: string };
-        expect(got.apiVersion).toBe(\`${r.qualifiedGroup}/\${version}\`);
-      }
-    });
-    expect(
-      await counter("controller_runtime_conversion_webhook_conversions_total", 'group_kind="${r.kind}.${r.qualifiedGroup}"'),
-    ).toBeGreaterThan(0);
+  const code = s.fragment(CONVERSION_CHECK_FRAGMENT, {
+    title,
+    crd: `${r.plural}.${r.qualifiedGroup}`,
+    sample,
+    plural: r.plural,
+    qualifiedGroup: r.qualifiedGroup,
+    kindLower: r.kindLower,
+    kind: r.kind,
   });
-`;
   return { title, code, sample };
 }
 
@@ -253,7 +245,7 @@ export async function createConversion(
 
   addMakefileFragment(s, MIGRATE_STORAGE_FRAGMENT, {});
   s.edit(CERT_ROTATION_ROLE, (text) => grantConversionCABundle(text, crdName));
-  const check = e2eConversionCheck(r, spokeData[0]?.sample);
+  const check = e2eConversionCheck(s, r, spokeData[0]?.sample);
   // The formatter rewraps an inserted check, so a re-run finds it by its title, not by its lines.
   const e2e = s.fs.read(E2E_TEST);
   if (check && s.fs.read(check.sample) !== undefined && e2e !== undefined && !e2e.includes(check.title)) {
