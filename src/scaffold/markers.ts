@@ -1,7 +1,8 @@
 /**
  * Edits of existing files, only at named insertion points (`// +kubebuilder:scaffold:<name>` in
  * TypeScript, `# +kubebuilder:scaffold:<name>` in YAML and Makefiles), as Kubebuilder's machinery does:
- * each fragment goes immediately before its marker line, verbatim (fragments carry their indentation),
+ * each fragment goes immediately before its marker line, verbatim (fragments carry their indentation;
+ * a YAML list item takes the indentation of the list it joins),
  * and a fragment whose lines already appear in the file, in order, is skipped, so re-runs change nothing.
  */
 import { compareStrings } from "../compare.js";
@@ -21,19 +22,59 @@ function isMarkerLine(line: string, comment: string, name: string): boolean {
 
 /** True when every non-blank line of `fragment` appears in `lines` as a contiguous run (trimmed). */
 function containsFragment(lines: string[], fragment: string): boolean {
+  return findFragment(lines, fragment) !== undefined;
+}
+
+/** Whether `content` holds `fragment` as an insertion finds it (its non-blank lines in a run, trimmed). */
+export function hasFragment(content: string, fragment: string): boolean {
+  return containsFragment(content.split("\n"), fragment);
+}
+
+/**
+ * Where `fragment`'s non-blank lines run contiguously (trimmed, blank lines between them skipped) in
+ * `lines`: the [first, end) line indexes, or undefined. An empty fragment is found, empty, at 0.
+ */
+function findFragment(lines: string[], fragment: string): { first: number; end: number } | undefined {
   const want = fragment
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "");
-  if (want.length === 0) return true;
-  const have = lines.map((l) => l.trim()).filter((l) => l !== "");
-  outer: for (let i = 0; i + want.length <= have.length; i++) {
+  if (want.length === 0) return { first: 0, end: 0 };
+  const at = lines.flatMap((l, i) => (l.trim() === "" ? [] : [i]));
+  outer: for (let i = 0; i + want.length <= at.length; i++) {
     for (let j = 0; j < want.length; j++) {
-      if (have[i + j] !== want[j]) continue outer;
+      if (lines[at[i + j]!]!.trim() !== want[j]) continue outer;
     }
-    return true;
+    return { first: at[i]!, end: at[i + want.length - 1]! + 1 };
   }
-  return false;
+  return undefined;
+}
+
+/** Drops each fragment's lines (found as insertAtMarkers finds them) wherever they occur; the inverse of an insertion. */
+export function removeFragments(content: string, fragments: string[]): string {
+  let lines = content.split("\n");
+  for (const fragment of fragments) {
+    for (let found = findFragment(lines, fragment); found && found.end > found.first; ) {
+      lines = [...lines.slice(0, found.first), ...lines.slice(found.end)];
+      found = findFragment(lines, fragment);
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The indentation of the YAML list a marker closes: that of the nearest list item above it (comments
+ * and blank lines skipped), so list-item fragments (written at column 0, as kbts scaffolds lists) join
+ * a list the user re-indented. "" when the line above is not a list item.
+ */
+function listIndent(lines: string[], marker: number): string {
+  for (let i = marker - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    const trimmed = line.trim();
+    if (trimmed === "" || trimmed.startsWith("#")) continue;
+    return /^(\s*)- /.exec(line)?.[1] ?? "";
+  }
+  return "";
 }
 
 export class MissingMarkerError extends Error {
@@ -57,7 +98,10 @@ export function insertAtMarkers(path: string, content: string, fragments: Record
     if (fresh.length === 0) continue;
     const at = lines.findIndex((l) => isMarkerLine(l, comment, name));
     if (at < 0) throw new MissingMarkerError(path, `${comment} ${markerText(name)}`);
-    const added = fresh.flatMap((b) => b.split("\n"));
+    const indent = /\.ya?ml$/.test(path) ? listIndent(lines, at) : "";
+    const added = fresh.flatMap((b) =>
+      b.split("\n").map((l) => (indent !== "" && l !== "" && /^- /.test(b) ? indent + l : l)),
+    );
     lines = [...lines.slice(0, at), ...added, ...lines.slice(at)];
   }
   return lines.join("\n");

@@ -1,6 +1,6 @@
 import { KbtsError } from "../errors.js";
 import type { StagedFS } from "./fs.js";
-import { insertAtMarkers, MissingMarkerError, organizeImports } from "./markers.js";
+import { insertAtMarkers, MissingMarkerError, organizeImports, removeFragments } from "./markers.js";
 import type { Renderer, TemplateFile } from "./template.js";
 
 /**
@@ -45,8 +45,8 @@ export class Scaffold {
     return this.renderer.render(template, data);
   }
 
-  /** Inserts fragments at named markers of an existing (or staged) file. */
-  insert(path: string, fragments: Record<string, string[]>): void {
+  /** The content of a file an edit needs: a missing one is an error naming it, as nothing can be added. */
+  private existing(path: string): string {
     const content = this.fs.read(path);
     if (content === undefined) {
       throw new KbtsError(`${path} is missing`, {
@@ -54,6 +54,12 @@ export class Scaffold {
         fix: "restore it from version control, or re-create it with `kbts init` in an empty directory",
       });
     }
+    return content;
+  }
+
+  /** Inserts fragments at named markers of an existing (or staged) file. */
+  insert(path: string, fragments: Record<string, string[]>): void {
+    const content = this.existing(path);
     let next: string;
     try {
       next = insertAtMarkers(path, content, fragments);
@@ -70,10 +76,24 @@ export class Scaffold {
     if (next !== content) this.fs.write(path, next);
   }
 
-  /** Any other text edit of a file that must exist (e.g. uncommenting a kustomize block). */
+  /**
+   * Takes back fragments an earlier step inserted (`insert`), matched as `insert` finds them: by their
+   * trimmed lines, so the file's indentation does not matter. For a plugin that wires its own code in
+   * place of the base plugin's (the fragments come from the base plugin's own function, one source).
+   */
+  remove(path: string, fragments: string[]): void {
+    const content = this.existing(path);
+    const next = removeFragments(content, fragments);
+    if (next !== content) this.fs.write(path, next);
+  }
+
+  /**
+   * Any other edit of a file that must exist: through a parser (a `yaml` Document, JSON), a carried
+   * template change, or uncommenting a block the same template rendered. A missing file is an error, as
+   * for `insert`, so an edit aimed at a file the user deleted does not vanish without a word.
+   */
   edit(path: string, change: (content: string) => string): void {
-    const content = this.fs.read(path);
-    if (content === undefined) return;
+    const content = this.existing(path);
     const next = change(content);
     if (next !== content) this.fs.write(path, next);
   }

@@ -73,6 +73,11 @@ export class Renderer {
       (name: unknown) => typeof name === "string" && isRestrictedGlobal(name),
     );
     this.hbs.registerHelper("restrictedImportComment", () => RESTRICTED_IMPORT_COMMENT);
+    // `{{fragment "<template>" key=value}}`: another template, without its final newline, so a block a
+    // plugin later edits (uncomments) and the template that writes it come from one file.
+    this.hbs.registerHelper("fragment", (template: string, options: Handlebars.HelperOptions) =>
+      this.render(template, options.hash as object).replace(/\n$/, ""),
+    );
   }
 
   render(template: string, data: object): string {

@@ -1,7 +1,9 @@
+import { isMap, isScalar, isSeq, type Node, visit, type YAMLMap } from "yaml";
 import { KbtsError } from "../../errors.js";
 import type { ResourceModel } from "../../project/resource.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import type { TemplateFile } from "../../scaffold/template.js";
+import { documents, indentAt, insertLinesAfter, insertLinesBefore } from "../../scaffold/yaml-edit.js";
 import { findPlugin } from "../registry.js";
 import type { ImageOptions, Plugin, PluginContext } from "../types.js";
 import { resourceData } from "../typescript/plugin.js";
@@ -86,20 +88,62 @@ function commandArgs(command: string): string[] {
  * That is where the init template puts them (managerImageEnv), so `edit --namespaced` finds its lines.
  */
 export function setManagerImageEnv(text: string, name: string, image: string): string {
+  const path = "config/manager/manager.yaml";
   const value = yamlScalar(image);
-  const existing = new RegExp(`^( {8}- name: ${name}\\n {10}value: ).*$`, "m");
-  if (existing.test(text)) return text.replace(existing, (_, head: string) => head + value);
-  const entry = `        - name: ${name}\n          value: ${value}\n`;
-  const env = /^ {8}env:\n(?: {8}- name: \w+_IMAGE\n {10}value: .*\n)*/m;
-  if (env.test(text)) return text.replace(env, (block) => block + entry);
-  const imageLine = /^ {8}image: .*\n/m;
-  if (!imageLine.test(text)) {
+  const manager = managerContainer(path, text);
+  if (manager === undefined) {
     throw new KbtsError("config/manager/manager.yaml has no manager container to set the image variable on", {
-      where: "config/manager/manager.yaml",
+      where: path,
       fix: `add \`- name: ${name}\` with \`value: ${value}\` to the manager container's env by hand, or restore the file`,
     });
   }
-  return text.replace(imageLine, (line) => `        env:\n${entry}${line}`);
+  const entry = `- name: ${name}\n  value: ${value}`;
+  const env = manager.get("env", true);
+  if (isSeq(env) && env.items.length > 0) {
+    const items = env.items as YAMLMap[];
+    const mine = items.find((i) => isMap(i) && i.get("name") === name)?.get("value", true);
+    if (isScalar(mine) && mine.range) {
+      const [start, stop] = mine.range;
+      return text.slice(start, stop) === value ? text : text.slice(0, start) + value + text.slice(stop);
+    }
+    // After the image variables already there (PROJECT's order), before the others.
+    const images = items.findIndex((i) => !(isMap(i) && /^\w+_IMAGE$/.test(String(i.get("name")))));
+    const first = items[0]?.range?.[0] ?? 0;
+    const indent = indentAt(text, first);
+    if (images === 0) {
+      // Right under `env:`, above a comment that leads the first variable.
+      const envKey = manager.items.find((p) => isScalar(p.key) && p.key.value === "env")?.key as Node;
+      return insertLinesAfter(text, (envKey.range?.[1] ?? first) - 1, indent, entry);
+    }
+    const last = items[images < 0 ? items.length - 1 : images - 1]?.range?.[1] ?? first;
+    return insertLinesAfter(text, last - 1, indent, entry);
+  }
+  const imageKey = manager.items.find((p) => isScalar(p.key) && p.key.value === "image")?.key as
+    | Node
+    | undefined;
+  const at = imageKey?.range?.[0];
+  if (at === undefined)
+    throw new KbtsError("config/manager/manager.yaml: the manager container has no image", {
+      where: path,
+      fix: "restore its image: line",
+    });
+  return insertLinesBefore(text, at, indentAt(text, at), `env:\n${entry}`);
+}
+
+/** The container named manager of the file's pod template (located by the parser, at any indentation). */
+function managerContainer(path: string, text: string): YAMLMap<unknown, unknown> | undefined {
+  for (const doc of documents(path, text)) {
+    let found: YAMLMap<unknown, unknown> | undefined;
+    visit(doc, {
+      Pair(_, pair) {
+        if (!isScalar(pair.key) || pair.key.value !== "containers" || !isSeq(pair.value)) return undefined;
+        found = pair.value.items.find((c): c is YAMLMap => isMap(c) && c.get("name") === "manager");
+        return found ? visit.BREAK : undefined;
+      },
+    });
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function templateFiles(): TemplateFile[] {

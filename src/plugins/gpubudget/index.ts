@@ -2,16 +2,12 @@ import { KbtsError } from "../../errors.js";
 import { type ResourceModel, resourceModel } from "../../project/resource.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
+import { addYamlMapPair, addYamlSeqItem, setYamlScalar } from "../../scaffold/yaml-edit.js";
 import { findPlugin } from "../registry.js";
 import type { ApiOptions, Plugin, PluginContext } from "../types.js";
 import { addWebhookCheckManifest, webhookCheckKey } from "../typescript/e2e-checks.js";
-import {
-  addMakeTarget,
-  addYamlListEntry,
-  insertAfterLine,
-  replaceBlock,
-  replaceLineContaining,
-} from "./edits.js";
+import { addMakefileFragment } from "../typescript/makefile.js";
+import { admissionWebhookWiring, controllerData, controllerWiring } from "../typescript/plugin.js";
 
 /**
  * `gpu-budget/v1-alpha`: a scaffolding plugin in the manner of Kubebuilder's deploy-image. On
@@ -20,15 +16,41 @@ import {
  * for core/v1 Pod with programmatic validation, then writes the GPUBudget operator over the stubs:
  * types with markers, the reconciler, the Pod validator, metrics, utilization, tests, observability
  * (config/grafana, config/prometheus), the webhook namespaceSelector patch and the README tutorial.
- * Every edit of an existing file is anchored and idempotent; nothing is written unless all succeed.
+ * Existing files are edited only at insertion points or through the YAML parser, idempotently; nothing
+ * is written unless all succeed.
  */
 export const GPU_BUDGET_PLUGIN_KEY = "gpu-budget.kbts.dev/v1-alpha";
 
 /** The plugin's templates: templates/plugins/gpu-budget, each overwriting the base plugin's stub. */
 export const TEMPLATE_SET = "plugins/gpu-budget";
 
-/** The extra manager flags, inserted at the top of cmd/main.ts' parseArgs options (a fragment template). */
+/** The extra manager flags, at cmd/main.ts' `flags` insertion point (top of parseArgs' options). */
 const FLAGS_FRAGMENT = "plugins/gpu-budget-fragments/main-flags.ts.hbs";
+
+/** The manager's Pod cache transform and shutdown delay, at cmd/main.ts' `manager-options` point. */
+const MANAGER_OPTIONS_FRAGMENT = "plugins/gpu-budget-fragments/main-manager-options.ts.hbs";
+
+/** The controller and Pod webhook set-up, at cmd/main.ts' `builder` point. */
+const BUILDER_FRAGMENT = "plugins/gpu-budget-fragments/main-builder.ts.hbs";
+
+/** Adds an item to a top-level list of a YAML file (a kustomization's resources or patches). */
+function addListItem(
+  scaffold: Scaffold,
+  path: string,
+  key: string,
+  item: unknown,
+  options: { first?: boolean } = {},
+): void {
+  scaffold.edit(path, (text) => addYamlSeqItem(path, text, key, item, options));
+}
+
+/** The check-rules target (promtool and the dashboard's queries), at the Makefile's insertion point. */
+const MAKEFILE_FRAGMENT = "plugins/gpu-budget-fragments/makefile.hbs";
+
+/** A fragment template as insert wants it: its lines, without the final newline. */
+function fragment(scaffold: Scaffold, template: string, data: object): string {
+  return scaffold.fragment(template, data).replace(/\n$/, "");
+}
 
 /**
  * What the e2e suite's Pod webhook check sends (a fragment template): the namespaceSelector and
@@ -112,102 +134,55 @@ async function runBase(ctx: PluginContext, resource: ResourceModel, options: Api
 export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unknown>, r: ResourceModel): void {
   for (const file of templateSet(TEMPLATE_SET, "overwrite")) scaffold.template(file, data);
 
-  // cmd/main.ts: the operator's flags, and the controller set up with them instead of the base stub.
-  const flags = scaffold.fragment(FLAGS_FRAGMENT, data).replace(/\n$/, "");
-  scaffold.edit("cmd/main.ts", (text) => insertAfterLine(text, /^\s*options: \{\s*$/, flags));
-  scaffold.edit("cmd/main.ts", (text) =>
-    insertAfterLine(
-      text,
-      /^\s*const mgr = createManager\(\{\s*$/,
-      `    // Pods are cached slim: only what the GPU count needs (internal/gpu/podgpus.ts).
-    cache: { transforms: { "v1/Pod": slimPod } },
-    // A drain on SIGTERM (not ready, still serving), so a rollout or a drained node never fails admissions open.
-    shutdownDelayMs: parseDuration(flags["shutdown-delay"] ?? "5s", "--shutdown-delay"),`,
-    ),
-  );
-  scaffold.insert("cmd/main.ts", {
+  // cmd/main.ts, at its insertion points: the operator's flags and manager options, and the controller
+  // and Pod webhook set up with them in place of the base plugin's stubs, whose wiring (the base
+  // plugin's own fragments) is taken back. The Pod webhook shares the controller's usage tracker and
+  // writes reservations, so its set-up is async.
+  const main = "cmd/main.ts";
+  const base = controllerWiring(r, controllerData(r, undefined));
+  const podWebhook = admissionWebhookWiring({ kind: "Pod", kindLower: "pod", groupDir: "", version: "v1" });
+  scaffold.remove(main, [...base.imports, ...base.builder, ...podWebhook.builder]);
+  scaffold.insert(main, {
     imports: [
       `import { slimPod } from "../internal/gpu/podgpus.js";`,
       `import { setup${r.kind}Controller } from "../internal/controller/${r.groupDir}${r.kindLower}_controller.js";`,
       `import { parseDuration, parsePositiveInt, utilizationFromFlags } from "../internal/utilization/options.js";`,
     ],
+    flags: [fragment(scaffold, FLAGS_FRAGMENT, data)],
+    "manager-options": [fragment(scaffold, MANAGER_OPTIONS_FRAGMENT, data)],
+    builder: [fragment(scaffold, BUILDER_FRAGMENT, data)],
   });
-  // Written as the project's formatter (biome) prints it, so a re-run finds it and adds nothing.
-  const setup = `  await setup${r.kind}Controller(mgr, {
-    maxConcurrentReconciles: parsePositiveInt(
-      flags["max-concurrent-reconciles"] ?? "1",
-      "--max-concurrent-reconciles",
-    ),
-    utilization: utilizationFromFlags(flags),
-  });`;
-  scaffold.edit("cmd/main.ts", (text) => {
-    // The base plugin's import and registration of the stub reconciler give way to ours.
-    let next = replaceLineContaining(text, new RegExp(`import \\{ ${r.kind}Reconciler \\}`), "");
-    next = replaceLineContaining(next, new RegExp(`new ${r.kind}Reconciler\\(`), setup);
-    return next;
-  });
-  scaffold.insert("cmd/main.ts", { builder: [setup] });
-  // The Pod webhook shares the controller's usage tracker and writes reservations (set-up is async).
-  const webhooksOn = `  if (process.env.ENABLE_WEBHOOKS !== "false") {`;
-  scaffold.edit("cmd/main.ts", (text) =>
-    replaceBlock(
-      text,
-      `${webhooksOn}\n    setupPodWebhookWithManager(mgr);\n  }`,
-      `${webhooksOn}
-    await setupPodWebhookWithManager(mgr, {
-      reservationTTLMs: parseDuration(flags["reservation-ttl"] ?? "30s", "--reservation-ttl"),
-    });
-  }`,
-    ),
-  );
 
   // Two replicas, both serving the webhook (one leads the controller), and a PodDisruptionBudget so a
-  // drain never takes both: admission keeps working through a node's maintenance.
-  scaffold.edit("config/manager/manager.yaml", (text) =>
-    replaceLineContaining(text, /^ {2}replicas: 1$/, "  replicas: 2"),
+  // drain never takes both: admission keeps working through a node's maintenance. The grace covers the
+  // shutdown delay (5s) and then the stop itself.
+  const manager = "config/manager/manager.yaml";
+  scaffold.edit(manager, (text) => setYamlScalar(manager, text, ["spec", "replicas"], 2));
+  scaffold.edit(manager, (text) =>
+    setYamlScalar(manager, text, ["spec", "template", "spec", "terminationGracePeriodSeconds"], 20),
   );
-  // The grace covers the shutdown delay (5s) and then the stop itself.
-  scaffold.edit("config/manager/manager.yaml", (text) =>
-    replaceLineContaining(
-      text,
-      /^ {6}terminationGracePeriodSeconds: 10$/,
-      "      terminationGracePeriodSeconds: 20",
-    ),
-  );
-  scaffold.edit("config/manager/kustomization.yaml", (text) =>
-    addYamlListEntry(text, "resources", "- pod_disruption_budget.yaml"),
-  );
+  addListItem(scaffold, "config/manager/kustomization.yaml", "resources", "pod_disruption_budget.yaml");
 
   // The write guard of the namespace label (+kbts:guard in the controller): make manifests writes it.
-  scaffold.edit("config/rbac/kustomization.yaml", (text) =>
-    addYamlListEntry(text, "resources", "- write_guards.yaml"),
-  );
+  addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "write_guards.yaml", { first: true });
 
   // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
-  scaffold.edit("config/webhook/kustomization.yaml", (text) =>
-    addYamlListEntry(text, "patches", "- path: pod_namespace_selector_patch.yaml"),
-  );
+  addListItem(scaffold, "config/webhook/kustomization.yaml", "patches", {
+    path: "pod_namespace_selector_patch.yaml",
+  });
   // The e2e suite's Pod webhook check sends what that patch lets through.
   const podCheckKey = webhookCheckKey({ core: true, qualifiedGroup: "", version: "v1", kind: "Pod" });
   addWebhookCheckManifest(scaffold, scaffold.fragment(E2E_WEBHOOK_CHECK_FRAGMENT, { ...data, podCheckKey }));
-  scaffold.edit("config/prometheus/kustomization.yaml", (text) =>
-    addYamlListEntry(text, "resources", `- ${r.kindLower}_rules.yaml`),
-  );
+  addListItem(scaffold, "config/prometheus/kustomization.yaml", "resources", `${r.kindLower}_rules.yaml`);
 
   // The operator's series carry the budget's namespace; without honorLabels Prometheus would rename it
   // exported_namespace (the target's own namespace label wins) and every alert by namespace would break.
-  scaffold.edit("config/prometheus/monitor.yaml", (text) =>
-    insertAfterLine(text, /^\s*- path: \/metrics$/, "      honorLabels: true"),
+  const monitor = "config/prometheus/monitor.yaml";
+  scaffold.edit(monitor, (text) =>
+    addYamlMapPair(monitor, text, ["spec", "endpoints", 0], "honorLabels", true, "path"),
   );
 
-  scaffold.edit("Makefile", (text) =>
-    addMakeTarget(
-      text,
-      "check-rules",
-      "Check the Prometheus rules (promtool check/test rules) and the Grafana dashboard's queries.",
-      "bash hack/check-rules.sh",
-    ),
-  );
+  addMakefileFragment(scaffold, MAKEFILE_FRAGMENT, data);
 }
 
 export const gpuBudgetPlugin: Plugin = {

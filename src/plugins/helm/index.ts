@@ -8,7 +8,9 @@
 import { KbtsError } from "../../errors.js";
 import type { ProjectConfig } from "../../project/config.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
+import { carryTemplateChange } from "../../scaffold/template-change.js";
 import type { EditOptions, Plugin, PluginContext } from "../types.js";
+import { addMakefileFragment } from "../typescript/makefile.js";
 import { scaffoldChart, scaffoldChartBase } from "./chart.js";
 import { parseInstallManifests } from "./manifests.js";
 
@@ -18,6 +20,7 @@ export const DEFAULT_OUTPUT_DIR = "dist";
 
 const MAKEFILE_FRAGMENT = "plugins/helm-fragments/makefile.hbs";
 const MAKEFILE_SECTION = "##@ Helm Deployment";
+const GITIGNORE_TEMPLATE = "typescript/init/.gitignore.hbs";
 
 /** What PROJECT records under plugins."helm.kbts.dev/v2-alpha" (Kubebuilder's manifests/output). */
 export interface HelmPluginConfig {
@@ -33,12 +36,14 @@ function record(config: ProjectConfig, value: HelmPluginConfig): void {
   config.plugins = { ...config.plugins, [HELM_PLUGIN_KEY]: value };
 }
 
-/** The Helm targets (helm-chart, helm-deploy, ...) at the end of the Makefile, once. */
+/**
+ * The Helm targets (helm-chart, helm-deploy, ...) at the Makefile's insertion point, once: a section
+ * already there is kept as it is (edit passes the manifests' namespace, init the project's).
+ */
 function addMakeTargets(scaffold: Scaffold, namespace: string, release: string, chartDir: string): void {
-  const fragment = scaffold.fragment(MAKEFILE_FRAGMENT, { namespace, release, chartDir });
-  scaffold.edit("Makefile", (text) =>
-    text.includes(MAKEFILE_SECTION) ? text : `${text.endsWith("\n") ? text : `${text}\n`}${fragment}`,
-  );
+  // Reads only: is the section there?
+  if (scaffold.fs.read("Makefile")?.includes(MAKEFILE_SECTION)) return;
+  addMakefileFragment(scaffold, MAKEFILE_FRAGMENT, { namespace, release, chartDir });
 }
 
 /**
@@ -47,9 +52,12 @@ function addMakeTargets(scaffold: Scaffold, namespace: string, release: string, 
  */
 function keepChartInGit(scaffold: Scaffold, output: string): void {
   if (output !== "dist") return;
-  scaffold.edit(".gitignore", (text) =>
-    text.includes("!dist/chart/") ? text : text.replace(/^dist\/$/m, "dist/*\n!dist/chart/"),
-  );
+  const render = (chartInDist: boolean) => scaffold.fragment(GITIGNORE_TEMPLATE, { chartInDist });
+  scaffold.edit(".gitignore", (text) => {
+    const carried = carryTemplateChange(".gitignore", text, render(false), render(true));
+    // A .gitignore the user has rewritten around dist/ is theirs: `git status` then shows the chart.
+    return carried.outcome === "applied" ? carried.text : text;
+  });
 }
 
 function checkOutputDir(dir: string): void {

@@ -1,10 +1,17 @@
+import { isDeepStrictEqual } from "node:util";
+import { isMap, isSeq, type YAMLMap } from "yaml";
 import { KbtsError } from "../../errors.js";
+import { ts } from "../../loading/typescript.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
-import { addNamedImport, uncomment } from "../../scaffold/markers.js";
+import { hasFragment, uncomment } from "../../scaffold/markers.js";
+import type { Scaffold } from "../../scaffold/scaffold.js";
 import type { TemplateFile } from "../../scaffold/template.js";
+import { documents, indentAt, insertLinesAfter } from "../../scaffold/yaml-edit.js";
 import type { PluginContext } from "../types.js";
 import { conversionFields, type Side, versionSchemas } from "./conversion-stubs.js";
+import { fragmentBlock } from "./kustomize-fragments.js";
+import { addMakefileFragment } from "./makefile.js";
 import { moveStorageVersion, typesFile } from "./storage-version.js";
 
 /**
@@ -35,96 +42,77 @@ function patchSuffix(r: ResourceModel): string {
 }
 
 /** config/default/kustomization.yaml: the CRD targets of the CA injection replacements (KB's conversion updater). */
-function caInjectionTarget(crdName: string, index: 0 | 1): string {
-  return `#     - select:
-#         kind: CustomResourceDefinition
-#         name: ${crdName}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: ${index}
-#         create: true`;
+function caInjectionTarget(s: Scaffold, crdName: string, index: 0 | 1): string {
+  return fragmentBlock(s, "crd-ca-injection-target.yaml.hbs", { crdName, index });
 }
 
-const CA_SOURCES = [
-  `# - source: # Uncomment the following block if you have a ConversionWebhook (--conversion)
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.namespace # Namespace of the certificate CR
-#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
-  `# - source:
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.name
-#   targets: # Do not remove or uncomment the following scaffold marker; required to generate code for target CRD.`,
-];
-
-const MIGRATE_STORAGE_TARGET = `# After a kind's storage version changes (kbts create webhook --conversion says when), rewrites the
-# objects of each multi-version CRD in its storage version, then leaves only that version in
-# status.storedVersions, so an old version can stop being served and be removed. Run it once the new
-# CRDs are installed and the operator serves /convert (make deploy).
-.PHONY: migrate-storage
-migrate-storage: node_modules/.bin/kbts ## Rewrite stored objects in the storage version of each multi-version CRD.
-\t$(KBTS) migrate-storage
-
-`;
-
-/** The Makefile's migrate-storage target, in the Deployment section (before Dependencies), once. */
-function addMigrateStorageTarget(text: string): string {
-  if (/^migrate-storage:/m.test(text)) return text;
-  const at = text.indexOf("##@ Dependencies");
-  if (at < 0) return `${text.endsWith("\n") ? text : `${text}\n`}\n${MIGRATE_STORAGE_TARGET.trimEnd()}\n`;
-  return text.slice(0, at) + MIGRATE_STORAGE_TARGET + text.slice(at);
+/** The CRDs' CA injection sources, as config/default/kustomization.yaml's template renders them (commented). */
+function caSources(s: Scaffold): string[] {
+  return [
+    fragmentBlock(s, "crd-ca-injection-source.yaml.hbs", {
+      header: " # Uncomment the following block if you have a ConversionWebhook (--conversion)",
+      fieldPath: ".metadata.namespace # Namespace of the certificate CR",
+    }),
+    fragmentBlock(s, "crd-ca-injection-source.yaml.hbs", { header: "", fieldPath: ".metadata.name" }),
+  ];
 }
+
+/** The Makefile's migrate-storage target (rewrites stored objects after a storage version change). */
+const MIGRATE_STORAGE_FRAGMENT = "typescript/fragments/makefile-migrate-storage.hbs";
 
 const CERT_ROTATION_ROLE = "config/certrotation/cert_rotation_role.yaml";
-
-const CRD_RULE =
-  /^- apiGroups: \["apiextensions\.k8s\.io"\]\n {2}resources: \["customresourcedefinitions"\]\n {2}resourceNames: \[(.*)\]\n/m;
 
 /**
  * config/certrotation's ClusterRole with get and update on the CRD `crdName`: without cert-manager the
  * manager sets the CA of its conversion webhook. By name, since RBAC cannot limit list and watch by
- * name; the manager needs neither, as it reads exactly the CRDs of the kinds it converts.
+ * name; the manager needs neither, as it reads exactly the CRDs of the kinds it converts. The rule is
+ * found by the YAML parser and only its resourceNames (or, for the first CRD, a new last rule) is
+ * written, so the file's comments and indentation stay as they are.
  */
 export function grantConversionCABundle(text: string, crdName: string): string {
-  const rule = CRD_RULE.exec(text);
-  if (rule) {
-    const names = (rule[1] ?? "")
-      .split(",")
-      .map((n) => n.trim().replace(/^"|"$/g, ""))
-      .filter(Boolean);
-    if (names.includes(crdName)) return text;
-    const list = [...names, crdName].sort().map((n) => `"${n}"`);
-    return text.replace(CRD_RULE, (line) =>
-      line.replace(/resourceNames: \[.*\]/, `resourceNames: [${list.join(", ")}]`),
-    );
-  }
-  const docs = text.split(/^---\n/m);
-  const at = docs.findIndex((d) => /^kind: ClusterRole$/m.test(d) && /^rules:$/m.test(d));
-  if (at < 0) {
+  const role = documents(CERT_ROTATION_ROLE, text).find((d) => d.get("kind") === "ClusterRole");
+  const rules = role?.get("rules", true);
+  if (!role || !isSeq(rules) || rules.flow || rules.items.length === 0) {
     throw new KbtsError("config/certrotation has no ClusterRole to grant the conversion webhook's caBundle", {
       where: CERT_ROTATION_ROLE,
       fix: `restore its ClusterRole (kbts scaffolds it with create webhook), or give the manager get and update on customresourcedefinitions named ${crdName} yourself`,
     });
   }
-  const crdRule = `# The conversion webhooks' caBundle: the CRDs of the kinds the manager converts, read and updated by
+  const items = rules.items as YAMLMap[];
+  const crdRule = items.find((rule) => {
+    const r = isMap(rule) ? (rule.toJSON() as { apiGroups?: unknown; resources?: unknown }) : {};
+    return (
+      isDeepStrictEqual(r.apiGroups, ["apiextensions.k8s.io"]) &&
+      isDeepStrictEqual(r.resources, ["customresourcedefinitions"])
+    );
+  });
+  const names = crdRule?.get("resourceNames", true);
+  if (crdRule && isSeq(names) && names.range) {
+    const listed = names.toJSON() as string[];
+    if (listed.includes(crdName)) return text;
+    const list = [...listed, crdName].sort().map((n) => JSON.stringify(n));
+    const [start, end] = names.range;
+    return `${text.slice(0, start)}[${list.join(", ")}]${text.slice(end)}`;
+  }
+  const first = items[0]?.range?.[0] ?? 0;
+  const last = items.at(-1)?.range?.[1] ?? first;
+  return insertLinesAfter(
+    text,
+    last - 1,
+    indentAt(text, first),
+    `# The conversion webhooks' caBundle: the CRDs of the kinds the manager converts, read and updated by
 # name (kbts create webhook --conversion adds each one).
 - apiGroups: ["apiextensions.k8s.io"]
   resources: ["customresourcedefinitions"]
-  resourceNames: ["${crdName}"]
-  verbs: ["get", "update"]
-`;
-  docs[at] = `${(docs[at] ?? "").replace(/\n*$/, "\n")}${crdRule}`;
-  return docs.join("---\n");
+  resourceNames: [${JSON.stringify(crdName)}]
+  verbs: ["get", "update"]`,
+  );
 }
 
 const E2E_TEST = "test/e2e/e2e.test.ts";
+
+/** The check of a kind's conversion webhook in the e2e suite (a fragment template). */
+const CONVERSION_CHECK_FRAGMENT = "typescript/fragments/e2e/conversion-check.ts.hbs";
 
 /**
  * The check test/e2e gets for a kind's conversion webhook: a spoke's sample, stored in the hub's version,
@@ -133,33 +121,37 @@ const E2E_TEST = "test/e2e/e2e.test.ts";
  * injected, and the manager counts them.
  */
 function e2eConversionCheck(
+  s: Scaffold,
   r: ResourceModel,
   sample: string | undefined,
 ): { title: string; code: string; sample: string } | undefined {
   if (sample === undefined) return undefined;
   const title = `it("serves ${r.kind} in every version through the conversion webhook"`;
-  const crd = `${r.plural}.${r.qualifiedGroup}`;
-  const code = `  ${title}, async () => {
-    const versions = (
-      await kubectl(["get", "crd", "${crd}", "-o", "jsonpath={.spec.versions[?(@.served==true)].name}"])
-    ).split(" ");
-    // Written in a spoke's version, stored in the hub's, read in each: the API server converts through
-    // the manager's /convert every time.
-    await eventually(async () => {
-      await kubectl(["apply", "-f", "-"], inOperatorNamespace(readFileSync(${JSON.stringify(sample)}, "utf8")));
-      for (const version of versions) {
-        const got = JSON.parse(
-          await kubectl(["get", \`${r.plural}.\${version}.${r.qualifiedGroup}\`, "${r.kindLower}-sample", "-n", namespace, "-o", "json"]),
-        ) as { apiVersion: string };
-        expect(got.apiVersion).toBe(\`${r.qualifiedGroup}/\${version}\`);
-      }
-    });
-    expect(
-      await counter("controller_runtime_conversion_webhook_conversions_total", 'group_kind="${r.kind}.${r.qualifiedGroup}"'),
-    ).toBeGreaterThan(0);
+  const code = s.fragment(CONVERSION_CHECK_FRAGMENT, {
+    title,
+    crd: `${r.plural}.${r.qualifiedGroup}`,
+    sample,
+    plural: r.plural,
+    qualifiedGroup: r.qualifiedGroup,
+    kindLower: r.kindLower,
+    kind: r.kind,
   });
-`;
   return { title, code, sample };
+}
+
+/** Whether a TypeScript file imports `name` from `module` (read with TypeScript's parser). */
+function importsName(text: string, module: string, name: string): boolean {
+  const file = ts.createSourceFile("main.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  return file.statements.some((st) => {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) return false;
+    const bindings = st.importClause?.namedBindings;
+    return (
+      st.moduleSpecifier.text === module &&
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.some((e) => e.name.text === name)
+    );
+  });
 }
 
 export async function createConversion(
@@ -227,13 +219,18 @@ export async function createConversion(
   s.edit("config/crd/kustomization.yaml", (text) =>
     uncomment(text, "#configurations:\n#- kustomizeconfig.yaml"),
   );
+  // Each target goes in commented, to be uncommented with its sources below; one a run before put in
+  // and uncommented is there already (the insertion alone would not see it, as it looks for the commented text).
+  const defaults = s.fs.read("config/default/kustomization.yaml") ?? "";
+  const absent = (block: string) => !hasFragment(defaults, uncomment(block, block));
+  const targets = [caInjectionTarget(s, crdName, 0), caInjectionTarget(s, crdName, 1)] as const;
   s.insert("config/default/kustomization.yaml", {
-    crdkustomizecainjectionns: [caInjectionTarget(crdName, 0)],
-    crdkustomizecainjectionname: [caInjectionTarget(crdName, 1)],
+    crdkustomizecainjectionns: [targets[0]].filter(absent),
+    crdkustomizecainjectionname: [targets[1]].filter(absent),
   });
   s.edit("config/default/kustomization.yaml", (text) => {
     let out = text;
-    for (const block of [...CA_SOURCES, caInjectionTarget(crdName, 0), caInjectionTarget(crdName, 1)]) {
+    for (const block of [...caSources(s), ...targets]) {
       out = uncomment(out, block);
     }
     return out;
@@ -246,9 +243,9 @@ export async function createConversion(
     });
   }
 
-  s.edit("Makefile", addMigrateStorageTarget);
+  addMakefileFragment(s, MIGRATE_STORAGE_FRAGMENT, {});
   s.edit(CERT_ROTATION_ROLE, (text) => grantConversionCABundle(text, crdName));
-  const check = e2eConversionCheck(r, spokeData[0]?.sample);
+  const check = e2eConversionCheck(s, r, spokeData[0]?.sample);
   // The formatter rewraps an inserted check, so a re-run finds it by its title, not by its lines.
   const e2e = s.fs.read(E2E_TEST);
   if (check && s.fs.read(check.sample) !== undefined && e2e !== undefined && !e2e.includes(check.title)) {
@@ -257,7 +254,12 @@ export async function createConversion(
 
   const api = `../api/${r.groupDir}${r.version}`;
   s.insert("cmd/main.ts", {
+    // The project's formatter (biome) merges this into the template's import from @kbts/runtime (it
+    // would repeat a name already there, so only when it is not).
     imports: [
+      ...(importsName(s.fs.read("cmd/main.ts") ?? "", "@kbts/runtime", "webhookManagedBy")
+        ? []
+        : [`import { webhookManagedBy } from "@kbts/runtime";`]),
       `import { ${r.kindVar}Spokes } from "${api}/${r.kindLower}_conversion.js";`,
       `import { ${r.kind}Kind } from "${api}/zz_generated.kinds.js";`,
     ],
@@ -265,7 +267,6 @@ export async function createConversion(
       `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    webhookManagedBy(mgr, ${r.kind}Kind)\n      .withConversion(...${r.kindVar}Spokes)\n      .complete();\n  }`,
     ],
   });
-  s.edit("cmd/main.ts", (text) => addNamedImport(text, "@kbts/runtime", "webhookManagedBy"));
   upsertResource(ctx.config, {
     ...resourceEntry(r),
     webhooks: { conversion: true, spoke: spokes, webhookVersion: "v1" },

@@ -8,7 +8,9 @@ import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { blockCommentText } from "../../scaffold/encode.js";
 import { uncomment } from "../../scaffold/markers.js";
 import { fnv32a } from "../../scaffold/names.js";
+import type { Scaffold } from "../../scaffold/scaffold.js";
 import { type IfExists, type TemplateFile, templateSet } from "../../scaffold/template.js";
+import { addYamlSeqItem, removeYamlSeqItem } from "../../scaffold/yaml-edit.js";
 import { KUBERNETES_VERSION } from "../../version.js";
 import { managerImageEnv } from "../deployimage/record.js";
 import type { ApiOptions, InitOptions, License, Plugin, PluginContext, WebhookOptions } from "../types.js";
@@ -16,6 +18,7 @@ import { createConversion } from "./conversion.js";
 import { devToolVersions, NODE_LTS_MAJOR } from "./dependencies.js";
 import { addWebhookCheck } from "./e2e-checks.js";
 import type { KindSource } from "./kind-source.js";
+import { fragmentBlock } from "./kustomize-fragments.js";
 import { keepExistingStorageVersion, storageVersionsOf } from "./storage-version.js";
 
 /**
@@ -80,6 +83,8 @@ function init(ctx: PluginContext, o: InitOptions): void {
     vendorDir: o.vendorDir,
     nodeVersion: NODE_LTS_MAJOR,
     devVersions: devToolVersions(),
+    // helm/v2-alpha's chart in dist/chart is source: that plugin renders .gitignore with true and carries the change.
+    chartInDist: false,
   };
   for (const t of templateSet("typescript/init")) {
     if (t.template.endsWith("boilerplate.ts.txt.hbs") && boilerplate(o) === "") continue;
@@ -144,14 +149,35 @@ export function controllerData(r: ResourceModel, name: string | undefined) {
   };
 }
 
-/** The lines that register a controller in cmd/main.ts, at its insertion points. */
-function wireController(ctx: PluginContext, r: ResourceModel, c: ReturnType<typeof controllerData>): void {
-  ctx.scaffold.insert("cmd/main.ts", {
+/**
+ * The lines that register a controller in cmd/main.ts, by insertion point. Exported for a plugin that
+ * wires its own controller instead (it takes these back with `Scaffold.remove`).
+ */
+export function controllerWiring(r: ResourceModel, c: ReturnType<typeof controllerData>) {
+  return {
     imports: [
       `import { ${c.reconcilerName} } from "../internal/controller/${r.groupDir}${c.controllerFile}_controller.js";`,
     ],
     builder: [`  new ${c.reconcilerName}(mgr.getClient()).setupWithManager(mgr);`],
-  });
+  };
+}
+
+function wireController(ctx: PluginContext, r: ResourceModel, c: ReturnType<typeof controllerData>): void {
+  ctx.scaffold.insert("cmd/main.ts", controllerWiring(r, c));
+}
+
+/** The lines that register a kind's admission webhooks in cmd/main.ts, by insertion point (see controllerWiring). */
+export function admissionWebhookWiring(
+  r: Pick<ResourceModel, "kind" | "kindLower" | "groupDir" | "version">,
+) {
+  return {
+    imports: [
+      `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,
+    ],
+    builder: [
+      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
+    ],
+  };
 }
 
 /** Template data for one resource. */
@@ -343,81 +369,23 @@ function writeKindDescriptors(ctx: PluginContext, r: ResourceModel, data: object
   );
 }
 
-/** Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3). */
-const DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS = [
-  "#- ../webhook",
-  "#- ../certmanager",
-  "#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment",
-  "#replacements:",
-  `# - source: # Uncomment the following block if you have any webhook
-#     kind: Service
-#     version: v1
-#     name: webhook-service
-#     fieldPath: .metadata.name # Name of the service
-#   targets:
-#     - select:
-#         kind: Certificate
-#         group: cert-manager.io
-#         version: v1
-#         name: serving-cert
-#       fieldPaths:
-#         - .spec.dnsNames.0
-#         - .spec.dnsNames.1
-#       options:
-#         delimiter: '.'
-#         index: 0
-#         create: true
-# - source:
-#     kind: Service
-#     version: v1
-#     name: webhook-service
-#     fieldPath: .metadata.namespace # Namespace of the service
-#   targets:
-#     - select:
-#         kind: Certificate
-#         group: cert-manager.io
-#         version: v1
-#         name: serving-cert
-#       fieldPaths:
-#         - .spec.dnsNames.0
-#         - .spec.dnsNames.1
-#       options:
-#         delimiter: '.'
-#         index: 1
-#         create: true`,
-];
+/**
+ * Blocks of config/default/kustomization.yaml that `create webhook` uncomments (KB §4.3): one-line
+ * switches, and the webhook Service's replacements, rendered from the fragment the template renders.
+ */
+function defaultKustomizeWebhookBlocks(s: Scaffold): string[] {
+  return [
+    "#- ../webhook",
+    "#- ../certmanager",
+    "#- path: manager_webhook_patch.yaml\n#  target:\n#    kind: Deployment",
+    "#replacements:",
+    fragmentBlock(s, "webhook-replacements.yaml.hbs", {}),
+  ];
+}
 
-function caInjection(comment: string, kind: string): string {
-  return `# - source: # Uncomment the following block if you have a ${comment}
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert${kind === "ValidatingWebhookConfiguration" ? " # This name should match the one in certificate.yaml" : ""}
-#     fieldPath: .metadata.namespace # Namespace of the certificate CR
-#   targets:
-#     - select:
-#         kind: ${kind}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: 0
-#         create: true
-# - source:
-#     kind: Certificate
-#     group: cert-manager.io
-#     version: v1
-#     name: serving-cert
-#     fieldPath: .metadata.name
-#   targets:
-#     - select:
-#         kind: ${kind}
-#       fieldPaths:
-#         - .metadata.annotations.[cert-manager.io/inject-ca-from]
-#       options:
-#         delimiter: '/'
-#         index: 1
-#         create: true`;
+/** The CA injection replacements of a webhook type (same fragment and values as the template's). */
+function caInjection(s: Scaffold, comment: string, kind: string, servingCertNote = ""): string {
+  return fragmentBlock(s, "ca-injection.yaml.hbs", { comment, kind, servingCertNote });
 }
 
 async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOptions): Promise<void> {
@@ -452,21 +420,28 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
     if (t.template.includes("/internal/")) continue;
     s.template(t, data);
   }
-  s.edit("config/network-policy/kustomization.yaml", (text) =>
-    text.includes("- allow-webhook-traffic.yaml")
-      ? text
-      : text.replace(/^resources:\n/m, "resources:\n- allow-webhook-traffic.yaml\n"),
+  const networkPolicies = "config/network-policy/kustomization.yaml";
+  s.edit(networkPolicies, (text) =>
+    addYamlSeqItem(networkPolicies, text, "resources", "allow-webhook-traffic.yaml", { first: true }),
   );
   s.edit("config/default/kustomization.yaml", (text) => {
     let out = text;
-    for (const block of DEFAULT_KUSTOMIZE_WEBHOOK_BLOCKS) out = uncomment(out, block);
+    for (const block of defaultKustomizeWebhookBlocks(s)) out = uncomment(out, block);
     if (o.validation)
       out = uncomment(
         out,
-        caInjection("ValidatingWebhook (--programmatic-validation)", "ValidatingWebhookConfiguration"),
+        caInjection(
+          s,
+          "ValidatingWebhook (--programmatic-validation)",
+          "ValidatingWebhookConfiguration",
+          " # This name should match the one in certificate.yaml",
+        ),
       );
     if (o.defaulting)
-      out = uncomment(out, caInjection("DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"));
+      out = uncomment(
+        out,
+        caInjection(s, "DefaultingWebhook (--defaulting )", "MutatingWebhookConfiguration"),
+      );
     return out;
   });
   // config/webhook/manifests.yaml is what `make manifests` writes from admission webhook markers: a
@@ -474,12 +449,12 @@ async function createWebhook(ctx: PluginContext, r: ResourceModel, o: WebhookOpt
   const admission = o.defaulting || o.validation;
   const hasAdmission =
     admission || (ctx.config.resources ?? []).some((x) => x.webhooks?.defaulting || x.webhooks?.validation);
-  s.edit("config/webhook/kustomization.yaml", (text) => {
-    const listed = /^- manifests\.yaml\n/m.test(text);
-    if (hasAdmission && !listed) return text.replace(/^resources:\n/m, "resources:\n- manifests.yaml\n");
-    if (!hasAdmission && listed) return text.replace(/^- manifests\.yaml\n/m, "");
-    return text;
-  });
+  const webhooks = "config/webhook/kustomization.yaml";
+  s.edit(webhooks, (text) =>
+    hasAdmission
+      ? addYamlSeqItem(webhooks, text, "resources", "manifests.yaml", { first: true })
+      : removeYamlSeqItem(webhooks, text, "resources", "manifests.yaml"),
+  );
   if (admission) createAdmissionWebhook(ctx, r, o, data);
   if (o.conversion) await createConversion(ctx, r, o.spokes ?? [], o.force, data);
 }
@@ -500,14 +475,7 @@ function createAdmissionWebhook(ctx: PluginContext, r: ResourceModel, o: Webhook
     data,
     force,
   );
-  s.insert("cmd/main.ts", {
-    imports: [
-      `import { setup${r.kind}WebhookWithManager } from "../internal/webhook/${r.groupDir}${r.version}/${r.kindLower}_webhook.js";`,
-    ],
-    builder: [
-      `  if (process.env.ENABLE_WEBHOOKS !== "false") {\n    setup${r.kind}WebhookWithManager(mgr);\n  }`,
-    ],
-  });
+  s.insert("cmd/main.ts", admissionWebhookWiring(r));
   addWebhookCheck(s, r, o, data as { mutatePath: string; validatePath: string });
   upsertResource(ctx.config, {
     ...resourceEntry(r),

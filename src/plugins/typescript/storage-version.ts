@@ -1,3 +1,4 @@
+import { ts } from "../../loading/typescript.js";
 import type { ProjectConfig } from "../../project/config.js";
 import type { ResourceModel } from "../../project/resource.js";
 import type { StagedFS } from "../../scaffold/fs.js";
@@ -6,7 +7,8 @@ import type { Scaffold } from "../../scaffold/scaffold.js";
 /**
  * A CRD serves several versions but stores one: the version whose root type carries
  * `// +kubebuilder:storageversion`. These helpers keep exactly one version of a kind marked, editing
- * only the comment block above `export interface <Kind> {` of each version's types file.
+ * only the comments above the exported root interface `<Kind>` of each version's types file, found by
+ * TypeScript's parser.
  */
 
 export const STORAGE_VERSION_MARKER = "// +kubebuilder:storageversion";
@@ -23,23 +25,31 @@ export function typesFile(r: Pick<ResourceModel, "groupDir" | "kindLower">, vers
   return `api/${r.groupDir}${version}/${r.kindLower}_types.ts`;
 }
 
-/** The comment lines directly above the kind's root interface: [first, end) line indexes, or undefined. */
-function rootBlock(lines: string[], kind: string): { first: number; end: number } | undefined {
-  const end = lines.indexOf(`export interface ${kind} {`);
-  if (end < 0) return undefined;
-  let first = end;
-  while (first > 0 && lines[first - 1]?.trimStart().startsWith("//")) first--;
-  return { first, end };
+/**
+ * The `//` comments above the kind's exported root interface, found by TypeScript's parser (so the
+ * file's formatting does not matter): each with its text and the [start, end) of its whole line.
+ */
+function rootComments(text: string, kind: string): { text: string; line: [number, number] }[] | undefined {
+  const file = ts.createSourceFile("types.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const root = file.statements.find(
+    (s) =>
+      ts.isInterfaceDeclaration(s) &&
+      s.name.text === kind &&
+      s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
+  );
+  if (root === undefined) return undefined;
+  return (ts.getLeadingCommentRanges(text, root.pos) ?? [])
+    .filter((c) => c.kind === ts.SyntaxKind.SingleLineCommentTrivia)
+    .map((c) => {
+      const from = text.lastIndexOf("\n", c.pos - 1) + 1;
+      const to = text.indexOf("\n", c.end);
+      return { text: text.slice(c.pos, c.end).trim(), line: [from, to < 0 ? text.length : to + 1] };
+    });
 }
 
 function hasStorageMarker(text: string | undefined, kind: string): boolean {
   if (text === undefined) return false;
-  const lines = text.split("\n");
-  const block = rootBlock(lines, kind);
-  return (
-    block !== undefined &&
-    lines.slice(block.first, block.end).some((l) => l.trim() === STORAGE_VERSION_MARKER)
-  );
+  return rootComments(text, kind)?.some((c) => c.text === STORAGE_VERSION_MARKER) === true;
 }
 
 /** The versions of the kind whose types file marks the root type as the storage version. */
@@ -55,26 +65,20 @@ export function storageVersionsOf(
 function addMarker(s: Scaffold, r: ResourceModel, version: string): boolean {
   let added = false;
   s.edit(typesFile(r, version), (text) => {
-    const lines = text.split("\n");
-    const block = rootBlock(lines, r.kind);
-    if (!block) return text;
-    const root = lines.slice(block.first, block.end).findIndex((l) => l.trim() === ROOT_MARKER);
-    if (root < 0) return text;
-    lines.splice(block.first + root + 1, 0, STORAGE_VERSION_MARKER);
+    const root = rootComments(text, r.kind)?.find((c) => c.text === ROOT_MARKER);
+    if (root === undefined) return text;
+    const [from, to] = root.line;
+    const indent = text.slice(from, to).match(/^\s*/)?.[0] ?? "";
     added = true;
-    return lines.join("\n");
+    return `${text.slice(0, to)}${indent}${STORAGE_VERSION_MARKER}\n${text.slice(to)}`;
   });
   return added;
 }
 
 function removeMarker(s: Scaffold, r: ResourceModel, version: string): void {
   s.edit(typesFile(r, version), (text) => {
-    const lines = text.split("\n");
-    const block = rootBlock(lines, r.kind);
-    if (!block) return text;
-    const at = lines.slice(block.first, block.end).findIndex((l) => l.trim() === STORAGE_VERSION_MARKER);
-    if (at >= 0) lines.splice(block.first + at, 1);
-    return lines.join("\n");
+    const marker = rootComments(text, r.kind)?.find((c) => c.text === STORAGE_VERSION_MARKER);
+    return marker ? text.slice(0, marker.line[0]) + text.slice(marker.line[1]) : text;
   });
 }
 

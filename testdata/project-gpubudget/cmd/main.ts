@@ -84,6 +84,7 @@ const { values: flags } = parseFlags({
     // On SIGTERM, report not ready but keep serving the webhook this long while the Service's endpoints drop
     // this pod, then stop: admissions routed here meanwhile are answered instead of failing open.
     "shutdown-delay": { type: "string", default: "5s" },
+    // +kubebuilder:scaffold:flags
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
     // The address the probe endpoint binds to.
@@ -135,6 +136,7 @@ async function main(): Promise<void> {
     cache: { transforms: { "v1/Pod": slimPod } },
     // A drain on SIGTERM (not ready, still serving), so a rollout or a drained node never fails admissions open.
     shutdownDelayMs: parseDuration(flags["shutdown-delay"] ?? "5s", "--shutdown-delay"),
+    // +kubebuilder:scaffold:manager-options
     metricsBindAddress: flags["metrics-bind-address"],
     metricsSecureServing: flags["metrics-secure"],
     // If the enable-http2 flag is false (the default), http/2 should be disabled

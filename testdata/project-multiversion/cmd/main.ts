@@ -25,7 +25,6 @@ import {
   zapFlagOptions,
   zapLoggerOptions,
 } from "@kbts/runtime";
-
 import { memcachedSpokes } from "../api/v1/memcached_conversion.js";
 import { MemcachedKind } from "../api/v1/zz_generated.kinds.js";
 import { MemcachedReconciler } from "../internal/controller/memcached_controller.js";
@@ -66,6 +65,7 @@ const { values: flags } = parseFlags({
   allowNegative: true,
   strict: true,
   options: {
+    // +kubebuilder:scaffold:flags
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
     // The address the probe endpoint binds to.
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   // More info:
   // - https://book.kubebuilder.io/reference/metrics.html
   const mgr = createManager({
+    // +kubebuilder:scaffold:manager-options
     metricsBindAddress: flags["metrics-bind-address"],
     metricsSecureServing: flags["metrics-secure"],
     // If the enable-http2 flag is false (the default), http/2 should be disabled

@@ -64,6 +64,7 @@ const { values: flags } = parseFlags({
   allowNegative: true,
   strict: true,
   options: {
+    // +kubebuilder:scaffold:flags
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
     // The address the probe endpoint binds to.
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
   // More info:
   // - https://book.kubebuilder.io/reference/metrics.html
   const mgr = createManager({
+    // +kubebuilder:scaffold:manager-options
     // A namespaced operator (PROJECT namespaced: true) caches and watches only these namespaces.
     cache: { namespaces: watchNamespaces() },
     metricsBindAddress: flags["metrics-bind-address"],
