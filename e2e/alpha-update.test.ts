@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packCheckout } from "../src/packaging/pack.js";
-import { emptyNpmCache, npmEnv } from "./npm.js";
+import { emptyNpmCache, npmEnv } from "./support/npm.js";
 import { type LocalRegistry, startRegistry } from "./support/npm-registry.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));

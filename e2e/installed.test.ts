@@ -3,7 +3,7 @@
  * own, and used in a directory outside this checkout with an empty npm cache. The GPUBudget project it
  * scaffolds depends on kbts and @kbts/runtime by version through the tarballs vendored in vendor/kbts/
  * (no `file:/` anywhere), installs, generates and passes its tests. Its Dockerfile's build context is
- * proven without a container engine (e2e/dockerfile.ts): only what the COPY lines bring in, the RUN
+ * proven without a container engine (e2e/support/dockerfile.ts): only what the COPY lines bring in, the RUN
  * steps, then the built manager starts and stops on the missing cluster, saying so.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDockerfile, contextFiles, DockerBuildError } from "./dockerfile.js";
-import { type InstalledKbts, installKbts } from "./kbts-install.js";
-import { emptyNpmCache, npmInstall } from "./npm.js";
+import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
+import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
+import { emptyNpmCache, npmInstall } from "./support/npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";

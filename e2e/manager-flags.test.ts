@@ -16,7 +16,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const KBTS = join(REPO, "bin", "kbts.js");

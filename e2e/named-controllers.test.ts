@@ -16,7 +16,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runCreateWebhook, runInit } from "../src/plugins/commands.js";
 import { freePort } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
 import { eventually } from "./support/eventually.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";

@@ -12,7 +12,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
 import { eventually } from "./support/eventually.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { KBTS } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const KBTS = join(REPO, "bin", "kbts.js");

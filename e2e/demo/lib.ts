@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { type ClusterOptions, type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
-import { npmInstall } from "../npm.js";
+import { npmInstall } from "../support/npm.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const KBTS = join(REPO, "bin/kbts.js");
@@ -118,7 +118,7 @@ export const SCAFFOLD_COMMANDS = [
 /**
  * `kbts init` + `kbts create api --plugins gpu-budget/v1-alpha` in `projectDir` (created, must be
  * empty), with the built CLI. buildProject then runs `npm install` (from the registry, with an npm cache
- * of its own that starts empty: e2e/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
+ * of its own that starts empty: e2e/support/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
  */
 export async function scaffoldProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
   mkdirSync(projectDir, { recursive: true });

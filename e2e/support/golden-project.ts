@@ -2,7 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-import { npmInstall } from "../npm.js";
+import { npmInstall } from "./npm.js";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
