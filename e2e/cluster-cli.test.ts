@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "./demo/lib.js";
+import { eventually } from "./support/operator.js";
 import {
   KBTS,
   processesMentioning,

@@ -29,7 +29,7 @@ import {
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { eventually, freePort, metricValue } from "./demo/lib.js";
+import { eventually, freePort, metricValue } from "./support/operator.js";
 import { installGoldenProject, runMake } from "./support/golden-project.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";

@@ -27,7 +27,7 @@ import {
   gpuPodManifest,
   run,
   scaffoldProject,
-} from "./demo/lib.js";
+} from "./support/operator.js";
 import { ENFORCEMENT_LABEL, expectEnforcing } from "./support/gpubudget.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 

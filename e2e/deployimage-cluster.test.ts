@@ -21,7 +21,7 @@ import {
   run,
   startControlPlane,
   startOperator,
-} from "./demo/lib.js";
+} from "./support/operator.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deployimage-"));
 const project = join(work, "memcached");

@@ -18,7 +18,7 @@ import {
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "./demo/lib.js";
+} from "./support/operator.js";
 import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-cluster-"));

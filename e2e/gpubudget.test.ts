@@ -25,7 +25,7 @@ import {
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "./demo/lib.js";
+} from "./support/operator.js";
 import {
   type BudgetStatus,
   budgetStatus,

@@ -14,7 +14,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { KBTS, scaffoldProject } from "./demo/lib.js";
+import { KBTS, scaffoldProject } from "./support/operator.js";
 import { npmInstall } from "./support/npm.js";
 import { cachedHelm } from "./tools/helm.js";
 

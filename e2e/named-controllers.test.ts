@@ -15,7 +15,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runCreateWebhook, runInit } from "../src/plugins/commands.js";
-import { freePort } from "./demo/lib.js";
+import { freePort } from "./support/operator.js";
 import { npmInstall } from "./support/npm.js";
 import { eventually } from "./support/eventually.js";
 

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "./demo/lib.js";
+import { REPO } from "./support/operator.js";
 import { emptyNpmCache, npmEnv } from "./support/npm.js";
 import { readmeSteps, shellBlocks, stepsScript } from "./support/readme-blocks.js";
 

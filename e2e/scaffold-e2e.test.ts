@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS } from "./demo/lib.js";
+import { KBTS } from "./support/operator.js";
 import { npmInstall } from "./support/npm.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
 

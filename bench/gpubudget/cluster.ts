@@ -18,7 +18,7 @@ import {
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "../../e2e/demo/lib.js";
+} from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Deployment, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";

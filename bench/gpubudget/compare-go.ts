@@ -21,7 +21,7 @@ import {
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "../../e2e/demo/lib.js";
+} from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";

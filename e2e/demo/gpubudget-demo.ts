@@ -26,7 +26,7 @@ import {
   startControlPlane,
   startOperator,
   withProgress,
-} from "./lib.js";
+} from "../support/operator.js";
 
 const { values } = parseArgs({
   options: {

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { type ClusterOptions, type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
-import { npmInstall } from "../support/npm.js";
+import { npmInstall } from "./npm.js";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 export const KBTS = join(REPO, "bin/kbts.js");
