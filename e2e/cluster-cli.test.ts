@@ -11,7 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "./support/operator.js";
 import {
   KBTS,
   processesMentioning,
@@ -20,6 +19,7 @@ import {
   startAndStop,
   startEnvtestCLI,
 } from "./support/envtest-cli.js";
+import { eventually } from "./support/eventually.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-cluster-cli-"));
 let assets = "";

@@ -29,8 +29,10 @@ import {
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { eventually, freePort, metricValue } from "./support/operator.js";
+import { eventually } from "./support/eventually.js";
+import { freePort } from "./support/free-port.js";
 import { installGoldenProject, runMake } from "./support/golden-project.js";
+import { metricValue } from "./support/operator.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");

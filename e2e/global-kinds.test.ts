@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS } from "./support/operator.js";
-import { npmInstall } from "./support/npm.js";
 import { runMake } from "./support/golden-project.js";
+import { npmInstall } from "./support/npm.js";
+import { KBTS } from "./support/paths.js";
 
 const KINDS = ["Proxy", "Promise", "Request", "Record", "Map"];
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-global-kinds-"));

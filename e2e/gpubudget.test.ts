@@ -14,18 +14,7 @@ import { parse as parseYaml } from "yaml";
 import type { Pod as PodObject } from "../runtime/src/api/core.js";
 import { Pod } from "../runtime/src/api/kinds.js";
 import { createClient } from "../runtime/src/client/index.js";
-import {
-  budgetManifest,
-  buildProject,
-  type ControlPlane,
-  eventually,
-  gpuPodManifest,
-  metricValue,
-  type Operator,
-  scaffoldProject,
-  startControlPlane,
-  startOperator,
-} from "./support/operator.js";
+import { eventually } from "./support/eventually.js";
 import {
   type BudgetStatus,
   budgetStatus,
@@ -35,6 +24,17 @@ import {
   expectBudgetStatus,
   expectEnforcing,
 } from "./support/gpubudget.js";
+import {
+  budgetManifest,
+  buildProject,
+  type ControlPlane,
+  gpuPodManifest,
+  metricValue,
+  type Operator,
+  scaffoldProject,
+  startControlPlane,
+  startOperator,
+} from "./support/operator.js";
 import { spawnPrometheus } from "./support/prometheus.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));

@@ -22,7 +22,8 @@ import {
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, KBTS } from "./support/operator.js";
+import { eventually } from "./support/eventually.js";
+import { KBTS } from "./support/paths.js";
 import { spawnPrometheus } from "./support/prometheus.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-grafana-"));

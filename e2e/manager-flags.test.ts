@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./support/operator.js";
+import { freePort } from "./support/free-port.js";
 import { npmInstall } from "./support/npm.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));

@@ -15,9 +15,9 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runCreateWebhook, runInit } from "../src/plugins/commands.js";
-import { freePort } from "./support/operator.js";
-import { npmInstall } from "./support/npm.js";
 import { eventually } from "./support/eventually.js";
+import { freePort } from "./support/free-port.js";
+import { npmInstall } from "./support/npm.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");

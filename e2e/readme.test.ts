@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "./support/operator.js";
 import { emptyNpmCache, npmEnv } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
 import { readmeSteps, shellBlocks, stepsScript } from "./support/readme-blocks.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";

@@ -11,9 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS } from "./support/operator.js";
-import { npmInstall } from "./support/npm.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
+import { npmInstall } from "./support/npm.js";
+import { KBTS } from "./support/paths.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
 interface ScaffoldedProject {

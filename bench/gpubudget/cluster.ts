@@ -10,10 +10,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
   type Operator,
   scaffoldProject,
   startControlPlane,

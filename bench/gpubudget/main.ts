@@ -27,10 +27,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
   type Operator,
   scaffoldProject,
   startControlPlane,

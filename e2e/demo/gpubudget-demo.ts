@@ -13,13 +13,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { eventually } from "../support/eventually.js";
 import {
   budgetManifest,
   buildProject,
   type ControlPlane,
-  eventually,
   gpuPodManifest,
-  heading,
   metricValue,
   type Operator,
   scaffoldProject,
@@ -27,6 +26,13 @@ import {
   startOperator,
   withProgress,
 } from "../support/operator.js";
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+/** A heading in the demo's output. */
+function heading(title: string): void {
+  process.stdout.write(`\n${bold(`=== ${title}`)}\n`);
+}
 
 const { values } = parseArgs({
   options: {

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { Client } from "../../runtime/src/client/types.js";
-import { freePort } from "./operator.js";
 import { eventually } from "./eventually.js";
+import { freePort } from "./free-port.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 
