@@ -11,15 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  KBTS,
-  processesMentioning,
-  REPO,
-  runEnvtestCLI,
-  startAndStop,
-  startEnvtestCLI,
-} from "./support/envtest-cli.js";
+import { processesMentioning, runEnvtestCLI, startAndStop, startEnvtestCLI } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { KBTS, REPO } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-cluster-cli-"));
 let assets = "";

@@ -14,9 +14,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   descendantsOf,
-  KBTS,
   processesMentioning,
-  REPO,
   runEnvtestCLI,
   startAndStop,
   startEnvtestCLI,
@@ -24,6 +22,7 @@ import {
   stopWith,
 } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { KBTS, REPO } from "./support/paths.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));

@@ -9,14 +9,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
 import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-installed-"));
 const npmCache = emptyNpmCache();

@@ -11,15 +11,13 @@ import { connect } from "node:http2";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/free-port.js";
 import { npmInstall } from "./support/npm.js";
+import { KBTS, REPO } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
 const project = join(work, "flags");
 const processes: ChildProcess[] = [];

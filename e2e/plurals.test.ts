@@ -18,7 +18,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,9 +25,9 @@ import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
 import { npmInstall } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
 const GROUP = "names";

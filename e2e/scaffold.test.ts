@@ -10,17 +10,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmInstall } from "./support/npm.js";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { npmInstall } from "./support/npm.js";
+import { KBTS, REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
 

@@ -31,9 +31,8 @@ import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/faul
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
 import { defineKind } from "../../runtime/src/kinds.js";
+import { REPO } from "../support/paths.js";
 import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
-
-const REPO = new URL("../../", import.meta.url).pathname;
 
 interface GPUBudget extends KubernetesObject {
   spec: { maxGPUs: number };

@@ -13,8 +13,7 @@ import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { Client } from "../../runtime/src/client/types.js";
 import { eventually } from "./eventually.js";
 import { freePort } from "./free-port.js";
-
-const REPO = join(import.meta.dirname, "..", "..");
+import { REPO } from "./paths.js";
 
 export interface FailoverTiming {
   mode: "cold" | "warm";

@@ -1,10 +1,8 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { npmInstall } from "./npm.js";
-
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
+import { REPO } from "./paths.js";
 
 /**
  * A golden project (testdata/<name>) copied to `dir`, with @kbts/runtime and kbts linked to this
