@@ -31,7 +31,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import { eventually } from "./support/eventually.js";
 import { freePort } from "./support/free-port.js";
-import { installGoldenProject, runMake } from "./support/golden-project.js";
+import { installGoldenProject } from "./support/golden-project.js";
+import { runMake } from "./support/make.js";
 import { metricValue } from "./support/operator.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { runMake } from "./support/golden-project.js";
+import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS } from "./support/paths.js";
 

@@ -24,6 +24,7 @@ import {
   expectBudgetStatus,
   expectEnforcing,
 } from "./support/gpubudget.js";
+import { runMake } from "./support/make.js";
 import {
   budgetManifest,
   buildProject,
@@ -145,7 +146,7 @@ describe("the scaffolded GPUBudget project", () => {
   });
 
   it("ships Prometheus rules and a dashboard that promtool accepts", async () => {
-    const result = await execa("make", ["check-rules"], { cwd: project, all: true, reject: false });
+    const result = await runMake(project, ["check-rules"], {}, { ci: false });
     expect(result.exitCode, result.all).toBe(0);
     expect(result.all).toContain("SUCCESS");
   });

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
+import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
@@ -44,12 +45,7 @@ let output = "";
 const oracle = new Map<string, string>();
 
 const make = (target: string[]) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL },
-  });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
 const kubectl = (args: string[]) =>
   execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
 const read = (path: string) => readFileSync(join(project, path), "utf8");

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS, REPO } from "./support/paths.js";
 
@@ -20,12 +21,7 @@ const project = join(work, "memcached");
 
 const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
 const make = (target: string[]) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL },
-  });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
 
 beforeAll(async () => {
   await execa("npx", ["tsc", "-b"], { cwd: REPO });

@@ -15,6 +15,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS, REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
@@ -29,12 +30,7 @@ let env: Environment | undefined;
 
 const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
 const make = (target: string[], extra: Record<string, string> = {}) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra },
-  });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra }, { ci: false });
 const kubectl = (args: string[], input?: string) =>
   execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
 
