@@ -13,20 +13,18 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { eventually } from "./support/eventually.js";
+import { KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-namespaced-"));
 const project = join(work, "harbor");
 const NS = "harbor-system";
 const managers: ChildProcess[] = [];
 let env: Environment | undefined;
 
-const kubectl = (args: string[]) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
+const kubectl = (args: string[]) => runKubectl(env?.kubeconfigPath ?? "", args);
 
 /** The built manager as the operator's service account, watching `watch`. */
 function startManager(kubeconfig: string, watch: string) {

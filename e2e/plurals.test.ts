@@ -24,13 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
+import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const GROUP = "names";
 const QUALIFIED = `${GROUP}.example.com`;
 const KINDS = Object.keys(IRREGULAR_PLURALS);
@@ -46,8 +45,7 @@ const oracle = new Map<string, string>();
 
 const make = (target: string[]) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
-const kubectl = (args: string[]) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
+const kubectl = (args: string[]) => runKubectl(env?.kubeconfigPath ?? "", args);
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */

@@ -15,13 +15,11 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS, REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
-
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-"));
 const project = join(work, "memcached");
@@ -31,8 +29,7 @@ let env: Environment | undefined;
 const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
 const make = (target: string[], extra: Record<string, string> = {}) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra }, { ci: false });
-const kubectl = (args: string[], input?: string) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
+const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
 
 function snapshot(): Map<string, string> {
   const out = new Map<string, string>();
