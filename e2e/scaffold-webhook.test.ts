@@ -9,9 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runKbts } from "./support/kbts.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
-import { KBTS, REPO } from "./support/paths.js";
+import { REPO } from "./support/paths.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
@@ -19,7 +20,7 @@ const KUBECTL = join(ASSETS, "kubectl");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-webhook-"));
 const project = join(work, "memcached");
 
-const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
+const kbts = (args: string[]) => runKbts(args, project);
 const make = (target: string[]) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
 

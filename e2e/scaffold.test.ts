@@ -15,10 +15,11 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { runKbts } from "./support/kbts.js";
 import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
-import { KBTS, REPO } from "./support/paths.js";
+import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-"));
@@ -26,7 +27,7 @@ const project = join(work, "memcached");
 const processes: ChildProcess[] = [];
 let env: Environment | undefined;
 
-const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
+const kbts = (args: string[]) => runKbts(args, project);
 const make = (target: string[], extra: Record<string, string> = {}) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra }, { ci: false });
 const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
