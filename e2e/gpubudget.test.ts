@@ -37,6 +37,7 @@ import {
   startOperator,
 } from "./support/operator.js";
 import { spawnPrometheus } from "./support/prometheus.js";
+import { percentile } from "./support/stats.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
 // GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
@@ -713,10 +714,6 @@ async function replicaBalancer(
       });
     },
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** The API server's own counts of calls to the Pod webhook, by outcome (its /metrics). */

@@ -22,18 +22,11 @@ import {
   startControlPlane,
   startOperator,
 } from "../../e2e/support/operator.js";
+import { percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import {
-  createBudgets,
-  GPUBudget,
-  ns,
-  percentile,
-  pool,
-  startupReconciled,
-  statusLatencies,
-} from "./common.js";
+import { createBudgets, GPUBudget, ns, pool, startupReconciled, statusLatencies } from "./common.js";
 import { cpuSeconds, DEFAULT_IDLE_RULE, peakRSSMiB, waitForIdle } from "./footprint.js";
 import { cachedGoOperator } from "./go-operator.js";
 

@@ -36,6 +36,7 @@ import {
   startControlPlane,
   startOperator,
 } from "../../e2e/support/operator.js";
+import { percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
@@ -45,7 +46,6 @@ import {
   cpuSeconds,
   GPUBudget,
   peakRSSMiB,
-  percentile,
   pool,
   startupReconciled,
   statusLatencies,
