@@ -2,7 +2,7 @@
  * Polls fn until it returns a value (not undefined) or the deadline passes; a throw counts as "not yet"
  * and the last one is named in the timeout error. For tests against a real API server.
  */
-export async function until<T>(
+export async function eventually<T>(
   what: string,
   fn: () => Promise<T | undefined>,
   timeoutMs = 30_000,
