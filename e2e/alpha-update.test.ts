@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packCheckout } from "../src/packaging/pack.js";
+import { buildCheckout } from "./support/build.js";
 import { emptyNpmCache, npmEnv } from "./support/npm.js";
 import { type LocalRegistry, startRegistry } from "./support/npm-registry.js";
 import { KBTS, REPO } from "./support/paths.js";
@@ -70,7 +71,7 @@ function oldRelease(): string {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   expect(newMakefileLine).not.toBe("");
   expect(newMakefileLine).not.toContain("{{");
   registry = await startRegistry([oldRelease()]);

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import { processesMentioning, runEnvtestCLI, startAndStop, startEnvtestCLI } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
 import { KBTS, REPO } from "./support/paths.js";
@@ -20,7 +21,7 @@ let assets = "";
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   // The Makefile's tools step has built them; this only finds them in the store.
   const r = await execa("node", [KBTS, "setup-envtest", "use", "--cluster", "-p", "path"], { cwd: REPO });
   assets = r.stdout;

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import {
   descendantsOf,
   processesMentioning,
@@ -34,7 +35,7 @@ const runCLI = (args: string[]) => runEnvtestCLI(args, { work, assets });
 
 beforeAll(async () => {
   // Type errors elsewhere in the tree still emit JavaScript; the CLI runs below show whether it works.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   if (!assets) {
     const r = await execa("node", [KBTS, "setup-envtest", "use", "-p", "path"], { cwd: REPO });
     assets = r.stdout;

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KBTS, REPO } from "./support/paths.js";
+import { buildCheckout } from "./support/build.js";
+import { KBTS } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-setup-"));
 // The user's own environment, minus the variables that would short-circuit the lookup.
@@ -23,7 +24,7 @@ const use = (args: string[], env: Record<string, string | undefined> = clean) =>
   execa(process.execPath, [KBTS, "setup-envtest", "use", ...args], { env, extendEnv: false, reject: false });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   // Make sure the store holds the default release (builds it once on a cold machine).
   const r = await use(["-p", "path"]);
   expect(r.exitCode, r.stderr).toBe(0);

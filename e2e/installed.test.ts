@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
 import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
@@ -32,7 +33,7 @@ const inProject = (file: string, args: string[], env: Record<string, string> = {
   });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   kbts = await installKbts(work, npmCache);
   mkdirSync(project);
 }, 600_000);

@@ -14,9 +14,10 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import { freePort } from "./support/free-port.js";
 import { npmInstall } from "./support/npm.js";
-import { KBTS, REPO } from "./support/paths.js";
+import { KBTS } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
 const project = join(work, "flags");
@@ -173,7 +174,7 @@ async function admitPod(port: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
   const init = await execa(
     "node",

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
+import { buildCheckout } from "./support/build.js";
 import { eventually } from "./support/eventually.js";
 import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
@@ -112,7 +113,7 @@ type ${k}List struct {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import { runKbts } from "./support/kbts.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
-import { REPO } from "./support/paths.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
@@ -25,7 +25,7 @@ const make = (target: string[]) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

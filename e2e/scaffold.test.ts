@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
 import { freePort } from "./support/free-port.js";
@@ -19,7 +19,6 @@ import { runKbts } from "./support/kbts.js";
 import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
-import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-"));
@@ -105,7 +104,7 @@ async function condition(name: string, type: string): Promise<string | undefined
 
 beforeAll(async () => {
   // The CLI under test is the built one; runtime/dist is what the scaffolded project links.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 
