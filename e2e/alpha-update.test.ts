@@ -15,15 +15,14 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packCheckout } from "../src/packaging/pack.js";
-import { emptyNpmCache, npmEnv } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
+import { emptyNpmCache, npmEnv } from "./support/npm.js";
 import { type LocalRegistry, startRegistry } from "./support/npm-registry.js";
+import { KBTS, REPO } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-update-"));
 const npmCache = emptyNpmCache();
 const project = join(work, "fleet");
@@ -72,7 +71,7 @@ function oldRelease(): string {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   expect(newMakefileLine).not.toBe("");
   expect(newMakefileLine).not.toContain("{{");
   registry = await startRegistry([oldRelease()]);

@@ -4,7 +4,7 @@
  * and passes again once the change is accepted with a reason; and the built CLI, interrupted while it
  * generates the base, leaves no worktree behind.
  */
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -18,11 +18,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMake } from "./support/make.js";
+import { KBTS, REPO } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-breaking-"));
 const project = join(work, "project");
 const types = join(project, "api", "v1alpha1", "gpubudget_types.ts");
@@ -40,12 +39,9 @@ const git = (...args: string[]) =>
   execFileSync("git", ["-C", project, ...args], { encoding: "utf8", env: GIT_ENV });
 const worktrees = () => git("worktree", "list", "--porcelain").match(/^worktree /gm)?.length;
 
-function make(...args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile("make", ["-C", project, ...args], { env: GIT_ENV }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
-    });
-  });
+async function make(target: string): Promise<{ code: number; out: string }> {
+  const r = await runMake(project, target, GIT_ENV, { ci: false });
+  return { code: r.exitCode ?? 1, out: r.all ?? "" };
 }
 
 beforeAll(() => {

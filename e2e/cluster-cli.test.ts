@@ -11,22 +11,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually } from "./demo/lib.js";
-import {
-  KBTS,
-  processesMentioning,
-  REPO,
-  runEnvtestCLI,
-  startAndStop,
-  startEnvtestCLI,
-} from "./support/envtest-cli.js";
+import { buildCheckout } from "./support/build.js";
+import { processesMentioning, runEnvtestCLI, startAndStop, startEnvtestCLI } from "./support/envtest-cli.js";
+import { eventually } from "./support/eventually.js";
+import { KBTS, REPO } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-cluster-cli-"));
 let assets = "";
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   // The Makefile's tools step has built them; this only finds them in the store.
   const r = await execa("node", [KBTS, "setup-envtest", "use", "--cluster", "-p", "path"], { cwd: REPO });
   assets = r.stdout;

@@ -15,7 +15,7 @@ import { buildProgram } from "../src/cli/main.js";
 import "../src/plugins/index.js";
 import { registeredPlugins } from "../src/plugins/registry.js";
 import { formatProject } from "../src/project/config.js";
-import { KBTS } from "./demo/lib.js";
+import { KBTS } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-completion-"));
 const bin = join(work, "bin");

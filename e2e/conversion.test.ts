@@ -29,11 +29,13 @@ import {
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
-import { eventually, freePort, metricValue } from "./demo/lib.js";
-import { installGoldenProject, runMake } from "./support/golden-project.js";
+import { eventually } from "./support/eventually.js";
+import { freePort } from "./support/free-port.js";
+import { installGoldenProject } from "./support/golden-project.js";
+import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
+import { runMake } from "./support/make.js";
+import { metricValue } from "./support/operator.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const CRD = "memcacheds.cache.example.com";
 const GROUP = "cache.example.com";
 
@@ -47,8 +49,7 @@ let metricsPort = 0;
 
 const make = (target: string, extra: Record<string, string> = {}) =>
   runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra });
-const kubectl = (args: string[], input?: string) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
+const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
 
 interface Memcached {
   apiVersion: string;

@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installGoldenProject, runMake } from "./support/golden-project.js";
+import { installGoldenProject } from "./support/golden-project.js";
+import { runMake } from "./support/make.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-crontab-"));
 const project = join(work, "crontab");

@@ -20,15 +20,10 @@ import {
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import {
-  budgetManifest,
-  buildProject,
-  eventually,
-  gpuPodManifest,
-  run,
-  scaffoldProject,
-} from "./demo/lib.js";
+import { eventually } from "./support/eventually.js";
 import { ENFORCEMENT_LABEL, expectEnforcing } from "./support/gpubudget.js";
+import { budgetManifest, buildProject, gpuPodManifest, scaffoldProject } from "./support/operator.js";
+import { run } from "./support/run.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";

@@ -12,16 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { eventually } from "./support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
-  KBTS,
   type Operator,
-  run,
   startControlPlane,
   startOperator,
-} from "./demo/lib.js";
+} from "./support/operator.js";
+import { KBTS } from "./support/paths.js";
+import { run } from "./support/run.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deployimage-"));
 const project = join(work, "memcached");

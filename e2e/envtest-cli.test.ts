@@ -12,11 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
 import {
   descendantsOf,
-  KBTS,
   processesMentioning,
-  REPO,
   runEnvtestCLI,
   startAndStop,
   startEnvtestCLI,
@@ -24,6 +23,7 @@ import {
   stopWith,
 } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { KBTS, REPO } from "./support/paths.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
@@ -35,7 +35,7 @@ const runCLI = (args: string[]) => runEnvtestCLI(args, { work, assets });
 
 beforeAll(async () => {
   // Type errors elsewhere in the tree still emit JavaScript; the CLI runs below show whether it works.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   if (!assets) {
     const r = await execa("node", [KBTS, "setup-envtest", "use", "-p", "path"], { cwd: REPO });
     assets = r.stdout;

@@ -6,12 +6,11 @@
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCheckout } from "./support/build.js";
+import { KBTS } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-setup-"));
 // The user's own environment, minus the variables that would short-circuit the lookup.
 const {
@@ -25,7 +24,7 @@ const use = (args: string[], env: Record<string, string | undefined> = clean) =>
   execa(process.execPath, [KBTS, "setup-envtest", "use", ...args], { env, extendEnv: false, reject: false });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   // Make sure the store holds the default release (builds it once on a cold machine).
   const r = await use(["-p", "path"]);
   expect(r.exitCode, r.stderr).toBe(0);

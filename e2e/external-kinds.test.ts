@@ -14,12 +14,11 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
-import { npmInstall } from "./npm.js";
 import { eventually } from "./support/eventually.js";
+import { KUBECTL, runKubectl } from "./support/kubectl.js";
+import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const CRD = new URL("../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-external-"));
 const project = join(work, "fleet");
@@ -29,8 +28,7 @@ let manager: ChildProcess | undefined;
 let managerOutput = "";
 let env: Environment | undefined;
 
-const kubectl = (args: string[], input?: string) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
+const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
 const run = async (what: string, command: string, args: string[], extra: Record<string, string> = {}) => {
   const result = await execa(command, args, { cwd: project, reject: false, all: true, env: extra });
   if (result.exitCode !== 0) throw new Error(`${what} failed:\n${result.all}`);

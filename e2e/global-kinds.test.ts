@@ -9,11 +9,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
-import { runMake } from "./support/golden-project.js";
+import { runKbts } from "./support/kbts.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
 
 const KINDS = ["Proxy", "Promise", "Request", "Record", "Map"];
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-global-kinds-"));
@@ -21,7 +20,7 @@ const project = join(work, "globals");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function kbts(args: string[]) {
-  const r = await execa("node", [KBTS, ...args], { cwd: project, all: true, reject: false });
+  const r = await runKbts(args, project);
   expect(r.exitCode, `kbts ${args.join(" ")}\n${r.all}`).toBe(0);
 }
 

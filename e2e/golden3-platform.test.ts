@@ -14,7 +14,8 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { readTree, TESTDATA } from "../src/scaffold/golden.js";
-import { installGoldenProject, runMake } from "./support/golden-project.js";
+import { installGoldenProject } from "./support/golden-project.js";
+import { runMake } from "./support/make.js";
 import { cachedHelm } from "./tools/helm.js";
 
 const NAME = "project-platform";

@@ -8,18 +8,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "./support/eventually.js";
+import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
 import {
   budgetManifest,
   buildProject,
   type ControlPlane,
-  eventually,
   metricValue,
   type Operator,
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "./demo/lib.js";
-import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
+} from "./support/operator.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-cluster-"));
 const reuse = process.env.GPUBUDGET_PROJECT;

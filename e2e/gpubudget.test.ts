@@ -14,18 +14,7 @@ import { parse as parseYaml } from "yaml";
 import type { Pod as PodObject } from "../runtime/src/api/core.js";
 import { Pod } from "../runtime/src/api/kinds.js";
 import { createClient } from "../runtime/src/client/index.js";
-import {
-  budgetManifest,
-  buildProject,
-  type ControlPlane,
-  eventually,
-  gpuPodManifest,
-  metricValue,
-  type Operator,
-  scaffoldProject,
-  startControlPlane,
-  startOperator,
-} from "./demo/lib.js";
+import { eventually } from "./support/eventually.js";
 import {
   type BudgetStatus,
   budgetStatus,
@@ -35,7 +24,20 @@ import {
   expectBudgetStatus,
   expectEnforcing,
 } from "./support/gpubudget.js";
+import { runMake } from "./support/make.js";
+import {
+  budgetManifest,
+  buildProject,
+  type ControlPlane,
+  gpuPodManifest,
+  metricValue,
+  type Operator,
+  scaffoldProject,
+  startControlPlane,
+  startOperator,
+} from "./support/operator.js";
 import { spawnPrometheus } from "./support/prometheus.js";
+import { percentile } from "./support/stats.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-gpubudget-"));
 // GPUBUDGET_PROJECT reuses a scaffolded, built project (faster iterations); by default it is made here.
@@ -145,7 +147,7 @@ describe("the scaffolded GPUBudget project", () => {
   });
 
   it("ships Prometheus rules and a dashboard that promtool accepts", async () => {
-    const result = await execa("make", ["check-rules"], { cwd: project, all: true, reject: false });
+    const result = await runMake(project, ["check-rules"], {}, { ci: false });
     expect(result.exitCode, result.all).toBe(0);
     expect(result.all).toContain("SUCCESS");
   });
@@ -712,10 +714,6 @@ async function replicaBalancer(
       });
     },
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 /** The API server's own counts of calls to the Pod webhook, by outcome (its /metrics). */

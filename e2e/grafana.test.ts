@@ -20,9 +20,9 @@ import {
   type Manager,
 } from "@kbts/runtime";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, KBTS } from "./demo/lib.js";
+import { eventually } from "./support/eventually.js";
+import { runKbts } from "./support/kbts.js";
 import { spawnPrometheus } from "./support/prometheus.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-grafana-"));
@@ -63,7 +63,7 @@ const stop = new AbortController();
 let done: Promise<void> | undefined;
 
 const kbts = async (args: string[]) => {
-  const r = await execa(process.execPath, [KBTS, ...args], { cwd: project, all: true, reject: false });
+  const r = await runKbts(args, project);
   if (r.exitCode !== 0) throw new Error(`kbts ${args.join(" ")} exited ${r.exitCode}:\n${r.all}`);
   return r.stdout;
 };

@@ -14,8 +14,9 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { KBTS, scaffoldProject } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { npmInstall } from "./support/npm.js";
+import { scaffoldProject } from "./support/operator.js";
+import { KBTS } from "./support/paths.js";
 import { cachedHelm } from "./tools/helm.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";

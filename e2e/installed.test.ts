@@ -3,20 +3,20 @@
  * own, and used in a directory outside this checkout with an empty npm cache. The GPUBudget project it
  * scaffolds depends on kbts and @kbts/runtime by version through the tarballs vendored in vendor/kbts/
  * (no `file:/` anywhere), installs, generates and passes its tests. Its Dockerfile's build context is
- * proven without a container engine (e2e/dockerfile.ts): only what the COPY lines bring in, the RUN
+ * proven without a container engine (e2e/support/dockerfile.ts): only what the COPY lines bring in, the RUN
  * steps, then the built manager starts and stops on the missing cluster, saying so.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDockerfile, contextFiles, DockerBuildError } from "./dockerfile.js";
-import { type InstalledKbts, installKbts } from "./kbts-install.js";
-import { emptyNpmCache, npmInstall } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
+import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
+import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
+import { emptyNpmCache, npmInstall } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-installed-"));
 const npmCache = emptyNpmCache();
@@ -33,7 +33,7 @@ const inProject = (file: string, args: string[], env: Record<string, string> = {
   });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   kbts = await installKbts(work, npmCache);
   mkdirSync(project);
 }, 600_000);

@@ -11,15 +11,14 @@ import { connect } from "node:http2";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
+import { freePort } from "./support/free-port.js";
+import { npmInstall } from "./support/npm.js";
+import { KBTS } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
 const project = join(work, "flags");
 const processes: ChildProcess[] = [];
@@ -175,7 +174,7 @@ async function admitPod(port: number): Promise<number> {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
   const init = await execa(
     "node",

@@ -15,12 +15,11 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runCreateWebhook, runInit } from "../src/plugins/commands.js";
-import { freePort } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
 import { eventually } from "./support/eventually.js";
+import { freePort } from "./support/free-port.js";
+import { runKubectl } from "./support/kubectl.js";
+import { npmInstall } from "./support/npm.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const CRD = new URL("../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-named-"));
 const project = join(work, "twin");
@@ -29,8 +28,7 @@ let manager: ChildProcess | undefined;
 let managerOutput = "";
 let env: Environment | undefined;
 
-const kubectl = (args: string[], input?: string) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
+const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
 const run = async (what: string, command: string, args: string[]) => {
   const result = await execa(command, args, { cwd: project, reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`${what} failed:\n${result.all}`);

@@ -12,20 +12,19 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
-import { npmInstall } from "./npm.js";
 import { eventually } from "./support/eventually.js";
+import { KUBECTL, runKubectl } from "./support/kubectl.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-namespaced-"));
 const project = join(work, "harbor");
 const NS = "harbor-system";
 const managers: ChildProcess[] = [];
 let env: Environment | undefined;
 
-const kubectl = (args: string[]) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
+const kubectl = (args: string[]) => runKubectl(env?.kubeconfigPath ?? "", args);
 
 /** The built manager as the operator's service account, watching `watch`. */
 function startManager(kubeconfig: string, watch: string) {
@@ -50,7 +49,7 @@ beforeAll(async () => {
   await runCreateApi(project, { group: "ship", version: "v1", kind: "Frigate" });
   const install = await npmInstall(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
-  const make = await execa("make", ["manifests"], { cwd: project, reject: false, all: true });
+  const make = await runMake(project, ["manifests"], {}, { ci: false });
   if (make.exitCode !== 0) throw new Error(`make manifests failed:\n${make.all}`);
   const build = await execa("npx", ["--no-install", "tsc", "-p", "tsconfig.build.json"], {
     cwd: project,
@@ -59,12 +58,12 @@ beforeAll(async () => {
   });
   if (build.exitCode !== 0) throw new Error(`the manager did not build:\n${build.all}`);
   env = await startEnvironment({});
-  const installer = await execa("make", ["build-installer", "IMG=example.com/harbor:v0.0.1"], {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBECTL },
-  });
+  const installer = await runMake(
+    project,
+    ["build-installer", "IMG=example.com/harbor:v0.0.1"],
+    { KUBECTL },
+    { ci: false },
+  );
   if (installer.exitCode !== 0) throw new Error(`make build-installer failed:\n${installer.all}`);
   for (const ns of [NS, "elsewhere"]) {
     const created = await kubectl(["create", "namespace", ns]);

@@ -18,19 +18,20 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/plugins/commands.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
-import { npmInstall } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
+import { eventually } from "./support/eventually.js";
+import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 const GROUP = "names";
 const QUALIFIED = `${GROUP}.example.com`;
 const KINDS = Object.keys(IRREGULAR_PLURALS);
@@ -45,40 +46,35 @@ let output = "";
 const oracle = new Map<string, string>();
 
 const make = (target: string[]) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL },
-  });
-const kubectl = (args: string[]) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
+const kubectl = (args: string[]) => runKubectl(env?.kubeconfigPath ?? "", args);
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
-/** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-async function eventually<T>(
+/**
+ * eventually, failing at once when the manager exits; either error ends with the tail of its output
+ * (what a user would look at).
+ */
+async function whileManagerRuns<T>(
   what: string,
   check: () => Promise<T | undefined>,
   timeoutMs: number,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    if (manager && manager.exitCode !== null)
-      throw new Error(
-        `the manager exited (${manager.exitCode}) while waiting for ${what}:\n${output.slice(-3000)}`,
-      );
-    try {
+  const tail = () => `\n--- manager output (tail) ---\n${output.slice(-3000)}`;
+  const got = await eventually(
+    what,
+    async () => {
+      if (manager && manager.exitCode !== null) return { exited: manager.exitCode };
       const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(
-    `timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n--- manager output (tail) ---\n${output.slice(-3000)}`,
-  );
+      return value === undefined ? undefined : { value };
+    },
+    timeoutMs,
+    500,
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}${tail()}`);
+  });
+  if ("exited" in got)
+    throw new Error(`the manager exited (${got.exited}) while waiting for ${what}:\n${output.slice(-3000)}`);
+  return got.value;
 }
 
 /** The Go twin of the project's API: one package, one root type (and its List) per kind. */
@@ -117,7 +113,7 @@ type ${k}List struct {
 }
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 
@@ -241,7 +237,7 @@ describe.skipIf(!hasGo).sequential("a project with every irregular-plural kind",
     expect(samples.exitCode, samples.all).toBe(0);
     // One kubectl call per poll lists every kind's sample by its plural (a wrong plural fails the call).
     const resources = [...oracle.values()].join(",");
-    await eventually(
+    await whileManagerRuns(
       "every sample to be Available",
       async () => {
         const got = await kubectl(["get", resources, "-n", "default", "-o", "json"]);

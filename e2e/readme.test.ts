@@ -2,16 +2,16 @@
  * The READMEs are tests: the shell blocks of the scaffolded GPUBudget README (from `kbts init` to the
  * Deny step) and the "Using kbts" block of kbts' own README run in order, as written, with `kbts` on
  * PATH (a shim for bin/kbts.js), the local control plane's kubectl, and npm caches that start empty.
- * Background steps follow the convention of e2e/readme-blocks.ts.
+ * Background steps follow the convention of e2e/support/readme-blocks.ts.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO } from "./demo/lib.js";
-import { emptyNpmCache, npmEnv } from "./npm.js";
-import { readmeSteps, shellBlocks, stepsScript } from "./readme-blocks.js";
+import { emptyNpmCache, npmEnv } from "./support/npm.js";
+import { REPO } from "./support/paths.js";
+import { readmeSteps, shellBlocks, stepsScript } from "./support/readme-blocks.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-readme-"));

@@ -11,9 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS } from "./demo/lib.js";
-import { npmInstall } from "./npm.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
+import { KBTS } from "./support/paths.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
 interface ScaffoldedProject {
@@ -81,13 +82,8 @@ const PROJECTS: ScaffoldedProject[] = [
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-e2e-"));
 // The make targets find the control plane binaries here; KUBECONFIG unset: the local control plane it is.
-const env: Record<string, string | undefined> = {
-  ...process.env,
-  KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "",
-};
-delete env.KUBECONFIG;
-const make = (project: string, targets: string[]) =>
-  execa("make", targets, { cwd: project, env, extendEnv: false, all: true, reject: false });
+const env = { KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "", KUBECONFIG: undefined };
+const make = (project: string, targets: string[]) => runMake(project, targets, env, { ci: false });
 
 /** Processes whose working directory is in the project: the control plane, its components, the manager. */
 function processesInProject(project: string): string[] {

@@ -7,30 +7,25 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmInstall } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
+import { runKbts } from "./support/kbts.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-webhook-"));
 const project = join(work, "memcached");
 
-const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
+const kbts = (args: string[]) => runKbts(args, project);
 const make = (target: string[]) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL },
-  });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL }, { ci: false });
 
 beforeAll(async () => {
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

@@ -7,38 +7,29 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { npmInstall } from "./npm.js";
+import { buildCheckout } from "./support/build.js";
 import { processesMentioning } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
+import { freePort } from "./support/free-port.js";
+import { runKbts } from "./support/kbts.js";
+import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
+import { runMake } from "./support/make.js";
+import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
-
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
-const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
-const KUBECTL = join(ASSETS, "kubectl");
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-scaffold-"));
 const project = join(work, "memcached");
 const processes: ChildProcess[] = [];
 let env: Environment | undefined;
 
-const kbts = (args: string[]) => execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
+const kbts = (args: string[]) => runKbts(args, project);
 const make = (target: string[], extra: Record<string, string> = {}) =>
-  execa("make", target, {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra },
-  });
-const kubectl = (args: string[], input?: string) =>
-  execa(KUBECTL, ["--kubeconfig", env?.kubeconfigPath ?? "", ...args], { reject: false, all: true, input });
+  runMake(project, target, { KUBEBUILDER_ASSETS: ASSETS, KUBECTL, ...extra }, { ci: false });
+const kubectl = (args: string[], input?: string) => runKubectl(env?.kubeconfigPath ?? "", args, input);
 
 function snapshot(): Map<string, string> {
   const out = new Map<string, string>();
@@ -52,16 +43,6 @@ function snapshot(): Map<string, string> {
   };
   walk(project, "");
   return out;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 interface Manager {
@@ -123,7 +104,7 @@ async function condition(name: string, type: string): Promise<string | undefined
 
 beforeAll(async () => {
   // The CLI under test is the built one; runtime/dist is what the scaffolded project links.
-  await execa("npx", ["tsc", "-b"], { cwd: REPO });
+  await buildCheckout();
   mkdirSync(project, { recursive: true });
 }, 300_000);
 

@@ -13,12 +13,10 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { listTree, readTree } from "../src/scaffold/golden.js";
+import { KBTS } from "./support/paths.js";
 
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const KBTS = join(REPO, "bin", "kbts.js");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-signals-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -10,21 +10,22 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
   type Operator,
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "../../e2e/demo/lib.js";
+} from "../../e2e/support/operator.js";
+import { percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Deployment, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { budgetStatusTimer, createBudgets, GPUBudget, ns, peakRSSMiB, percentile } from "./common.js";
+import { budgetStatusTimer, createBudgets, GPUBudget, ns, peakRSSMiB } from "./common.js";
 
 export interface ClusterBenchOptions {
   pods: number;

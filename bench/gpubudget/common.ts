@@ -124,11 +124,6 @@ export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<vo
   );
 }
 
-/** The p-th percentile of an ascending list (nearest rank). */
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
 /**
  * Times budget status updates seen through `informer`: `next(namespace, allocated)` resolves with the
  * moment that namespace's budget reports `allocated` GPUs, or rejects after `timeoutMs`. Call it before

@@ -13,27 +13,20 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
   type Operator,
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "../../e2e/demo/lib.js";
+} from "../../e2e/support/operator.js";
+import { percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
-import {
-  createBudgets,
-  GPUBudget,
-  ns,
-  percentile,
-  pool,
-  startupReconciled,
-  statusLatencies,
-} from "./common.js";
+import { createBudgets, GPUBudget, ns, pool, startupReconciled, statusLatencies } from "./common.js";
 import { cpuSeconds, DEFAULT_IDLE_RULE, peakRSSMiB, waitForIdle } from "./footprint.js";
 import { cachedGoOperator } from "./go-operator.js";
 

@@ -27,15 +27,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
   type ControlPlane,
-  eventually,
   type Operator,
   scaffoldProject,
   startControlPlane,
   startOperator,
-} from "../../e2e/demo/lib.js";
+} from "../../e2e/support/operator.js";
+import { percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
@@ -45,7 +46,6 @@ import {
   cpuSeconds,
   GPUBudget,
   peakRSSMiB,
-  percentile,
   pool,
   startupReconciled,
   statusLatencies,

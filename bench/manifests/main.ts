@@ -12,8 +12,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { REPO } from "../../e2e/support/paths.js";
 import {
   CONTROLLER_GEN_VERSION,
   goVersion,
@@ -24,7 +25,6 @@ import { normalizeManifest } from "../../testdata/markers/cases.js";
 import { writeSyntheticAPI } from "./synth.js";
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

@@ -4,6 +4,8 @@
 // Run: KUBEBUILDER_ASSETS=/tmp/envtest-bin node --expose-gc --import tsx bench/runtime/main.ts [pods] [namespaces]
 // Imports the runtime sources directly, so no build is needed.
 import { performance } from "node:perf_hooks";
+import { eventually } from "../../e2e/support/eventually.js";
+import { percentile } from "../../e2e/support/stats.js";
 import { startEnvironment } from "../../runtime/src/envtest/index.js";
 import {
   controllerManagedBy,
@@ -22,16 +24,6 @@ const LATENCY_SAMPLES = 500;
 const LATENCY_CONCURRENCY = 4;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-const pct = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -83,7 +75,12 @@ async function main(): Promise<void> {
     const done = mgr.start(stop.signal);
     await mgr.elected();
     const cache = mgr.getCache();
-    await until(async () => (await cache.list(Pod)).length === 0, 30_000, "the pod informer");
+    await eventually(
+      "the pod informer",
+      async () => (await cache.list(Pod)).length === 0 || undefined,
+      30_000,
+      10,
+    );
 
     global.gc?.();
     const rssBeforePods = process.memoryUsage().rss;
@@ -104,9 +101,14 @@ async function main(): Promise<void> {
       lastCreate = performance.now();
     });
     const createSecs = (lastCreate - t0) / 1000;
-    await until(async () => (await cache.list(Pod)).length === PODS, 300_000, "the cache to hold every pod");
+    await eventually(
+      "the cache to hold every pod",
+      async () => (await cache.list(Pod)).length === PODS || undefined,
+      300_000,
+      10,
+    );
     const cacheLagMs = performance.now() - lastCreate;
-    await until(() => reconciles >= PODS, 300_000, "the initial reconciles");
+    await eventually("the initial reconciles", async () => reconciles >= PODS || undefined, 300_000, 10);
     global.gc?.();
     await new Promise((r) => setTimeout(r, 500));
     const mem = process.memoryUsage();
@@ -118,7 +120,12 @@ async function main(): Promise<void> {
     await pool(sample, LATENCY_CONCURRENCY, async (p) => {
       waiting.set(`${p.namespace}/${p.name}`, performance.now());
       await client.patch(Pod, p, mergePatch({ metadata: { labels: { touched: "yes" } } }));
-      await until(() => !waiting.has(`${p.namespace}/${p.name}`), 30_000, `the reconcile of ${p.name}`);
+      await eventually(
+        `the reconcile of ${p.name}`,
+        async () => !waiting.has(`${p.namespace}/${p.name}`) || undefined,
+        30_000,
+        10,
+      );
     });
     latencies.sort((a, b) => a - b);
 
@@ -130,7 +137,7 @@ async function main(): Promise<void> {
       `operator RSS with the default transform: ${mb(mem.rss)} (RSS ${mb(mem.rss - rssBeforePods)} and heap ${mb(mem.heapUsed - heapBeforePods)} more than with the manager running and no pods; heap used ${mb(mem.heapUsed)}; process at start ${mb(rssAtStart)}, mostly module code; the load client shares this process)`,
     );
     console.log(
-      `pod change → reconcile start (${latencies.length} samples, ${LATENCY_CONCURRENCY} in flight): p50 ${pct(latencies, 50).toFixed(1)} ms, p99 ${pct(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms`,
+      `pod change → reconcile start (${latencies.length} samples, ${LATENCY_CONCURRENCY} in flight): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms`,
     );
     stop.abort();
     await done;

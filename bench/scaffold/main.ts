@@ -7,9 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { KBTS } from "../../e2e/support/paths.js";
 
-const KBTS = fileURLToPath(new URL("../../bin/kbts.js", import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 
 function time(args: string[], cwd: string): number {

@@ -11,6 +11,7 @@ import { Agent, request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { percentile } from "../../e2e/support/stats.js";
 import { CertificateAuthority } from "../../runtime/src/envtest/index.js";
 import { createFakeClient } from "../../runtime/src/fake/index.js";
 import {
@@ -32,10 +33,6 @@ const GPUBudget = defineKind<Budget>({
   plural: "gpubudgets",
   namespaced: true,
 });
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 async function main(): Promise<void> {
   const ca = CertificateAuthority.create("bench");

@@ -31,9 +31,9 @@ import { compactEtcd } from "../../runtime/src/envtest/etcd-compaction.js";
 import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
+import { eventually } from "../support/eventually.js";
+import { REPO } from "../support/paths.js";
 import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
-
-const REPO = new URL("../../", import.meta.url).pathname;
 
 interface GPUBudget extends KubernetesObject {
   spec: { maxGPUs: number };
@@ -143,13 +143,20 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       replica.exitCode = code;
     });
     replicas.push(replica);
-    await until(`${name} to be ready`, 90_000, async () => {
-      if (replica.exited) throw new Error(`${name} exited with ${replica.exitCode}: ${tail(logFile)}`);
-      return fetch(`http://127.0.0.1:${probePort}/readyz`).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-    });
+    const state = await eventually(
+      `${name} to be ready`,
+      async () => {
+        if (replica.exited) return "exited";
+        const ready = await fetch(`http://127.0.0.1:${probePort}/readyz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+        return ready ? "ready" : undefined;
+      },
+      90_000,
+      100,
+    );
+    if (state === "exited") throw new Error(`${name} exited with ${replica.exitCode}: ${tail(logFile)}`);
     return replica;
   };
 
@@ -275,7 +282,12 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
         await hold(20_000);
         resume(leader);
         // It finds another holder, steps down at once and exits 1 (restarted below, by design).
-        await until(`${leader.name} to step down and exit`, 20_000, async () => leader.exited);
+        await eventually(
+          `${leader.name} to step down and exit`,
+          async () => leader.exited || undefined,
+          20_000,
+          100,
+        );
         if (!safeRead(leader.logFile).includes("stepping down at once")) {
           throw new Error(`${leader.name} exited ${leader.exitCode} without stepping down`);
         }
@@ -330,7 +342,12 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
     }
     await startReplica("replica-1");
     await startReplica("replica-2");
-    await until("the first budgets", 60_000, async () => (await wrongBudgets()).length === 0);
+    await eventually(
+      "the first budgets",
+      async () => (await wrongBudgets()).length === 0 || undefined,
+      60_000,
+      100,
+    );
     say("two replicas ready, budgets correct; faults start");
 
     for (const fault of faults) {
@@ -463,14 +480,6 @@ function gpuPod(namespace: string, name: string): Pod {
       ],
     },
   };
-}
-
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function safeRead(path: string): string {

@@ -13,20 +13,26 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { eventually } from "../support/eventually.js";
 import {
   budgetManifest,
   buildProject,
   type ControlPlane,
-  eventually,
   gpuPodManifest,
-  heading,
   metricValue,
   type Operator,
   scaffoldProject,
   startControlPlane,
   startOperator,
   withProgress,
-} from "./lib.js";
+} from "../support/operator.js";
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+/** A heading in the demo's output. */
+function heading(title: string): void {
+  process.stdout.write(`\n${bold(`=== ${title}`)}\n`);
+}
 
 const { values } = parseArgs({
   options: {

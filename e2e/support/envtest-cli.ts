@@ -2,11 +2,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
-
-export const REPO = fileURLToPath(new URL("../..", import.meta.url));
-export const KBTS = join(REPO, "bin", "kbts.js");
+import { KBTS } from "./paths.js";
 
 /** Live (non-zombie) processes whose command line mentions text. */
 export function processesMentioning(text: string): number[] {

@@ -1,23 +1,57 @@
 /**
- * Polls `check` until it returns a value (not undefined) or the deadline passes; the error names what
- * was awaited and the last error `check` threw, so a timeout says why.
+ * The one poll-until of the e2e tests, the demo and the benchmarks, in two forms:
+ *
+ * - `eventually(what, check, timeoutMs = 60_000, intervalMs = 250)` polls until `check` returns a value
+ *   (not undefined); a throw counts as "not yet". At the deadline the error names what was awaited and
+ *   the last error `check` threw, so a timeout says why.
+ * - `eventually(check, timeoutMs = 30_000, intervalMs = 250)` polls until `check` stops throwing (its
+ *   assertions pass) and returns its value; at the deadline it rethrows the last error, the failed
+ *   assertion itself.
  */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   check: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-  intervalMs = 250,
+  timeoutMs?: number,
+  intervalMs?: number,
+): Promise<T>;
+export function eventually<T>(
+  check: () => Promise<T> | T,
+  timeoutMs?: number,
+  intervalMs?: number,
+): Promise<T>;
+export async function eventually<T>(
+  ...args: [string, () => Promise<T | undefined>, number?, number?] | [() => Promise<T> | T, number?, number?]
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
+  if (typeof args[0] === "string") {
+    const [what, check, timeoutMs = 60_000, intervalMs = 250] = args as [
+      string,
+      () => Promise<T | undefined>,
+      number?,
+      number?,
+    ];
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    while (Date.now() < deadline) {
+      try {
+        const value = await check();
+        if (value !== undefined) return value;
+      } catch (err) {
+        last = err;
+      }
+      await sleep(intervalMs);
     }
-    await new Promise((r) => setTimeout(r, intervalMs));
+    throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
   }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+  const [check, timeoutMs = 30_000, intervalMs = 250] = args as [() => Promise<T> | T, number?, number?];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(intervalMs);
+    }
+  }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,10 +11,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { Client } from "../../runtime/src/client/types.js";
-import { freePort } from "../demo/lib.js";
 import { eventually } from "./eventually.js";
-
-const REPO = join(import.meta.dirname, "..", "..");
+import { freePort } from "./free-port.js";
+import { REPO } from "./paths.js";
 
 export interface FailoverTiming {
   mode: "cold" | "warm";

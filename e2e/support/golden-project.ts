@@ -1,10 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
-import { npmInstall } from "../npm.js";
-
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
+import { npmInstall } from "./npm.js";
+import { REPO } from "./paths.js";
 
 /**
  * A golden project (testdata/<name>) copied to `dir`, with @kbts/runtime and kbts linked to this
@@ -25,17 +22,4 @@ export async function installGoldenProject(
   pkg.devDependencies.kbts = `file:${REPO.replace(/\/$/, "")}`;
   writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
   return npmInstall(dir);
-}
-
-/**
- * `make <target>` in a project, as CI runs it (no colors), never throwing: the caller asserts on the
- * exit code and the whole output (`all`). `env` adds to the caller's environment.
- */
-export function runMake(project: string, target: string, env: Record<string, string> = {}) {
-  return execa("make", [target], {
-    cwd: project,
-    reject: false,
-    all: true,
-    env: { CI: "true", FORCE_COLOR: "0", NO_COLOR: "1", ...env },
-  });
 }

@@ -1,6 +1,6 @@
 /** Reading a GPUBudget's status through kubectl, as the GPUBudget e2e files check it. */
 import { expect } from "vitest";
-import { eventually } from "../demo/lib.js";
+import { eventually } from "./eventually.js";
 
 /** kubectl against the test's control plane; throws on a non-zero exit. */
 export type Kubectl = (args: string[], input?: string) => Promise<{ stdout: string }>;

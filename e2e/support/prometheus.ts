@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "../demo/lib.js";
+import { freePort } from "./free-port.js";
 
 export interface PrometheusProcess {
   port: number;

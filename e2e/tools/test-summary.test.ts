@@ -6,12 +6,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO } from "../support/paths.js";
 import { readResults, SUMMARY_LINE, summarize, summaryLines, type VitestResults } from "./test-summary.js";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const VITEST = join(REPO, "node_modules/.bin/vitest");
 const work = mkdtempSync(join(tmpdir(), "kbts-test-summary-"));
 

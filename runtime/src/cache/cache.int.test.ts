@@ -7,6 +7,7 @@ import { acceptFor } from "../client/metadata.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import type { Logger } from "../log/types.js";
 import { CacheNotStartedError, createCache, type InformerCache, KindNotServedError } from "./cache.js";
 import type { InformerEvent } from "./types.js";
@@ -31,17 +32,9 @@ function started(options: Parameters<typeof createCache>[1] = {}): InformerCache
   return cache;
 }
 
-async function eventually(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls until `check` holds (every 50 ms), for at most timeoutMs. */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) =>
+  eventually(what, async () => (await check()) || undefined, timeoutMs, 50);
 
 const pod = (ns: string, name: string, labels: Record<string, string> = {}, nodeName?: string): Pod => ({
   metadata: { name, namespace: ns, labels },
@@ -73,7 +66,7 @@ describe("informer events", () => {
     const cm = await direct.create(ConfigMap, { metadata: { name: "e", namespace: "c1" }, data: { v: "1" } });
     await direct.update(ConfigMap, { ...cm, data: { v: "2" } });
     await direct.delete(ConfigMap, cm);
-    await eventually("three events", () => events.length >= 3);
+    await until("three events", () => events.length >= 3);
 
     expect(events.map((e) => e.type)).toEqual(["add", "update", "delete"]);
     const [add, update, del] = events;
@@ -112,7 +105,7 @@ describe("informer events", () => {
     const reflector = cache.peekInformer(ConfigMap)!.reflectors[0]!;
     const listed = Number(reflector.stats.lastResourceVersion);
     let n = 0;
-    await eventually(
+    await until(
       "a bookmark",
       async () => {
         await direct.create(ConfigMap, { metadata: { name: `elsewhere-${n++}`, namespace: "c3" } });
@@ -123,7 +116,7 @@ describe("informer events", () => {
     expect(Number(reflector.stats.lastResourceVersion)).toBeGreaterThan(listed);
     expect(reflector.stats.events).toBe(0);
     // The watch keeps going after the server ends it: several watches, no failures, no relist.
-    await eventually("a second watch", () => reflector.stats.watches >= 2, 30_000);
+    await until("a second watch", () => reflector.stats.watches >= 2, 30_000);
     expect(reflector.stats.failures).toBe(0);
     expect(reflector.stats.lists).toBe(1);
   });
@@ -138,7 +131,7 @@ describe("resync", () => {
     informer.addEventHandler((e) => {
       if (e.type === "update" && e.object.metadata?.name === "resynced") resyncs.push(e);
     });
-    await eventually("two resyncs", () => resyncs.length >= 2, 10_000);
+    await until("two resyncs", () => resyncs.length >= 2, 10_000);
     expect(resyncs.every((e) => e.type === "update" && e.oldObject === e.object)).toBe(true);
   });
 });
@@ -180,7 +173,7 @@ describe("cache-backed client", () => {
     expect(b.data).toEqual({ v: "1" });
     const updated = await client.update(ConfigMap, a);
     expect(updated.data).toEqual({ v: "mutated" });
-    await eventually("the cache to see the update", async () => {
+    await until("the cache to see the update", async () => {
       return (await client.get(ConfigMap, { namespace: "c3", name: "copy" })).data?.v === "mutated";
     });
   });
@@ -305,7 +298,7 @@ describe("cache-backed client", () => {
     await direct.create(ConfigMap, {
       metadata: { name: "sel-later", namespace: "c1", labels: { cached: "yes" } },
     });
-    await eventually("the later match", async () =>
+    await until("the later match", async () =>
       (await client.list(ConfigMap)).some((c) => c.metadata?.name === "sel-later"),
     );
     expect((await client.list(ConfigMap)).map((c) => c.metadata?.name).sort()).toEqual([
@@ -360,7 +353,7 @@ describe("metadata-only informers", () => {
     });
     expect(listed[0]?.metadata.managedFields).toBeUndefined();
     await direct.create(Pod, pod("c3", "meta-2"));
-    await eventually("the watch event", () => events.includes("add meta-2"));
+    await until("the watch event", () => events.includes("add meta-2"));
     const got = await cache.get(metadataOnly(Pod), { namespace: "c3", name: "meta-2" });
     expect(Object.keys(got).sort()).toEqual(["apiVersion", "kind", "metadata"]);
     // The full informer is a second one; both are reported, by type.

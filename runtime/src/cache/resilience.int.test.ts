@@ -6,6 +6,7 @@ import { type APIServerProcess, killAPIServer, startSecondAPIServer } from "../e
 import { compactEtcd } from "../envtest/etcd-compaction.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import type { Logger } from "../log/types.js";
 import { createCache, type InformerCache } from "./cache.js";
 import type { InformerEvent } from "./types.js";
@@ -41,17 +42,9 @@ function recordingLogger(lines: Logged[], bindings: Record<string, unknown> = {}
   } as Logger;
 }
 
-async function eventually(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polls until `check` holds (every 100 ms), for at most timeoutMs. */
+const until = (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
+  eventually(what, async () => (await check()) || undefined, timeoutMs, 100);
 
 beforeAll(async () => {
   env = await startEnvironment();
@@ -102,7 +95,7 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     // Let the reflector fail a few times against the dead server before it comes back.
     const reflector = cache.peekInformer(ConfigMap)!.reflectors[0]!;
     // The watch that broke had worked, so it was reopened at once (forgiven); then reconnects fail.
-    await eventually(
+    await until(
       "the reflector to notice the outage",
       () => reflector.stats.failures - reflector.stats.forgiven >= 2,
     );
@@ -119,7 +112,7 @@ describe("kube-apiserver killed and restarted mid-run", () => {
         .sort()
         .join(",");
     const expected = await truth();
-    await eventually("the cache to catch up", async () => (await cached()) === expected, 90_000);
+    await until("the cache to catch up", async () => (await cached()) === expected, 90_000);
 
     // Every change surfaced as an event with the right type (and the old object on updates).
     const adds = events.filter((e) => e.type === "add").map((e) => e.object.metadata?.name);
@@ -152,7 +145,7 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     // And the watch is live again: a change through the restarted server arrives.
     const again = createClient(restarted.kubeConfig);
     await again.create(ConfigMap, { metadata: { name: "after", namespace: ns }, data: { v: "2" } });
-    await eventually("the post-restart change", () =>
+    await until("the post-restart change", () =>
       events.some((e) => e.type === "add" && e.object.metadata?.name === "after"),
     );
     ac.abort();
@@ -179,7 +172,7 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     // SIGSTOP: the TCP connection stays open but nothing arrives, not even the server's own timeout.
     process.kill(-target.pid, "SIGSTOP");
     try {
-      await eventually(
+      await until(
         "a stall to be detected",
         // A stalled watch that had lived is reopened at once, so this is logged at info, not error.
         () => logs.some((l) => String(l.fields.err).includes("no event or bookmark")),
@@ -189,7 +182,7 @@ describe("kube-apiserver killed and restarted mid-run", () => {
     } finally {
       process.kill(-target.pid, "SIGCONT");
     }
-    await eventually(
+    await until(
       "the change made while frozen",
       async () =>
         (await cache.list(ConfigMap, { namespace: ns })).some((c) => c.metadata?.name === "while-frozen"),
@@ -234,7 +227,7 @@ describe("relist after 410 Gone", () => {
     await compactEtcd(plain.etcdURL!);
 
     // The open watch ends within its 2–4 s timeout; resuming from the compacted revision gets 410.
-    await eventually("a relist", () => reflector.stats.relists >= 1 && reflector.stats.lists >= 2, 30_000);
+    await until("a relist", () => reflector.stats.relists >= 1 && reflector.stats.lists >= 2, 30_000);
     expect(Number(reflector.stats.lastResourceVersion)).toBeGreaterThan(Number(listedAt));
     expect(
       logs.some((l) => l.level === "info" && l.msg === "resourceVersion no longer served; relisting"),
@@ -242,7 +235,7 @@ describe("relist after 410 Gone", () => {
     expect(reflector.stats.failures).toBe(0);
 
     await direct.create(ConfigMap, { metadata: { name: "after", namespace: "quiet" } });
-    await eventually("the post-relist change", async () =>
+    await until("the post-relist change", async () =>
       (await cache.list(ConfigMap, { namespace: "quiet" })).some((c) => c.metadata?.name === "after"),
     );
     ac.abort();

@@ -10,6 +10,7 @@ import { createCache } from "../cache/cache.js";
 import { type FaultProxy, startFaultProxy } from "../envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { Manager } from "../manager/types.js";
@@ -259,15 +260,12 @@ describe("read-your-own-writes", () => {
   });
 });
 
-/** Polls until check() holds; false if it does not by the deadline. */
-async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Whether `check` holds within ms (polled every 20 ms). */
+const until = (check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> =>
+  eventually("the condition", async () => (await check()) || undefined, ms, 20).then(
+    () => true,
+    () => false,
+  );
 
 function startManager(namespace: string, proxy?: FaultProxy, log = logger): Manager {
   const mgr = createManager({

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { KubernetesObject } from "../api/meta.js";
 import { enqueueRequestForObject } from "../handler/enqueue.js";
 import type { RequestQueue } from "../handler/types.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { type ReconcileContext, type Request, type Result, TerminalError } from "../reconcile/types.js";
 import { exponentialFailureRateLimiter } from "../workqueue/ratelimiter.js";
@@ -29,13 +30,9 @@ function directSource(): Source & { queue?: RequestQueue } {
   return s;
 }
 
-async function until(cond: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polls `cond` (every 5 ms) until it holds. */
+const until = (cond: () => boolean, ms = 5_000) =>
+  eventually("the condition", () => cond() || undefined, ms, 5);
 
 function metricValue(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));

@@ -5,24 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../internal/testdata/eventually.js";
 import { type Environment, simulatedNodes, startEnvironment } from "./index.js";
 import { RawClient } from "./rest.js";
 
 let env: Environment;
 let rest: RawClient;
-
-/** Polls fn until it stops throwing, or throws its last error at the deadline. */
-async function eventually<T>(fn: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 async function get<T>(path: string): Promise<T> {
   const res = await rest.call("GET", path);

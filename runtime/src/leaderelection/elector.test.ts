@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Client } from "../client/types.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { createLeaderElector, defaultIdentity, LeadershipLostError } from "./elector.js";
 import { fenceWrites } from "./fence.js";
@@ -37,13 +38,9 @@ function memoryStore() {
   return { lock, current: () => record, setDown: (d: boolean) => (down = d) };
 }
 
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Polls `cond` (every 10 ms) until it holds. */
+const until = (cond: () => boolean, ms: number) =>
+  eventually("the condition", () => cond() || undefined, ms, 10);
 
 const fast = { leaseDurationMs: 1_000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 

@@ -9,6 +9,7 @@ import { isNotFound } from "../client/errors.js";
 import { type APIServerProcess, killAPIServer, startSecondAPIServer } from "../envtest/apiserver-restart.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { newPredicateFuncs } from "../predicate/predicate.js";
 import { createManager } from "./manager.js";
@@ -18,13 +19,9 @@ let second: APIServerProcess | undefined;
 let restarted: APIServerProcess | undefined;
 const stop = new AbortController();
 
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls `cond` (every 50 ms) until it holds. */
+const until = (what: string, cond: () => boolean | Promise<boolean>, ms = 60_000) =>
+  eventually(what, async () => (await cond()) || undefined, ms, 50);
 
 beforeAll(async () => {
   env = await startEnvironment();

@@ -24,6 +24,7 @@ import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { generationChangedPredicate, newPredicateFuncs } from "../predicate/predicate.js";
 import type { Request } from "../reconcile/types.js";
@@ -88,13 +89,9 @@ let env: Environment;
 let client: Client;
 const managers: AbortController[] = [];
 
-async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls `cond` (every 20 ms) until it holds. */
+const until = (what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) =>
+  eventually(what, async () => (await cond()) || undefined, ms, 20);
 
 function newManager(extra: ManagerOptions = {}): Manager {
   return createManager({

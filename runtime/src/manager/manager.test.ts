@@ -2,6 +2,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import type { Cache } from "../cache/types.js";
 import type { Client } from "../client/types.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "./manager.js";
 import type { ManagerOptions, Runnable } from "./types.js";
@@ -69,13 +70,9 @@ function recording(events: string[], name: string, needLeaderElection?: boolean)
   };
 }
 
-async function until(cond: () => boolean, ms = 3_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polls `cond` (every 5 ms) until it holds. */
+const until = (cond: () => boolean, ms = 3_000) =>
+  eventually("the condition", () => cond() || undefined, ms, 5);
 
 describe("createManager", () => {
   it("requires a leaderElectionID with leader election", () => {

@@ -16,6 +16,7 @@ import { createClient } from "../client/client.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import { newPredicateFuncs } from "../predicate/predicate.js";
@@ -36,15 +37,8 @@ const coalesceGate = new Promise<void>((r) => {
 });
 const failures = new Set(["fails-once"]);
 
-async function until<T>(what: string, find: () => T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = find();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls `find` (every 20 ms) until it finds something. */
+const until = <T>(what: string, find: () => T | undefined, ms = 30_000) => eventually(what, find, ms, 20);
 
 const spans = () => exporter.getFinishedSpans();
 const attr = (s: ReadableSpan, key: string) => s.attributes[key];

@@ -19,7 +19,7 @@ import {
   type GadgetV2 as V2,
 } from "../conversion/testdata/gadget.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { until } from "../internal/testdata/until.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
@@ -110,7 +110,7 @@ describe("CRD conversion served by the runtime's /convert to a real API server",
 
   it("writes as v1alpha1, reads as v1 and v2, writes back, and reads v1alpha1 unchanged", async () => {
     const original = alpha("round", "red", { "toys.kbts.dev/finish": "matte", note: "kept" });
-    await until("the first conversion", () => client.create(GadgetV1alpha1, structuredClone(original)));
+    await eventually("the first conversion", () => client.create(GadgetV1alpha1, structuredClone(original)));
 
     const hub = await client.get(GadgetV1, { namespace: NS, name: "round" });
     expect(hub.apiVersion).toBe("toys.kbts.dev/v1");
@@ -193,7 +193,7 @@ describe("CRD conversion served by the runtime's /convert to a real API server",
     const crd = await client.get(CustomResourceDefinition, { name: CRD_NAME });
     for (const v of crd.spec?.versions ?? []) v.storage = v.name === "v2";
     await client.update(CustomResourceDefinition, crd);
-    await until("storedVersions to list v2", async () => {
+    await eventually("storedVersions to list v2", async () => {
       const s = (await client.get(CustomResourceDefinition, { name: CRD_NAME })).status?.storedVersions;
       return s?.includes("v2") ? s : undefined;
     });
@@ -263,7 +263,7 @@ describe("CRD conversion served by the runtime's /convert to a real API server",
     const stop = new AbortController();
     const running = mgr.start(stop.signal);
     try {
-      const pointed = await until("the CRD to point at the manager", async () => {
+      const pointed = await eventually("the CRD to point at the manager", async () => {
         const crd = await client.get(CustomResourceDefinition, { name: CRD_NAME });
         const url = (crd.spec?.conversion as { webhook?: { clientConfig?: { url?: string } } } | undefined)
           ?.webhook?.clientConfig?.url;
@@ -277,7 +277,7 @@ describe("CRD conversion served by the runtime's /convert to a real API server",
       expect(pointed.metadata?.annotations?.["kbts.dev/conversion-before-local-run"]).toBe(
         JSON.stringify(before),
       );
-      const read = await until("a read converted by the manager", () =>
+      const read = await eventually("a read converted by the manager", () =>
         client.get(GadgetV1alpha1, { namespace: NS, name: "round" }),
       );
       expect(read.spec).toEqual({ replicas: 2, color: "red" });

@@ -9,7 +9,7 @@ import { mutatingWebhookPath, webhookManagedBy } from "../builder/index.js";
 import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { until } from "../internal/testdata/until.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createManager } from "../manager/index.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import {
@@ -102,7 +102,7 @@ describe("admission webhooks called by a real API server", () => {
   });
 
   it("delivers the validator's denial message to the client", async () => {
-    const message = await until("the validating webhook to deny", async () => {
+    const message = await eventually("the validating webhook to deny", async () => {
       const err = await client.create(GPUBudget, budget("bad", { maxGPUs: 1, owner: "mallory" })).then(
         () => new Error("created"),
         (e: Error) => e,
@@ -205,7 +205,7 @@ describe("admission webhooks registered on a manager", () => {
       running = mgr.start(abort.signal);
       await mgr.getWebhookServer().started();
       const client = createClient(env.kubeConfig);
-      const message = await until("the manager's webhook to deny", async () => {
+      const message = await eventually("the manager's webhook to deny", async () => {
         const err = await client.create(GPUBudget, budget("via-mgr", { maxGPUs: 1, owner: "mallory" })).then(
           () => new Error("created"),
           (e: Error) => e,

@@ -22,7 +22,7 @@ import { isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
 import { GadgetV1, gadgetCRD, gadgetV1alpha1Spoke, gadgetV2Spoke } from "../conversion/testdata/gadget.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
-import { until } from "../internal/testdata/until.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/index.js";
 import { AdmissionDenied, type HttpsWebhookServer } from "../webhook/index.js";
@@ -112,7 +112,7 @@ describe("make run with webhooks and no certificate, on a local control plane", 
     const stop = new AbortController();
     const running = mgr.start(stop.signal);
     try {
-      const err = await until("the API server to call the local webhook", async () => {
+      const err = await eventually("the API server to call the local webhook", async () => {
         try {
           await client.create(ConfigMap, { metadata: { name: "deny-me", namespace: "default" } });
           await client.delete(ConfigMap, { name: "deny-me", namespace: "default" });
@@ -222,7 +222,7 @@ describe("self-managed webhook certificates (certRotation)", () => {
       const port = server.address()?.port ?? 0;
       const first = await servedCertificate(port, secretKey, service);
       expect(first.subjectAltName).toContain("DNS:ops-webhook-service.ops-system.svc");
-      await until("the server to present a renewed certificate", async () => {
+      await eventually("the server to present a renewed certificate", async () => {
         const now = await servedCertificate(port, secretKey, service);
         return now.serialNumber !== first.serialNumber ? true : undefined;
       });
@@ -234,7 +234,7 @@ describe("self-managed webhook certificates (certRotation)", () => {
         ...cfg,
         webhooks: [{ ...hook, clientConfig: { ...hook.clientConfig, caBundle: undefined } }],
       });
-      await until("the caBundle re-injected", async () => {
+      await eventually("the caBundle re-injected", async () => {
         const c = await client.get(ValidatingWebhookConfiguration, { name: "ops-validating" });
         return c.webhooks?.[0]?.clientConfig.caBundle ? true : undefined;
       });
@@ -247,19 +247,19 @@ describe("self-managed webhook certificates (certRotation)", () => {
         },
       });
       expect(await conversionCA("gadgets.toys.kbts.dev")).toBe("");
-      await until("the conversion caBundle re-injected", async () =>
+      await eventually("the conversion caBundle re-injected", async () =>
         (await conversionCA("gadgets.toys.kbts.dev")) ? true : undefined,
       );
 
       const before = await client.get(Secret, secretKey);
       await client.delete(Secret, before);
-      const after = await until("a new Secret", async () => {
+      const after = await eventually("a new Secret", async () => {
         const s = await client.get(Secret, secretKey);
         return s.metadata?.uid !== before.metadata?.uid ? s : undefined;
       });
       const newCA = Buffer.from(after.data?.["ca.crt"] ?? "", "base64").toString();
       expect(newCA).not.toBe(Buffer.from(before.data?.["ca.crt"] ?? "", "base64").toString());
-      await until("the new CA injected and served", async () => {
+      await eventually("the new CA injected and served", async () => {
         const c = await client.get(ValidatingWebhookConfiguration, { name: "ops-validating" });
         const injected = Buffer.from(c.webhooks?.[0]?.clientConfig.caBundle ?? "", "base64").toString();
         const converting = await conversionCA("gadgets.toys.kbts.dev");

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { packCheckout, type Tarballs } from "../src/packaging/pack.js";
+import { packCheckout, type Tarballs } from "../../src/packaging/pack.js";
 import { npmEnv, npmInstall } from "./npm.js";
 
 export interface InstalledKbts {

@@ -6,52 +6,15 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { type ClusterOptions, type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
-import { npmInstall } from "../npm.js";
-
-export const REPO = fileURLToPath(new URL("../../", import.meta.url));
-export const KBTS = join(REPO, "bin/kbts.js");
-
-/** An argument as a user would type it in a shell. */
-const shellQuote = (a: string) => (/[\s{}"'$*?;&|<>()]/.test(a) ? `'${a.replaceAll("'", "'\\''")}'` : a);
-
-const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
-
-/** A heading in the demo's output. */
-export function heading(title: string): void {
-  process.stdout.write(`\n${bold(`=== ${title}`)}\n`);
-}
-
-export interface RunOptions {
-  cwd?: string;
-  env?: Record<string, string>;
-  /** Echo the command and its output (the demo); quiet by default (tests). */
-  show?: boolean;
-  /** Do not throw on a non-zero exit; the result carries it. */
-  reject?: boolean;
-}
-
-/** Runs a command; on failure the error carries its whole output, so a broken step explains itself. */
-export async function run(file: string, args: string[], options: RunOptions = {}) {
-  if (options.show) process.stdout.write(`$ ${[file, ...args].map(shellQuote).join(" ")}\n`);
-  const result = await execa(file, args, {
-    cwd: options.cwd,
-    env: options.env,
-    all: true,
-    reject: false,
-    stdin: "ignore",
-  });
-  if (options.show && result.all) process.stdout.write(`${result.all}\n`);
-  if (result.exitCode !== 0 && options.reject !== false) {
-    throw new Error(`${[file, ...args].join(" ")} exited ${result.exitCode}:\n${result.all ?? ""}`);
-  }
-  return result;
-}
+import { eventually } from "./eventually.js";
+import { freePort } from "./free-port.js";
+import { npmInstall } from "./npm.js";
+import { KBTS } from "./paths.js";
+import { run, shellQuote } from "./run.js";
 
 /** Prints a dot every few seconds while a long step runs, so the user sees progress. */
 export async function withProgress<T>(label: string, work: Promise<T>, everyMs = 3000): Promise<T> {
@@ -68,35 +31,6 @@ export async function withProgress<T>(label: string, work: Promise<T>, everyMs =
   } finally {
     clearInterval(timer);
   }
-}
-
-/** Polls until `check` stops throwing, or rethrows its last error at the deadline. */
-export async function eventually<T>(
-  check: () => Promise<T> | T,
-  timeoutMs = 30_000,
-  intervalMs = 250,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export const SCAFFOLD_COMMANDS = [
@@ -118,7 +52,7 @@ export const SCAFFOLD_COMMANDS = [
 /**
  * `kbts init` + `kbts create api --plugins gpu-budget/v1-alpha` in `projectDir` (created, must be
  * empty), with the built CLI. buildProject then runs `npm install` (from the registry, with an npm cache
- * of its own that starts empty: e2e/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
+ * of its own that starts empty: e2e/support/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
  */
 export async function scaffoldProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
   mkdirSync(projectDir, { recursive: true });
