@@ -11,6 +11,19 @@ const alias = [
   { find: /^@kbts\/runtime$/, replacement: here("./runtime/src/index.ts") },
 ];
 
+/** e2e files whose assertions are about time or memory: they run one at a time (project e2e-alone). */
+const E2E_ALONE = [
+  "e2e/breaking.test.ts",
+  "e2e/cache-memory.test.ts",
+  "e2e/chaos.test.ts",
+  "e2e/cluster-cli.test.ts",
+  "e2e/envtest-cli.test.ts",
+  "e2e/envtest-setup.test.ts",
+  "e2e/gpubudget-cluster.test.ts",
+  "e2e/signals.test.ts",
+  "e2e/warm-standby.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -46,7 +59,8 @@ export default defineConfig({
         },
       },
       {
-        // Drives the built CLI (bin/kbts.js) and scaffolded projects.
+        // Drives the built CLI (bin/kbts.js) and scaffolded projects, two files at a time: each file
+        // works in its own temp dirs, ports and control plane, so they do not interfere.
         resolve: { alias },
         test: {
           name: "e2e",
@@ -56,11 +70,27 @@ export default defineConfig({
           // all, so no run counts it as skipped, and a skip in a summary is always a real test's.
           exclude: [
             "**/node_modules/**",
+            ...E2E_ALONE,
             ...(process.env.KBTS_FRESH_CLONE_RUN === "1" ? [] : ["e2e/fresh-clone.test.ts"]),
           ],
           testTimeout: 900_000,
           hookTimeout: 900_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // The e2e files that assert wall-clock promises (stop within 5 s, warm beats cold, failover
+        // recovery) or measure memory run alone, after the rest, so a neighbour's load cannot decide them.
+        resolve: { alias },
+        test: {
+          name: "e2e-alone",
+          include: E2E_ALONE,
+          exclude: ["**/node_modules/**"],
+          testTimeout: 900_000,
+          hookTimeout: 900_000,
           maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
