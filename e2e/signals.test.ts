@@ -15,7 +15,7 @@ import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { listTree, readTree } from "../src/scaffold/golden.js";
+import { listTree, readTree } from "../testdata/golden.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const KBTS = join(REPO, "bin", "kbts.js");

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findCycle, importGraph } from "../testdata/imports/graph.js";
+import { findCycle, importGraph } from "./internal/import-graph.js";
 
 const graph = importGraph(fileURLToPath(new URL(".", import.meta.url)));
 const importsOf = (from: (m: string) => boolean, to: (m: string) => boolean) =>

@@ -1,4 +1,4 @@
-import { crdGeneratorMarkers } from "./crd/markers.js";
+import { crdGeneratorMarkers } from "./crd/markers/index.js";
 import { loadingMarkers } from "./loading/markers.js";
 import { breakingMarkers } from "./markers/defs/breaking.js";
 import { Registry } from "./markers/registry.js";

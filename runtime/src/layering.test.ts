@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findCycle, importGraph } from "../../testdata/imports/graph.js";
+import { findCycle, importGraph } from "../../src/internal/import-graph.js";
 
 const graph = importGraph(fileURLToPath(new URL(".", import.meta.url)));
 

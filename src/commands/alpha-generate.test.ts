@@ -10,9 +10,9 @@ import {
   readTree,
   runGoldenSteps,
   TESTDATA,
-} from "../scaffold/golden.js";
+} from "../../testdata/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
-import { runInit } from "./commands.js";
+import { runInit } from "./create-api.js";
 import { runEdit } from "./edit.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");

@@ -1,6 +1,13 @@
 import { basename, resolve } from "node:path";
 import { pluralize } from "../crd/plural.js";
 import { KbtsError } from "../errors.js";
+import { DEPLOY_IMAGE_PLUGIN_KEY } from "../plugins/deployimage/index.js";
+import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "../plugins/index.js";
+import type { ApiOptions, Plugin, PluginContext } from "../plugins/types.js";
+import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "../plugins/typescript/dependencies.js";
+import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
+import { boilerplate } from "../plugins/typescript/plugin.js";
+import { apiVersionsOf, storageVersionsOf } from "../plugins/typescript/storage-version.js";
 import {
   findResource,
   formatProject,
@@ -18,6 +25,15 @@ import {
   validateControllerName,
 } from "../project/controllers.js";
 import {
+  qualifiedGroup,
+  validateDomain,
+  validateGroup,
+  validateKind,
+  validatePlural,
+  validateProjectName,
+  validateVersion,
+} from "../project/names.js";
+import {
   isCoreResource,
   type ResourceFlags,
   type ResourceModel,
@@ -34,25 +50,9 @@ import { checkHeaderIsComment, validateOwner, validateRepo } from "../scaffold/e
 import { formatStaged } from "../scaffold/format.js";
 import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
 import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
-import {
-  qualifiedGroup,
-  validateDomain,
-  validateGroup,
-  validateKind,
-  validatePlural,
-  validateProjectName,
-  validateVersion,
-} from "../scaffold/names.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";
-import { DEPLOY_IMAGE_PLUGIN_KEY } from "./deployimage/index.js";
-import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "./index.js";
-import type { ApiOptions, Plugin, PluginContext } from "./types.js";
-import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "./typescript/dependencies.js";
-import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
-import { boilerplate } from "./typescript/plugin.js";
-import { apiVersionsOf, storageVersionsOf } from "./typescript/storage-version.js";
 
 /**
  * The library behind `kbts init`, `kbts create api` and `kbts create webhook`: validate every input,

@@ -8,16 +8,16 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
+import { resolvePlugins } from "../plugins/registry.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { controllerFileName, controllerNames } from "../project/controllers.js";
 import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
-import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./commands.js";
+import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./create-api.js";
 import { hasLicenseFlags, type LicenseFlags, relicense } from "./license.js";
 import { editNamespaced } from "./namespaced-edit.js";
-import { resolvePlugins } from "./registry.js";
 
 export interface EditFlags extends LicenseFlags {
   /** --multigroup[=true|false]; undefined: not given. */

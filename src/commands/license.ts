@@ -9,11 +9,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import type { License } from "../plugins/types.js";
+import { boilerplate } from "../plugins/typescript/plugin.js";
 import { checkHeaderIsComment, validateOwner } from "../scaffold/encode.js";
 import { SKIP_DIRS, type StagedFS } from "../scaffold/fs.js";
-import { scaffoldYear } from "./commands.js";
-import type { License } from "./types.js";
-import { boilerplate } from "./typescript/plugin.js";
+import { scaffoldYear } from "./create-api.js";
 
 export const BOILERPLATE = "hack/boilerplate.ts.txt";
 export const LICENSES: readonly License[] = ["apache2", "MIT", "copyright", "none"];

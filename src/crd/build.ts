@@ -3,9 +3,9 @@ import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import type { ApiPackage, RootKind } from "../loading/packages.js";
 import type { MarkerCollector } from "../markers/collect.js";
-import { storageVersion } from "../markers/defs/crd.js";
 import { formatLocation } from "../markers/registry.js";
 import type { SchemaWalker } from "../schema/walker.js";
+import { hasCrdEffect, storageVersion } from "./markers/crd.js";
 import { pluralize } from "./plural.js";
 import type { CustomResourceDefinition } from "./types.js";
 
@@ -74,9 +74,10 @@ export function buildCrds(
     }
     for (const { pkg, kind: rk } of entries) {
       for (const m of collector.forNode(rk.decl).markers.all) {
-        if (!m.def.crd) continue;
+        const def = m.def;
+        if (!hasCrdEffect(def)) continue;
         try {
-          m.def.crd(crd, pkg.version, m.value);
+          def.crd(crd, pkg.version, m.value);
         } catch (err) {
           errors.push(
             new KbtsError(`+${m.def.name}: ${(err as Error).message}`, { where: formatLocation(m.loc) }),

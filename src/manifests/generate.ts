@@ -5,7 +5,6 @@ import { buildCrds } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
 import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject, type ParsedFiles } from "../loading/program.js";
-import { ts } from "../loading/typescript.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import {
@@ -21,6 +20,7 @@ import { rbacMarker } from "../rbac/markers.js";
 import { registry } from "../registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { SchemaWalker } from "../schema/walker.js";
+import { ts } from "../ts/typescript.js";
 import { kbtsVersion, VERSION_ANNOTATION } from "../version.js";
 import { generateWebhookConfigurations, WebhookError } from "../webhook/generate.js";
 import { webhookConfigurationMarker, webhookMarker } from "../webhook/markers.js";

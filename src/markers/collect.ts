@@ -1,6 +1,6 @@
 import { dirname, relative } from "node:path";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
+import { ts } from "../ts/typescript.js";
 import { type CommentGroup, type CommentLine, FileComments, mayContainMarkers } from "./comments.js";
 import { cleanDescription, isDirectiveLine } from "./doc.js";
 import { type MarkerWarning, markerName, parseMarker } from "./parse.js";

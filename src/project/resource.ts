@@ -1,6 +1,6 @@
 import { pluralize } from "../crd/plural.js";
-import { coreDomain, isCoreGroup, qualifiedGroup } from "../scaffold/names.js";
 import type { ProjectConfig, Resource } from "./config.js";
+import { coreDomain, isCoreGroup, qualifiedGroup } from "./names.js";
 
 /**
  * Everything templates need to know about one group/version/kind, computed once from the flags and

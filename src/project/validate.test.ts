@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtinKinds } from "@kbts/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCreateApi, runCreateWebhook, runInit } from "../plugins/commands.js";
-import { readTree } from "../scaffold/golden.js";
+import { readTree } from "../../testdata/golden.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../commands/create-api.js";
 import { BUILTIN_KINDS } from "./validate.js";
 
 let dir: string;

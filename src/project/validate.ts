@@ -1,9 +1,10 @@
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
 import { closest } from "../markers/spelling.js";
 import { validateRepo } from "../scaffold/encode.js";
 import type { StagedFS } from "../scaffold/fs.js";
+import { ts } from "../ts/typescript.js";
+import { PROJECT_FILE } from "./config.js";
 import {
   isCoreGroup,
   isDNS1123Label,
@@ -14,8 +15,7 @@ import {
   validatePlural,
   validateProjectName,
   validateVersion,
-} from "../scaffold/names.js";
-import { PROJECT_FILE } from "./config.js";
+} from "./names.js";
 import type { ResourceModel } from "./resource.js";
 
 /**

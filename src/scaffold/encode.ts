@@ -1,5 +1,5 @@
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
+import { ts } from "../ts/typescript.js";
 
 /**
  * Free text from flags and project files, checked and encoded for where it lands in generated code.

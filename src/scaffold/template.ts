@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
-import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "./names.js";
+import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "../project/names.js";
 
 /**
  * One generated file: a handlebars template under `templates/`, readable as the file it produces,
