@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runCreateWebhook, runInit } from "../src/commands/create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../src/commands/index.js";
 import { freePort } from "./demo/lib.js";
 import { npmInstall } from "./npm.js";
 import { eventually } from "./support/eventually.js";

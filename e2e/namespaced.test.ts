@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../src/commands/create-api.js";
+import { runCreateApi, runInit } from "../src/commands/index.js";
 import { npmInstall } from "./npm.js";
 import { eventually } from "./support/eventually.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";

@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../src/commands/create-api.js";
+import { runCreateApi, runInit } from "../src/commands/index.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
 import { npmInstall } from "./npm.js";

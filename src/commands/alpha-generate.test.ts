@@ -12,8 +12,8 @@ import {
   TESTDATA,
 } from "../../testdata/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
-import { runInit } from "./create-api.js";
 import { runEdit } from "./edit.js";
+import { runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 

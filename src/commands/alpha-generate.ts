@@ -40,8 +40,10 @@ import {
   type Resource,
   sameGVK,
 } from "../project/config.js";
-import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./create-api.js";
+import { runCreateApi } from "./create-api.js";
+import { runCreateWebhook } from "./create-webhook.js";
 import { runEdit } from "./edit.js";
+import { type InitFlags, runInit } from "./init.js";
 
 export interface AlphaGenerateFlags {
   /** The project whose PROJECT (and license header) is read; default: the current directory. */

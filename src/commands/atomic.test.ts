@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listTree, readTree } from "../../testdata/golden.js";
 import { writeManifests } from "../manifests/write.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-atomic-"));
 const base = join(work, "base");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 let dir: string;
 beforeEach(() => {

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
-import { runCreateApi, runInit } from "./create-api.js";
 import { runEdit } from "./edit.js";
+import { runCreateApi, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 let dir: string;

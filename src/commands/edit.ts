@@ -15,9 +15,9 @@ import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
-import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./create-api.js";
 import { hasLicenseFlags, type LicenseFlags, relicense } from "./license.js";
 import { editNamespaced } from "./namespaced-edit.js";
+import { loadProjectConfig, NAMESPACED_WEBHOOK_WARNING } from "./project.js";
 
 export interface EditFlags extends LicenseFlags {
   /** --multigroup[=true|false]; undefined: not given. */
@@ -42,7 +42,7 @@ export interface EditResult {
 export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult> {
   const root = resolve(dir);
   const fs = new StagedFS(root);
-  const config = loadProject(fs);
+  const config = loadProjectConfig(fs);
   if (flags.plugins?.length) return runPluginEdits(fs, config, flags);
   if (flags.manifests !== undefined || flags.outputDir !== undefined) {
     throw new KbtsError("--manifests and --output-dir are options of a plugin's edit", {

@@ -7,8 +7,8 @@ import { readTree } from "../../testdata/golden.js";
 import { boilerplate } from "../plugins/typescript/plugin.js";
 import { parseProject } from "../project/config.js";
 import { checkProjectValues } from "../project/validate.js";
-import { runCreateApi, runInit } from "./create-api.js";
 import { runEdit } from "./edit.js";
+import { runCreateApi, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 let dir: string;

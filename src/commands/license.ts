@@ -13,7 +13,7 @@ import type { License } from "../plugins/types.js";
 import { boilerplate } from "../plugins/typescript/plugin.js";
 import { checkHeaderIsComment, validateOwner } from "../scaffold/encode.js";
 import { SKIP_DIRS, type StagedFS } from "../scaffold/fs.js";
-import { scaffoldYear } from "./create-api.js";
+import { scaffoldYear } from "./project.js";
 
 export const BOILERPLATE = "hack/boilerplate.ts.txt";
 export const LICENSES: readonly License[] = ["apache2", "MIT", "copyright", "none"];

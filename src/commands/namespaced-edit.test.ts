@@ -5,8 +5,8 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readTree } from "../../testdata/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./create-api.js";
 import { runEdit } from "./edit.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 const dirs: string[] = [];

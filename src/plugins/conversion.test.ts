@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { readTree } from "../../testdata/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "../commands/create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 
 // `kbts create webhook --conversion --spoke`: Kubebuilder's hub and spoke, in TypeScript.
 

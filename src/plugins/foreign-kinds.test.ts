@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
 import { runAlphaGenerate } from "../commands/alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "../commands/create-api.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../commands/index.js";
 import { runManifests } from "../manifests/index.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)

@@ -15,7 +15,7 @@ import { ts } from "ts-morph";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { readTree } from "../../testdata/golden.js";
-import { type InitFlags, runCreateApi, runInit } from "../commands/create-api.js";
+import { type InitFlags, runCreateApi, runInit } from "../commands/index.js";
 import { KbtsError } from "../errors.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
 import { runAlphaGenerate } from "../commands/alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "../commands/create-api.js";
 import { runEdit } from "../commands/edit.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../commands/index.js";
 
 let dir: string;
 beforeEach(async () => {

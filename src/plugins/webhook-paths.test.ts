@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
 import { runAlphaGenerate } from "../commands/alpha-generate.js";
-import { type CreateWebhookFlags, runCreateApi, runCreateWebhook, runInit } from "../commands/create-api.js";
+import { type CreateWebhookFlags, runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)
   .pathname;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { builtinKinds } from "@kbts/runtime";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readTree } from "../../testdata/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "../commands/create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 import { BUILTIN_KINDS } from "./validate.js";
 
 let dir: string;

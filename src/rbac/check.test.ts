@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../commands/create-api.js";
+import { runCreateApi, runInit } from "../commands/index.js";
 import { KbtsError } from "../errors.js";
 import { checkRbac, formatRbacReport } from "./check.js";
 import { runCheckRbac } from "./check-command.js";

@@ -8,7 +8,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCreateApi, runCreateWebhook, runInit } from "../../src/commands/create-api.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../../src/commands/index.js";
 import { generateKinds } from "../../src/kinds/generate.js";
 import { writeManifests } from "../../src/manifests/write.js";
 

@@ -148,7 +148,7 @@ export function defineCreate(program: Command): void {
     )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runCreateWebhook } = await import("../../commands/create-api.js");
+      const { runCreateWebhook } = await import("../../commands/create-webhook.js");
       const text = (v: unknown) => (v === undefined ? undefined : trimmed(v));
       printResult(
         await runCreateWebhook(process.cwd(), {

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { readTree } from "../../../testdata/golden.js";
 import { runAlphaGenerate } from "../../commands/alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "../../commands/create-api.js";
 import { runEdit } from "../../commands/edit.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../../commands/index.js";
 import { setManagerImageEnv } from "./index.js";
 
 const MEMCACHED: CreateApiFlags = {

@@ -6,8 +6,8 @@ import { parse } from "yaml";
 import { metricsRegistry, registerProcessMetrics } from "../../../runtime/src/metrics/index.js";
 import { readTree } from "../../../testdata/golden.js";
 import { runAlphaGenerate } from "../../commands/alpha-generate.js";
-import { runInit } from "../../commands/create-api.js";
 import { runEdit } from "../../commands/edit.js";
+import { runInit } from "../../commands/index.js";
 import { parseCustomMetricsConfig } from "./custom-metrics.js";
 import { CUSTOM_METRICS_CONFIG, DASHBOARDS, GRAFANA_PLUGIN_KEY } from "./index.js";
 

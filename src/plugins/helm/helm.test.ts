@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { readTree } from "../../../testdata/golden.js";
-import { runInit } from "../../commands/create-api.js";
 import { runEdit } from "../../commands/edit.js";
+import { runInit } from "../../commands/index.js";
 
 const FIXTURE = readFileSync(join(import.meta.dirname, "../../../testdata/helm/install.yaml"), "utf8");
 
