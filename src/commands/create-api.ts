@@ -5,6 +5,7 @@ import { DEPLOY_IMAGE_PLUGIN_KEY } from "../plugins/deployimage/index.js";
 import type { ApiOptions } from "../plugins/types.js";
 import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
 import { apiVersionsOf, storageVersionsOf } from "../plugins/typescript/storage-version.js";
+import { refuseBuiltinGroup } from "../project/builtin-kinds.js";
 import {
   findResource,
   formatProject,
@@ -19,9 +20,9 @@ import {
   reconcilerName,
   validateControllerName,
 } from "../project/controllers.js";
-import { qualifiedGroup } from "../project/names.js";
+import { checkResourceNames, qualifiedGroup } from "../project/names.js";
 import { type ResourceFlags, type ResourceModel, resourceModel } from "../project/resource.js";
-import { checkIdentifierCollisions, checkResourceNames, refuseBuiltinGroup } from "../project/validate.js";
+import { checkIdentifierCollisions } from "../project/validate.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
 

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { KbtsError } from "../errors.js";
 import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
 import { storageVersionsOf } from "../plugins/typescript/storage-version.js";
+import { checkBuiltinWebhookKind } from "../project/builtin-kinds.js";
 import { findResource, formatProject, PROJECT_FILE, type ProjectConfig, sameGVK } from "../project/config.js";
 import { validateGroup, validateKind, validatePlural, validateVersion } from "../project/names.js";
 import {
@@ -10,7 +11,7 @@ import {
   type ResourceModel,
   resourceModel,
 } from "../project/resource.js";
-import { checkBuiltinWebhookKind, checkIdentifierCollisions } from "../project/validate.js";
+import { checkIdentifierCollisions } from "../project/validate.js";
 import { StagedFS } from "../scaffold/fs.js";
 
 import { flush, loadProjectConfig, pluginChain, projectScaffold, type ScaffoldResult } from "./project.js";

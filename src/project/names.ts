@@ -2,7 +2,8 @@ import { KbtsError } from "../errors.js";
 
 /**
  * Names a resource is known by, and the checks Kubebuilder applies to them
- * (KB pkg/model/resource/gvk.go), done before anything is written.
+ * (KB pkg/model/resource/gvk.go), done before anything is written; and the free-text flags whose
+ * grammar is loose (an owner's name, a module path, an npm version spec), checked for where they land.
  */
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -140,3 +141,122 @@ export const isRestrictedGlobal = (name: string): boolean => RESTRICTED_GLOBALS.
 /** The comment above an import of a kind named like a restricted global (OpenShift's Proxy). */
 export const RESTRICTED_IMPORT_COMMENT =
   "// biome-ignore lint/suspicious/noShadowRestrictedNames: the kind is named like JavaScript's global";
+
+/**
+ * A new resource's names as the API server checks them: the plural is a DNS-1035 label (at most 63
+ * characters, which a long kind's plural can pass), the qualified group a DNS-1123 subdomain, the
+ * CRD's name `<plural>.<group>` a DNS-1123 subdomain (at most 253), and the CRD's file name fits.
+ */
+export function checkResourceNames(model: {
+  kind: string;
+  plural: string;
+  qualifiedGroup: string;
+  core: boolean;
+}): void {
+  if (!isDNS1123Label(model.plural) || model.plural.length > 63) {
+    throw new KbtsError(
+      `the plural of kind ${model.kind}, ${JSON.stringify(model.plural)}, is ${model.plural.length} characters; the API server allows at most 63`,
+      {
+        where: model.plural.length > 63 ? "--kind" : "--plural",
+        fix: "choose a shorter kind, or give a shorter --plural",
+      },
+    );
+  }
+  if (!model.core && !isDNS1123Subdomain(model.qualifiedGroup)) {
+    throw new KbtsError(
+      `the API group ${JSON.stringify(model.qualifiedGroup)} (--group + the project's domain) is not a DNS-1123 subdomain of at most 253 characters`,
+      { where: "--group", fix: "choose a shorter group (or a shorter domain)" },
+    );
+  }
+  const crdName = `${model.plural}.${model.qualifiedGroup}`;
+  if (!model.core && crdName.length > 253) {
+    throw new KbtsError(
+      `the CRD name ${crdName.slice(0, 40)}... is ${crdName.length} characters; the API server allows at most 253`,
+      { where: "--group", fix: "choose a shorter group, kind or plural (or a shorter domain)" },
+    );
+  }
+  const file = `${model.qualifiedGroup}_${model.plural}.yaml`;
+  if (!model.core && Buffer.byteLength(file) > 255) {
+    throw new KbtsError(`the CRD file name ${file.slice(0, 40)}... is longer than 255 bytes`, {
+      where: "--group",
+      fix: "choose a shorter group, kind or plural (or a shorter domain)",
+    });
+  }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+function describeChar(ch: string): string {
+  return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/** A one-line value: no newlines or other control characters, and not longer than `max`. */
+function checkOneLine(value: string, flag: string, max: number, example: string): void {
+  const bad = CONTROL.exec(value);
+  if (bad) {
+    throw new KbtsError(
+      `${flag} contains a control character (${describeChar(bad[0])} at offset ${bad.index})`,
+      {
+        where: flag,
+        fix: `give one line of plain text, e.g. ${flag} ${example}`,
+      },
+    );
+  }
+  if (value.length > max) {
+    throw new KbtsError(`${flag} is ${value.length} characters long; at most ${max} are allowed`, {
+      where: flag,
+      fix: `shorten it, e.g. ${flag} ${example}`,
+    });
+  }
+}
+
+/** `--owner`: the name on the copyright line. Any printable text of one line. */
+export function validateOwner(owner: string): void {
+  checkOneLine(owner, "--owner", 200, '"The Example Authors"');
+  if (owner.trim() === "") {
+    throw new KbtsError("--owner is empty", {
+      where: "--owner",
+      fix: 'leave it out, or name the copyright holder, e.g. --owner "The Example Authors"',
+    });
+  }
+}
+
+/**
+ * `--repo`: the project's module path, as Kubebuilder's `--repo` (a Go import path): slash-separated
+ * elements of letters, digits and `-._~`, no empty element, none starting with a dot.
+ */
+const REPO_ELEMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
+export function validateRepo(repo: string): void {
+  checkOneLine(repo, "--repo", 253, "example.com/memcached-operator");
+  const elements = repo.split("/");
+  const bad = elements.find((e) => !REPO_ELEMENT.test(e));
+  if (repo === "" || bad !== undefined) {
+    throw new KbtsError(
+      `--repo ${JSON.stringify(repo)} is not a module path${bad === undefined ? "" : ` (element ${JSON.stringify(bad)})`}`,
+      {
+        where: "--repo",
+        fix: "use slash-separated names of letters, digits, '-', '.', '_' and '~', e.g. --repo example.com/memcached-operator",
+      },
+    );
+  }
+}
+
+/**
+ * An npm version, range or dist-tag (`1.2.3`, `^0.1.0`, `>=1.0.0 <2`, `1.x || 2.x`, `latest`), as
+ * `--runtime` takes for a registry install. Only the characters of that grammar are allowed, so the
+ * value cannot carry quotes, URLs or shell syntax into package.json.
+ */
+const VERSION_PART =
+  /^(?:[~^]|[<>]=?|=)?v?(?:0|[1-9]\d*|[xX*])(?:\.(?:0|[1-9]\d*|[xX*])){0,2}(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+const DIST_TAG = /^[a-z][a-z0-9._-]{0,63}$/i;
+export function isNpmVersionSpec(spec: string): boolean {
+  if (DIST_TAG.test(spec) && !/^v?\d/.test(spec)) return true;
+  return spec.split("||").every((alt) => {
+    const parts = alt
+      .trim()
+      .replace(/\s+-\s+/g, " ")
+      .split(/\s+/);
+    return parts.length > 0 && parts.every((p) => VERSION_PART.test(p));
+  });
+}

@@ -119,19 +119,15 @@ function runtimeDir(root: string): string {
   return dirname(dirname(entry));
 }
 
-/** The built-in kinds (Pod, Deployment, Lease, ...) by export name, read from the runtime's own module. */
+/**
+ * The built-in kinds (Pod, Deployment, Lease, ...) by export name, from the runtime's own list
+ * (api/kinds.ts builtinKinds, each exported under its kind's name), as the project compiles against it.
+ */
 async function builtinKinds(dir: string): Promise<Map<string, KindRef>> {
-  const mod = (await import(pathToFileURL(join(dir, "dist", "api", "kinds.js")).href)) as Record<
-    string,
-    unknown
-  >;
-  const out = new Map<string, KindRef>();
-  for (const [name, value] of Object.entries(mod)) {
-    const k = value as { group?: unknown; plural?: unknown };
-    if (typeof k?.group === "string" && typeof k.plural === "string")
-      out.set(name, { group: k.group, plural: k.plural, name });
-  }
-  return out;
+  const mod = (await import(pathToFileURL(join(dir, "dist", "api", "kinds.js")).href)) as {
+    builtinKinds: typeof import("@kbts/runtime").builtinKinds;
+  };
+  return new Map(mod.builtinKinds.map((k) => [k.kind, { group: k.group, plural: k.plural, name: k.kind }]));
 }
 
 /**

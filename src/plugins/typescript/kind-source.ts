@@ -3,10 +3,10 @@ import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { pluralize } from "../../crd/plural.js";
 import { KbtsError } from "../../errors.js";
 import { type GeneratedFile, generateFromCrds, readCrdFile } from "../../kinds/from-crd.js";
+import { BUILTIN_KINDS, checkBuiltinKind } from "../../project/builtin-kinds.js";
 import type { ProjectConfig, Resource } from "../../project/config.js";
 import { coreDomain, isCoreGroup, qualifiedGroup, validateDomain } from "../../project/names.js";
 import { type ResourceModel, resourceModel } from "../../project/resource.js";
-import { BUILTIN_KINDS, checkBuiltinKind } from "../../project/validate.js";
 
 /**
  * Where the type of a kind the project does not own comes from, for `create api --resource=false
