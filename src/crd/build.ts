@@ -1,10 +1,10 @@
-import { relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import type { ApiPackage, RootKind } from "../loading/packages.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation } from "../markers/registry.js";
 import type { SchemaWalker } from "../schema/walker.js";
+import { nodeWhere } from "../ts/where.js";
 import { hasCrdEffect, storageVersion } from "./markers/crd.js";
 import { pluralize } from "./plural.js";
 import type { CustomResourceDefinition } from "./types.js";
@@ -108,11 +108,9 @@ function checkVersions(
   const all = crd.spec.versions.map((v) => v.name).join(", ");
   const first = entries[0]?.kind.decl;
   if (storage.length === 0 && first) {
-    const sf = first.getSourceFile();
-    const lc = sf.getLineAndCharacterOfPosition(first.name.getStart(sf));
     errors.push(
       new KbtsError(`CRD for ${gk} has no storage version (versions ${all})`, {
-        where: `${relative(root, sf.fileName)}:${lc.line + 1}:${lc.character + 1}`,
+        where: nodeWhere(root, first.name),
         fix: "mark exactly one version's type with // +kubebuilder:storageversion",
       }),
     );

@@ -1,5 +1,5 @@
 import { pluralize } from "../crd/plural.js";
-import type { ProjectConfig, Resource } from "./config.js";
+import { type ProjectConfig, type Resource, sameGVK } from "./config.js";
 import { coreDomain, isCoreGroup, qualifiedGroup } from "./names.js";
 
 /**
@@ -46,9 +46,7 @@ export interface ResourceFlags {
  */
 export function isCoreResource(config: ProjectConfig, flags: ResourceFlags): boolean {
   if (!isCoreGroup(flags.group)) return false;
-  return !config.resources?.some(
-    (r) => !r.core && r.group === flags.group && r.version === flags.version && r.kind === flags.kind,
-  );
+  return !config.resources?.some((r) => !r.core && sameGVK(r, flags));
 }
 
 /**

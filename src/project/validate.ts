@@ -2,6 +2,7 @@ import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
 import type { StagedFS } from "../scaffold/fs.js";
 import { ts } from "../ts/typescript.js";
+import { yamlNodeWhere } from "../yaml/where.js";
 import { PROJECT_FILE } from "./config.js";
 import {
   validateDomain,
@@ -40,10 +41,7 @@ export function checkProjectValues(text: string, file = PROJECT_FILE): void {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (!isMap(doc.contents)) return;
-  const lineOf = (node: unknown) => {
-    const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    return range ? `${file}:${lines.linePos(range[0]).line}` : file;
-  };
+  const lineOf = (node: unknown) => yamlNodeWhere(file, lines, node);
   const str = (map: unknown, key: string): { value: unknown; where: string } | undefined => {
     if (!isMap(map)) return undefined;
     const pair = map.items.find((p) => (p.key as { value?: unknown })?.value === key);

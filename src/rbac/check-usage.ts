@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Project, ts } from "ts-morph";
 import { KBTS_LIB, KBTS_LIB_PATH } from "../loading/minimal-lib.js";
 import { OPTIONS } from "../loading/program.js";
+import { nodeWhere } from "../ts/where.js";
 
 /**
  * What controller code does through @kbts/runtime, found with the type checker: each call whose
@@ -215,9 +216,7 @@ class Scan {
   }
 
   private where(node: ts.Node): string {
-    const sf = node.getSourceFile();
-    const pos = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-    return `${relative(this.root, sf.fileName) || sf.fileName}:${pos.line + 1}:${pos.character + 1}`;
+    return nodeWhere(this.root, node);
   }
 
   private call(call: ts.CallExpression, sf: ts.SourceFile): void {

@@ -3,8 +3,9 @@
  * objects, which one is the manager Deployment, and the name prefix and namespace kustomize gave
  * them (config/default's namePrefix and namespace), which the chart turns into release-relative names.
  */
-import { parseAllDocuments } from "yaml";
+import { LineCounter, parseAllDocuments } from "yaml";
 import { KbtsError } from "../../errors.js";
+import { yamlErrorText, yamlErrorWhere, yamlLine } from "../../yaml/where.js";
 
 export type JsonMap = Record<string, unknown>;
 
@@ -31,21 +32,21 @@ const MANAGER_SUFFIX = "-controller-manager";
 
 /** Parses install.yaml text; `file` names it in errors. */
 export function parseInstallManifests(text: string, file: string): InstallManifests {
-  const docs = parseAllDocuments(text);
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lines });
   const objects: KubeObject[] = [];
   const crdKinds = new Set<string>();
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
-      const pos = error.linePos?.[0];
-      throw new KbtsError(`not valid YAML: ${error.message.split("\n")[0]}`, {
-        where: pos ? `${file}:${pos.line}:${pos.col}` : file,
+      throw new KbtsError(`not valid YAML: ${yamlErrorText(error)}`, {
+        where: yamlErrorWhere(file, error),
         fix: "regenerate it with make build-installer",
       });
     }
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) continue;
-    const line = doc.contents?.range ? lineOf(text, doc.contents.range[0]) : 1;
+    const line = yamlLine(lines, doc.contents) ?? 1;
     if (!isKubeObject(value)) {
       throw new KbtsError("a document is not a Kubernetes object (apiVersion, kind and metadata.name)", {
         where: `${file}:${line}`,
@@ -101,12 +102,6 @@ function isKubeObject(value: unknown): value is KubeObject {
     o.metadata !== null &&
     typeof o.metadata.name === "string"
   );
-}
-
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === "\n") line++;
-  return line;
 }
 
 /** The manager container: the Deployment's default-container annotation, else "manager", else the first. */
