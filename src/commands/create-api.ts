@@ -25,7 +25,6 @@ import { type ResourceFlags, type ResourceModel, resourceModel } from "../projec
 import { checkIdentifierCollisions } from "../project/validate.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
-
 import {
   flush,
   loadProjectConfig,
@@ -35,7 +34,6 @@ import {
   validateResourceFlags,
 } from "./project.js";
 
-/** `kbts create api`: a kind's types, its controller, or both, and its PROJECT entry. */
 export interface CreateApiFlags extends ResourceFlags {
   resource?: boolean;
   controller?: boolean;
@@ -56,6 +54,7 @@ export interface CreateApiFlags extends ResourceFlags {
   manifests?: boolean;
 }
 
+/** `kbts create api`: a kind's types, its controller, or both, and its PROJECT entry. */
 export async function runCreateApi(dir: string, flags: CreateApiFlags): Promise<ScaffoldResult> {
   const fs = new StagedFS(resolve(dir));
   const config = loadProjectConfig(fs);

@@ -13,10 +13,8 @@ import {
 } from "../project/resource.js";
 import { checkIdentifierCollisions } from "../project/validate.js";
 import { StagedFS } from "../scaffold/fs.js";
-
 import { flush, loadProjectConfig, pluginChain, projectScaffold, type ScaffoldResult } from "./project.js";
 
-/** `kbts create webhook`: defaulting, validating or conversion webhooks for a kind in PROJECT. */
 export interface CreateWebhookFlags extends ResourceFlags {
   defaulting?: boolean;
   programmaticValidation?: boolean;
@@ -34,6 +32,7 @@ export interface CreateWebhookFlags extends ResourceFlags {
   plugins?: string[];
 }
 
+/** `kbts create webhook`: defaulting, validating or conversion webhooks for a kind in PROJECT. */
 export async function runCreateWebhook(dir: string, flags: CreateWebhookFlags): Promise<ScaffoldResult> {
   const fs = new StagedFS(resolve(dir));
   const config = loadProjectConfig(fs);

@@ -11,10 +11,8 @@ import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";
-
 import { flush, header, NAMESPACED_WEBHOOK_WARNING, type ScaffoldResult, scaffoldYear } from "./project.js";
 
-/** `kbts init`: a new project from the base layout (or the plugins named). */
 export interface InitFlags {
   domain?: string;
   repo?: string;
@@ -31,6 +29,7 @@ export interface InitFlags {
   runtime?: string;
 }
 
+/** `kbts init`: a new project from the base layout (or the plugins named). */
 export async function runInit(dir: string, flags: InitFlags): Promise<ScaffoldResult> {
   const root = resolve(dir);
   const domain = flags.domain ?? "my.domain";

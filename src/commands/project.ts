@@ -1,3 +1,9 @@
+/**
+ * What every scaffolding command shares: its result, the PROJECT file it reads, the plugin chain it
+ * runs and the staged scaffold it runs it on. Each command validates every input, runs the plugin
+ * chain against a staged tree, writes PROJECT, then flushes once. Any error before the flush leaves
+ * the directory untouched; an error during it restores what was there.
+ */
 import { KbtsError } from "../errors.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "../plugins/index.js";
 import type { Plugin, PluginContext } from "../plugins/types.js";
@@ -11,12 +17,7 @@ import { removeStaleTemps, type StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 
-/**
- * What every scaffolding command shares: its result, the PROJECT file it reads, the plugin chain it
- * runs and the staged scaffold it runs it on. Each command validates every input, runs the plugin
- * chain against a staged tree, writes PROJECT, then flushes once. Any error before the flush leaves
- * the directory untouched; an error during it restores what was there.
- */
+/** What a command did: the files it wrote and kept, and what to do next. */
 export interface ScaffoldResult {
   /** Paths written (created or changed), relative to the project. */
   written: string[];
@@ -46,6 +47,7 @@ export function header(text: string | undefined, year: string): string {
 export const NAMESPACED_WEBHOOK_WARNING =
   "Warning: a namespaced operator's webhooks stay cluster-scoped: the API server calls them for objects in every namespace (narrow them with a namespaceSelector in config/webhook if needed).";
 
+/** The project a command runs in: its PROJECT file, parsed and checked (values at their PROJECT line). */
 export function loadProjectConfig(fs: StagedFS): ProjectConfig {
   removeStaleTemps(fs.root);
   const text = fs.read(PROJECT_FILE);

@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { KbtsError } from "../errors.js";
 import { closest } from "../markers/spelling.js";
+import { sameGVK } from "./config.js";
 import { isCoreGroup } from "./names.js";
 
 /**
@@ -68,7 +69,7 @@ export function checkBuiltinWebhookKind(group: string, version: string, kind: st
 
 /** A webhook or controller for a built-in kind: one the runtime has a descriptor for, else a suggestion. */
 export function checkBuiltinKind(group: string, version: string, kind: string, purpose: string): void {
-  if (BUILTIN_KINDS.some((k) => k.group === group && k.version === version && k.kind === kind)) return;
+  if (BUILTIN_KINDS.some((k) => sameGVK(k, { group, version, kind }))) return;
   const inGroup = BUILTIN_KINDS.filter((k) => k.group === group);
   const candidates = inGroup.length > 0 ? inGroup : BUILTIN_KINDS;
   const name = closest(
