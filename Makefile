@@ -144,4 +144,4 @@ bench: build bench-go-operator ## Run every benchmark in bench/ and print its fi
 
 .PHONY: testdata
 testdata: install ## Regenerate the scaffolded golden projects in testdata/project-* (kbts init + create api/webhook).
-	node --import tsx -e 'import("./src/scaffold/golden.ts").then((m) => m.writeGoldenProjects())'
+	node --import tsx -e 'import("./testdata/golden.ts").then((m) => m.writeGoldenProjects())'

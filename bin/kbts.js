@@ -4,7 +4,7 @@ import module from "node:module";
 
 // Node >= 22.1 keeps V8's compiled code between runs (in NODE_COMPILE_CACHE or the OS temp dir):
 // compiling TypeScript's compiler is most of a cold `kbts manifests`. Node 20 has no such switch;
-// there dist/loading/code-cache.js caches the compiler's code itself.
+// there dist/ts/code-cache.js caches the compiler's code itself.
 module.enableCompileCache?.();
 
 /** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see src/cli/fast-path.ts). */

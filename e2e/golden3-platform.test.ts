@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { readTree, TESTDATA } from "../src/scaffold/golden.js";
+import { readTree, TESTDATA } from "../testdata/golden.js";
 import { installGoldenProject } from "./support/golden-project.js";
 import { runMake } from "./support/make.js";
 import { cachedHelm } from "./tools/helm.js";

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runCreateWebhook, runInit } from "../src/plugins/commands.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../src/commands/index.js";
 import { eventually } from "./support/eventually.js";
 import { freePort } from "./support/free-port.js";
 import { runKubectl } from "./support/kubectl.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../src/plugins/commands.js";
+import { runCreateApi, runInit } from "../src/commands/index.js";
 import { eventually } from "./support/eventually.js";
 import { KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";

@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../src/plugins/commands.js";
+import { runCreateApi, runInit } from "../src/commands/index.js";
 import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/controller-gen/index.js";
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
 import { buildCheckout } from "./support/build.js";

@@ -14,7 +14,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { listTree, readTree } from "../src/scaffold/golden.js";
+import { listTree, readTree } from "../testdata/golden.js";
 import { KBTS } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-signals-"));

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { findCycle, folderEdges, importGraph } from "../../testdata/imports/graph.js";
+import { findCycle, folderEdges, importGraph } from "../../src/internal/import-graph.js";
 
 const graph = importGraph(fileURLToPath(new URL(".", import.meta.url)));
 

@@ -1,7 +1,7 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
 import { compareStrings } from "../compare.js";
+import { resource, storageVersion, unservedVersion } from "../crd/markers/crd.js";
 import type { CrdVersion, CustomResourceDefinition } from "../crd/types.js";
-import { resource, storageVersion, unservedVersion } from "../markers/defs/crd.js";
 import { formatLocation, type MarkerDefinition, type MarkerInstance } from "../markers/registry.js";
 import { breakingAccept, storageMigration } from "./markers.js";
 

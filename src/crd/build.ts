@@ -1,11 +1,11 @@
-import { relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import type { ApiPackage, RootKind } from "../loading/packages.js";
 import type { MarkerCollector } from "../markers/collect.js";
-import { storageVersion } from "../markers/defs/crd.js";
 import { formatLocation } from "../markers/registry.js";
 import type { SchemaWalker } from "../schema/walker.js";
+import { nodeWhere } from "../ts/where.js";
+import { hasCrdEffect, storageVersion } from "./markers/crd.js";
 import { pluralize } from "./plural.js";
 import type { CustomResourceDefinition } from "./types.js";
 
@@ -74,9 +74,10 @@ export function buildCrds(
     }
     for (const { pkg, kind: rk } of entries) {
       for (const m of collector.forNode(rk.decl).markers.all) {
-        if (!m.def.crd) continue;
+        const def = m.def;
+        if (!hasCrdEffect(def)) continue;
         try {
-          m.def.crd(crd, pkg.version, m.value);
+          def.crd(crd, pkg.version, m.value);
         } catch (err) {
           errors.push(
             new KbtsError(`+${m.def.name}: ${(err as Error).message}`, { where: formatLocation(m.loc) }),
@@ -107,11 +108,9 @@ function checkVersions(
   const all = crd.spec.versions.map((v) => v.name).join(", ");
   const first = entries[0]?.kind.decl;
   if (storage.length === 0 && first) {
-    const sf = first.getSourceFile();
-    const lc = sf.getLineAndCharacterOfPosition(first.name.getStart(sf));
     errors.push(
       new KbtsError(`CRD for ${gk} has no storage version (versions ${all})`, {
-        where: `${relative(root, sf.fileName)}:${lc.line + 1}:${lc.character + 1}`,
+        where: nodeWhere(root, first.name),
         fix: "mark exactly one version's type with // +kubebuilder:storageversion",
       }),
     );

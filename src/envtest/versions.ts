@@ -1,3 +1,4 @@
+import { compareVersions } from "@kbts/runtime/envtest";
 import { KbtsError } from "../errors.js";
 
 /** A parsed version request: an exact release, or the newest patch of a minor. */
@@ -16,16 +17,6 @@ export function parseVersionSpec(input: string): VersionSpec {
     where: "VERSION",
     fix: "use a release like 1.36.3 or a minor like 1.36 (its newest patch)",
   });
-}
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.replace(/^v/, "").split(".").map(Number);
-  const pb = b.replace(/^v/, "").split(".").map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** Plain releases only (no -alpha/-rc), without the leading v. */

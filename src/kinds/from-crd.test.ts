@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTree } from "../scaffold/golden.js";
+import { readTree } from "../../testdata/golden.js";
 import { generateFromCrds, readCrdFile, runGenerateFromCrd } from "./from-crd.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)

@@ -1,13 +1,6 @@
-/**
- * Floating promises: a call whose promise is neither awaited, returned, handled (`.catch`, or
- * `.then` with a rejection handler) nor explicitly dropped with `void`. A forgotten `await` on
- * `client.status().update(...)` type-checks and passes tests, then loses the write's error (and
- * races the next write). Biome's noFloatingPromises cannot see types from node_modules (such as
- * @kbts/runtime's Client), so this check uses the TypeScript checker over the project's tsconfig.
- */
-import { relative } from "node:path";
 import { Project, ts } from "ts-morph";
 import { KbtsError } from "../errors.js";
+import { nodeWhere } from "../ts/where.js";
 
 export interface FloatingPromise {
   /** file:line:col, relative to the project root. */
@@ -56,10 +49,9 @@ export function findFloatingPromises(root: string): FloatingPromise[] {
           !handled(expr) &&
           isThenable(checker.getTypeAtLocation(expr))
         ) {
-          const { line, character } = sf.getLineAndCharacterOfPosition(expr.getStart(sf));
           const text = expr.getText(sf).replace(/\s+/g, " ");
           found.push({
-            where: `${relative(root, sf.fileName)}:${line + 1}:${character + 1}`,
+            where: nodeWhere(root, expr),
             text: text.length > 80 ? `${text.slice(0, 77)}...` : text,
           });
         }

@@ -33,7 +33,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
+import { ts } from "../ts/typescript.js";
 
 export const TEST_LINT_RULES = [
   "no-assertion",

@@ -1,6 +1,6 @@
 import { KbtsError } from "../errors.js";
+import { ts } from "../ts/typescript.js";
 import { MAX_TYPE_DEPTH } from "./bounds.js";
-import { ts } from "./typescript.js";
 
 /**
  * Nesting of `{`, `(` and `[` in a file, counted with TypeScript's scanner (strings, comments and

@@ -3,9 +3,9 @@ import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, instancesOf, type MarkerInstance } from "../markers/registry.js";
+import { ts } from "../ts/typescript.js";
 import { groupName, objectRoot, packageOptional, skipType, versionName } from "./markers.js";
 import { resolveTypeName } from "./type-names.js";
-import { ts } from "./typescript.js";
 
 /** A directory under api/ whose files carry a +groupName: one group/version. */
 export interface ApiPackage {

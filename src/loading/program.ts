@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { ts } from "../ts/typescript.js";
 import { KBTS_LIB, KBTS_LIB_PATH } from "./minimal-lib.js";
 import { checkNesting } from "./nesting.js";
-import { ts } from "./typescript.js";
 
 export { DEFAULT_PATHS, findSourceFiles } from "./sources.js";
 

@@ -1,4 +1,4 @@
-import { ts } from "./typescript.js";
+import { ts } from "../ts/typescript.js";
 
 /** What a type reference names: a @kbts/runtime type, a TypeScript library type, or a declaration. */
 export type RefTarget =

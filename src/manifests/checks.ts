@@ -2,10 +2,10 @@ import { relative } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
 import type { BuiltCrd } from "../crd/build.js";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
 import { celCostErrors } from "../schema/cel-cost-gate.js";
+import { ts } from "../ts/typescript.js";
 
 /**
  * Checks beyond controller-gen, against the resolved schemas: the TypeScript types are walked

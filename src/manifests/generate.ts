@@ -2,11 +2,11 @@ import { relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { findSourceFiles, loadProject, type ParsedFiles } from "../loading/program.js";
-import { ts } from "../loading/typescript.js";
 import { MarkerCollector } from "../markers/collect.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import type { MarkerInstance } from "../markers/registry.js";
 import { loadKnownTypes } from "../schema/known.js";
+import { ts } from "../ts/typescript.js";
 import type { GenerationContext, GeneratorOptions, ManifestObjects } from "./generator.js";
 import { generators, registry } from "./generators.js";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { breakingMarkers } from "../breaking/markers.js";
 import { buildCrds } from "../crd/build.js";
 import { crdFiles } from "../crd/files.js";
-import { crdGeneratorMarkers } from "../crd/markers.js";
+import { crdGeneratorMarkers } from "../crd/markers/index.js";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
 import { loadingMarkers } from "../loading/markers.js";

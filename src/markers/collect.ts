@@ -1,6 +1,7 @@
 import { dirname, relative } from "node:path";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
+import { ts } from "../ts/typescript.js";
+import { sourcePath } from "../ts/where.js";
 import { type CommentGroup, type CommentLine, FileComments, mayContainMarkers } from "./comments.js";
 import { cleanDescription, isDirectiveLine } from "./doc.js";
 import { type MarkerWarning, markerName, parseMarker } from "./parse.js";
@@ -177,7 +178,7 @@ export class MarkerCollector {
    */
   private promotable(fc: FileComments, group: CommentGroup, node: ts.Node): Set<number> {
     const lines = new Set<number>();
-    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    const file = sourcePath(this.root, fc.sf.fileName);
     for (const line of fc.lines(group)) {
       if (!line.marker) continue;
       const name = markerName(line.text);
@@ -205,7 +206,7 @@ export class MarkerCollector {
 
   /** Says that the package-level markers of `groups` (found in `place`) are ignored, as controller-gen does. */
   private warnIgnored(fc: FileComments, groups: CommentGroup[], place: string): void {
-    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    const file = sourcePath(this.root, fc.sf.fileName);
     for (const group of groups) {
       for (const line of fc.lines(group)) {
         if (!line.marker) continue;
@@ -235,7 +236,7 @@ export class MarkerCollector {
     asPackage: ReadonlySet<number> = new Set(),
   ): MarkerInstance[] {
     const out: MarkerInstance[] = [];
-    const file = relative(this.root, fc.sf.fileName) || fc.sf.fileName;
+    const file = sourcePath(this.root, fc.sf.fileName);
     for (const line of fc.lines(group)) {
       if (!line.marker) continue;
       if (asPackage.has(line.line)) {

@@ -1,4 +1,4 @@
-import { ts } from "../loading/typescript.js";
+import { ts } from "../ts/typescript.js";
 import { blockCommentLines, isMarkerLine, lineCommentText } from "./doc.js";
 
 /** One comment of a source file, with 1-based line numbers. */

@@ -18,10 +18,6 @@ export type ParseOutcome =
   | { kind: "warning"; warning: MarkerWarning }
   | { kind: "ignored" };
 
-/**
- * Parses one marker comment (`+name...`, `loc` = position of the `+`) for a target. Malformed
- * arguments throw a KbtsError at the exact column; unknown names give a warning with the closest name.
- */
 /** The name a marker is looked up by (controller-tools: the text before `=`). */
 export function markerName(text: string): string {
   const body = text.slice(1);
@@ -29,6 +25,10 @@ export function markerName(text: string): string {
   return eq < 0 ? body : body.slice(0, eq);
 }
 
+/**
+ * Parses one marker comment (`+name...`, `loc` = position of the `+`) for a target. Malformed
+ * arguments throw a KbtsError at the exact column; unknown names give a warning with the closest name.
+ */
 export function parseMarker(
   registry: Registry,
   target: Target,

@@ -1,6 +1,5 @@
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import { compareStrings } from "../compare.js";
-import type { CustomResourceDefinition } from "../crd/types.js";
 import type { ArgsShape, ArgValue } from "./args.js";
 import { closest } from "./spelling.js";
 
@@ -70,8 +69,6 @@ export interface MarkerDefinition<V = unknown> {
   keepsUnknownFields?: boolean;
   /** The rule the parent object gets for a field carrying this marker when the field is optional (k8s:immutable). */
   parentRule?(field: string): ValidationRule;
-  /** Type-level CRD effect on the root kind's CRD, for the version the type belongs to. */
-  crd?(crd: CustomResourceDefinition, version: string, value: V): void;
   /**
    * Checks beyond controller-gen, against the finished schema of the node the marker is on (for a
    * root kind's type markers, the version's whole schema): what is wrong, reported at the marker.

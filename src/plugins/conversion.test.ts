@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { readTree } from "../../testdata/golden.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 
 // `kbts create webhook --conversion --spoke`: Kubebuilder's hub and spoke, in TypeScript.
 

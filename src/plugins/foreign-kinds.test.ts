@@ -10,10 +10,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readTree } from "../../testdata/golden.js";
+import { runAlphaGenerate } from "../commands/alpha-generate.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../commands/index.js";
 import { runManifests } from "../manifests/index.js";
-import { readTree } from "../scaffold/golden.js";
-import { runAlphaGenerate } from "./alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "./commands.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)
   .pathname;

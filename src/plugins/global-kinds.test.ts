@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildRuntime } from "../../testdata/runtime-build.js";
+import { runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 import { findFloatingPromises } from "../lint/floating.js";
 import { generateManifests } from "../manifests/generate.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
 
 /**
  * Kinds named like JavaScript/TypeScript globals (OpenShift's config.openshift.io/v1 Proxy, and any

@@ -14,9 +14,9 @@ import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { readTree } from "../../testdata/golden.js";
+import { type InitFlags, runCreateApi, runInit } from "../commands/index.js";
 import { KbtsError } from "../errors.js";
-import { readTree } from "../scaffold/golden.js";
-import { type InitFlags, runCreateApi, runInit } from "./commands.js";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "kbts-injection-"));

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTree } from "../scaffold/golden.js";
-import { runAlphaGenerate } from "./alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "./commands.js";
-import { runEdit } from "./edit.js";
+import { readTree } from "../../testdata/golden.js";
+import { runAlphaGenerate } from "../commands/alpha-generate.js";
+import { runEdit } from "../commands/edit.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../commands/index.js";
 
 let dir: string;
 beforeEach(async () => {

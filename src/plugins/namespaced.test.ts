@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runCreateApi, runInit } from "./commands.js";
+import { runCreateApi, runInit } from "../commands/index.js";
 
 // Under the repository's node_modules, so the project resolves @kbts/runtime, typescript and vitest
 // from this checkout for its type check, as the golden projects do.

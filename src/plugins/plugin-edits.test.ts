@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
-import { runEdit } from "./edit.js";
+import { readTree } from "../../testdata/golden.js";
+import { runCreateApi, runCreateWebhook, runEdit, runInit } from "../commands/index.js";
 
 // Plugins edit what another plugin wrote only at insertion points, through a parser or by a carried
 // template change: never anchored on the formatter's text or a file's indentation. So each plugin's

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IRREGULAR_PLURALS } from "../../testdata/plurals/kinds.js";
+import { runCreateApi, runInit } from "../commands/index.js";
 import { pluralize } from "../crd/plural.js";
 import { generateManifests } from "../manifests/generate.js";
-import { runCreateApi, runInit } from "./commands.js";
 
 const kinds = Object.entries(IRREGULAR_PLURALS);
 const group = "names";

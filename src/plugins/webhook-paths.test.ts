@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTree } from "../scaffold/golden.js";
-import { runAlphaGenerate } from "./alpha-generate.js";
-import { type CreateWebhookFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { readTree } from "../../testdata/golden.js";
+import { runAlphaGenerate } from "../commands/alpha-generate.js";
+import { type CreateWebhookFlags, runCreateApi, runCreateWebhook, runInit } from "../commands/index.js";
 
 const fixture = new URL("../../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url)
   .pathname;

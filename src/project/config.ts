@@ -1,5 +1,6 @@
 import { isMap, isSeq, parseDocument, stringify } from "yaml";
 import { KbtsError } from "../errors.js";
+import { yamlErrorText, yamlErrorWhere } from "../yaml/where.js";
 
 /**
  * The PROJECT file in Kubebuilder's version "3" format (KB pkg/config/v3): the same header, keys
@@ -105,9 +106,8 @@ export function parseProject(text: string, file = PROJECT_FILE): ProjectConfig {
   const doc = parseDocument(text);
   const first = doc.errors[0];
   if (first) {
-    const pos = first.linePos?.[0];
-    throw new KbtsError(`PROJECT is not valid YAML: ${first.message.split("\n")[0]}`, {
-      where: pos ? `${file}:${pos.line}:${pos.col}` : file,
+    throw new KbtsError(`PROJECT is not valid YAML: ${yamlErrorText(first)}`, {
+      where: yamlErrorWhere(file, first),
       fix: "fix the YAML, or restore PROJECT from version control",
     });
   }

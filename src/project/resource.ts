@@ -1,6 +1,6 @@
 import { pluralize } from "../crd/plural.js";
-import { coreDomain, isCoreGroup, qualifiedGroup } from "../scaffold/names.js";
-import type { ProjectConfig, Resource } from "./config.js";
+import { type ProjectConfig, type Resource, sameGVK } from "./config.js";
+import { coreDomain, isCoreGroup, qualifiedGroup } from "./names.js";
 
 /**
  * Everything templates need to know about one group/version/kind, computed once from the flags and
@@ -46,9 +46,7 @@ export interface ResourceFlags {
  */
 export function isCoreResource(config: ProjectConfig, flags: ResourceFlags): boolean {
   if (!isCoreGroup(flags.group)) return false;
-  return !config.resources?.some(
-    (r) => !r.core && r.group === flags.group && r.version === flags.version && r.kind === flags.kind,
-  );
+  return !config.resources?.some((r) => !r.core && sameGVK(r, flags));
 }
 
 /**

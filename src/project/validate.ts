@@ -1,22 +1,18 @@
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
-import { ts } from "../loading/typescript.js";
-import { closest } from "../markers/spelling.js";
-import { validateRepo } from "../scaffold/encode.js";
 import type { StagedFS } from "../scaffold/fs.js";
+import { ts } from "../ts/typescript.js";
+import { yamlNodeWhere } from "../yaml/where.js";
+import { PROJECT_FILE } from "./config.js";
 import {
-  isCoreGroup,
-  isDNS1123Label,
-  isDNS1123Subdomain,
   validateDomain,
   validateGroup,
   validateKind,
   validatePlural,
   validateProjectName,
+  validateRepo,
   validateVersion,
-} from "../scaffold/names.js";
-import { PROJECT_FILE } from "./config.js";
-import type { ResourceModel } from "./resource.js";
+} from "./names.js";
 
 /**
  * What the API server (and the TypeScript compiler) would refuse, refused before anything is written:
@@ -45,10 +41,7 @@ export function checkProjectValues(text: string, file = PROJECT_FILE): void {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   if (!isMap(doc.contents)) return;
-  const lineOf = (node: unknown) => {
-    const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    return range ? `${file}:${lines.linePos(range[0]).line}` : file;
-  };
+  const lineOf = (node: unknown) => yamlNodeWhere(file, lines, node);
   const str = (map: unknown, key: string): { value: unknown; where: string } | undefined => {
     if (!isMap(map)) return undefined;
     const pair = map.items.find((p) => (p.key as { value?: unknown })?.value === key);
@@ -108,171 +101,6 @@ export function checkProjectValues(text: string, file = PROJECT_FILE): void {
     if (need(rdomain, `resources[${i}].domain`) && rdomain.value !== "") {
       atLine(rdomain.where, `resources[${i}].domain`, () => validateDomain(rdomain.value));
     }
-  });
-}
-
-/**
- * A new resource's names as the API server checks them: the plural is a DNS-1035 label (at most 63
- * characters, which a long kind's plural can pass), the qualified group a DNS-1123 subdomain, the
- * CRD's name `<plural>.<group>` a DNS-1123 subdomain (at most 253), and the CRD's file name fits.
- */
-export function checkResourceNames(model: ResourceModel): void {
-  if (!isDNS1123Label(model.plural) || model.plural.length > 63) {
-    throw new KbtsError(
-      `the plural of kind ${model.kind}, ${JSON.stringify(model.plural)}, is ${model.plural.length} characters; the API server allows at most 63`,
-      {
-        where: model.plural.length > 63 ? "--kind" : "--plural",
-        fix: "choose a shorter kind, or give a shorter --plural",
-      },
-    );
-  }
-  if (!model.core && !isDNS1123Subdomain(model.qualifiedGroup)) {
-    throw new KbtsError(
-      `the API group ${JSON.stringify(model.qualifiedGroup)} (--group + the project's domain) is not a DNS-1123 subdomain of at most 253 characters`,
-      { where: "--group", fix: "choose a shorter group (or a shorter domain)" },
-    );
-  }
-  const crdName = `${model.plural}.${model.qualifiedGroup}`;
-  if (!model.core && crdName.length > 253) {
-    throw new KbtsError(
-      `the CRD name ${crdName.slice(0, 40)}... is ${crdName.length} characters; the API server allows at most 253`,
-      { where: "--group", fix: "choose a shorter group, kind or plural (or a shorter domain)" },
-    );
-  }
-  const file = `${model.qualifiedGroup}_${model.plural}.yaml`;
-  if (!model.core && Buffer.byteLength(file) > 255) {
-    throw new KbtsError(`the CRD file name ${file.slice(0, 40)}... is longer than 255 bytes`, {
-      where: "--group",
-      fix: "choose a shorter group, kind or plural (or a shorter domain)",
-    });
-  }
-}
-
-/** New APIs cannot live in Kubernetes' own groups: the core group has no name, the others are taken. */
-export function refuseBuiltinGroup(group: string, kind: string, domain: string): void {
-  const qualified = domain ? `${group}.${domain}` : group;
-  const builtinGroup =
-    group === "core" ||
-    (isCoreGroup(group) && (domain === "" || domain === "k8s.io")) ||
-    qualified.endsWith(".k8s.io") ||
-    qualified === "k8s.io" ||
-    BUILTIN_KINDS.some((k) => k.kind === kind && k.group === group);
-  if (!builtinGroup) return;
-  throw new KbtsError(
-    `group ${JSON.stringify(group)} is a built-in Kubernetes group${group === "core" ? " (its API group name is empty)" : ""}; a new API cannot be created in it`,
-    {
-      where: "--group",
-      fix: `to reconcile ${kind}s, write a controller for the built-in kind: kbts create api --group ${group} --version v1 --kind ${kind} --resource=false --controller; to extend it, create an API of your own (e.g. --group ${group === "core" ? "app" : group}x --kind ${kind}Policy) whose controller watches ${kind} (.owns()/.watches() in its builder); to check ${kind}s, use kbts create webhook --group ${group} --version v1 --kind ${kind}`,
-    },
-  );
-}
-
-/**
- * The built-in kinds @kbts/runtime exports descriptors for (runtime/src/api/kinds.ts; a unit test
- * holds the two lists equal), with groups as Kubebuilder spells them on the command line (`core`,
- * `apps`, `networking`, `rbac.authorization`...). A webhook or controller for a built-in kind imports
- * the kind from the runtime.
- */
-export interface BuiltinKind {
-  group: string;
-  version: string;
-  kind: string;
-  plural: string;
-  namespaced: boolean;
-}
-
-export const BUILTIN_KINDS: ReadonlyArray<BuiltinKind> = [
-  { group: "core", version: "v1", kind: "Pod", plural: "pods", namespaced: true },
-  { group: "core", version: "v1", kind: "Namespace", plural: "namespaces", namespaced: false },
-  { group: "core", version: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true },
-  { group: "core", version: "v1", kind: "Secret", plural: "secrets", namespaced: true },
-  { group: "core", version: "v1", kind: "Service", plural: "services", namespaced: true },
-  { group: "core", version: "v1", kind: "ServiceAccount", plural: "serviceaccounts", namespaced: true },
-  { group: "core", version: "v1", kind: "Event", plural: "events", namespaced: true },
-  { group: "core", version: "v1", kind: "ResourceQuota", plural: "resourcequotas", namespaced: true },
-  { group: "core", version: "v1", kind: "Node", plural: "nodes", namespaced: false },
-  {
-    group: "core",
-    version: "v1",
-    kind: "PersistentVolumeClaim",
-    plural: "persistentvolumeclaims",
-    namespaced: true,
-  },
-  { group: "apps", version: "v1", kind: "Deployment", plural: "deployments", namespaced: true },
-  { group: "apps", version: "v1", kind: "StatefulSet", plural: "statefulsets", namespaced: true },
-  { group: "apps", version: "v1", kind: "DaemonSet", plural: "daemonsets", namespaced: true },
-  { group: "apps", version: "v1", kind: "ReplicaSet", plural: "replicasets", namespaced: true },
-  { group: "batch", version: "v1", kind: "Job", plural: "jobs", namespaced: true },
-  { group: "batch", version: "v1", kind: "CronJob", plural: "cronjobs", namespaced: true },
-  { group: "networking", version: "v1", kind: "Ingress", plural: "ingresses", namespaced: true },
-  { group: "coordination", version: "v1", kind: "Lease", plural: "leases", namespaced: true },
-  {
-    group: "apiextensions",
-    version: "v1",
-    kind: "CustomResourceDefinition",
-    plural: "customresourcedefinitions",
-    namespaced: false,
-  },
-  {
-    group: "admissionregistration",
-    version: "v1",
-    kind: "ValidatingWebhookConfiguration",
-    plural: "validatingwebhookconfigurations",
-    namespaced: false,
-  },
-  {
-    group: "admissionregistration",
-    version: "v1",
-    kind: "MutatingWebhookConfiguration",
-    plural: "mutatingwebhookconfigurations",
-    namespaced: false,
-  },
-  { group: "rbac.authorization", version: "v1", kind: "Role", plural: "roles", namespaced: true },
-  {
-    group: "rbac.authorization",
-    version: "v1",
-    kind: "RoleBinding",
-    plural: "rolebindings",
-    namespaced: true,
-  },
-  {
-    group: "rbac.authorization",
-    version: "v1",
-    kind: "ClusterRole",
-    plural: "clusterroles",
-    namespaced: false,
-  },
-  {
-    group: "rbac.authorization",
-    version: "v1",
-    kind: "ClusterRoleBinding",
-    plural: "clusterrolebindings",
-    namespaced: false,
-  },
-];
-
-/** A webhook for a built-in kind: the group/version/kind must be one the runtime has a descriptor for. */
-export function checkBuiltinWebhookKind(group: string, version: string, kind: string): void {
-  checkBuiltinKind(group, version, kind, "write a webhook for");
-}
-
-/** A webhook or controller for a built-in kind: one the runtime has a descriptor for, else a suggestion. */
-export function checkBuiltinKind(group: string, version: string, kind: string, purpose: string): void {
-  if (BUILTIN_KINDS.some((k) => k.group === group && k.version === version && k.kind === kind)) return;
-  const inGroup = BUILTIN_KINDS.filter((k) => k.group === group);
-  const candidates = inGroup.length > 0 ? inGroup : BUILTIN_KINDS;
-  const name = closest(
-    kind,
-    candidates.map((k) => k.kind),
-    { within: (n) => Math.max(2, Math.floor(n.length / 3)), ignoreCase: true },
-  );
-  const best = candidates.find((k) => k.kind === name);
-  const suggestion = best
-    ? `did you mean --group ${best.group} --version ${best.version} --kind ${best.kind}? `
-    : "";
-  throw new KbtsError(`${group}/${version} ${kind} is not a built-in kind kbts can ${purpose}`, {
-    where: "--kind",
-    fix: `${suggestion}built-in kinds: ${BUILTIN_KINDS.map((k) => `${k.group}/${k.version} ${k.kind}`).join(", ")}`,
   });
 }
 

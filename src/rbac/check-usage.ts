@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Project, ts } from "ts-morph";
 import { KBTS_LIB, KBTS_LIB_PATH } from "../loading/minimal-lib.js";
 import { OPTIONS } from "../loading/program.js";
+import { nodeWhere } from "../ts/where.js";
 
 /**
  * What controller code does through @kbts/runtime, found with the type checker: each call whose
@@ -119,19 +120,15 @@ function runtimeDir(root: string): string {
   return dirname(dirname(entry));
 }
 
-/** The built-in kinds (Pod, Deployment, Lease, ...) by export name, read from the runtime's own module. */
+/**
+ * The built-in kinds (Pod, Deployment, Lease, ...) by export name, from the runtime's own list
+ * (api/kinds.ts builtinKinds, each exported under its kind's name), as the project compiles against it.
+ */
 async function builtinKinds(dir: string): Promise<Map<string, KindRef>> {
-  const mod = (await import(pathToFileURL(join(dir, "dist", "api", "kinds.js")).href)) as Record<
-    string,
-    unknown
-  >;
-  const out = new Map<string, KindRef>();
-  for (const [name, value] of Object.entries(mod)) {
-    const k = value as { group?: unknown; plural?: unknown };
-    if (typeof k?.group === "string" && typeof k.plural === "string")
-      out.set(name, { group: k.group, plural: k.plural, name });
-  }
-  return out;
+  const mod = (await import(pathToFileURL(join(dir, "dist", "api", "kinds.js")).href)) as {
+    builtinKinds: typeof import("@kbts/runtime").builtinKinds;
+  };
+  return new Map(mod.builtinKinds.map((k) => [k.kind, { group: k.group, plural: k.plural, name: k.kind }]));
 }
 
 /**
@@ -219,9 +216,7 @@ class Scan {
   }
 
   private where(node: ts.Node): string {
-    const sf = node.getSourceFile();
-    const pos = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-    return `${relative(this.root, sf.fileName) || sf.fileName}:${pos.line + 1}:${pos.character + 1}`;
+    return nodeWhere(this.root, node);
   }
 
   private call(call: ts.CallExpression, sf: ts.SourceFile): void {

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import Handlebars from "handlebars";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
-import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "./names.js";
+import { renderKindsFile } from "../kinds/render.js";
+import { isRestrictedGlobal, RESTRICTED_IMPORT_COMMENT } from "../ts/restricted-globals.js";
 
 /**
  * One generated file: a handlebars template under `templates/`, readable as the file it produces,
@@ -42,6 +43,14 @@ export function templateSet(set: string, ifExists: IfExists = "skip", root = TEM
   return files.sort((a, b) => compareStrings(a.template, b.template));
 }
 
+/** A kind as create api's zz_generated.kinds.ts template gets it. */
+interface ScaffoldedKind {
+  kind: string;
+  kindLower: string;
+  plural: string;
+  namespaced: boolean;
+}
+
 /** Renders templates with strict variables (a missing value is an error, not an empty string). */
 export class Renderer {
   private readonly hbs = Handlebars.create();
@@ -77,6 +86,18 @@ export class Renderer {
     // plugin later edits (uncomments) and the template that writes it come from one file.
     this.hbs.registerHelper("fragment", (template: string, options: Handlebars.HelperOptions) =>
       this.render(template, options.hash as object).replace(/\n$/, ""),
+    );
+    // `{{kindsFile qualifiedGroup version importsSorted kindsSorted}}`: zz_generated.kinds.ts as
+    // `kbts generate` writes it (one renderer), for the scaffolded kinds (one `<kind>_types.ts` each).
+    this.hbs.registerHelper(
+      "kindsFile",
+      (group: string, version: string, imports: ScaffoldedKind[], kinds: ScaffoldedKind[]) =>
+        renderKindsFile(
+          group,
+          version,
+          imports.map((k) => ({ spec: `./${k.kindLower}_types.js`, names: [k.kind] })),
+          kinds.map((k) => ({ name: k.kind, plural: k.plural, namespaced: k.namespaced })),
+        ),
     );
   }
 

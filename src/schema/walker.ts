@@ -1,11 +1,11 @@
-import { relative } from "node:path";
 import type { JSONSchemaProps, ValidationRule } from "@kbts/runtime";
 import { KbtsError } from "../errors.js";
 import { MAX_TYPE_DEPTH } from "../loading/bounds.js";
 import { resolveTypeName } from "../loading/type-names.js";
-import { ts } from "../loading/typescript.js";
 import type { MarkerCollector } from "../markers/collect.js";
 import type { MarkerSet } from "../markers/registry.js";
+import { ts } from "../ts/typescript.js";
+import { nodeWhere } from "../ts/where.js";
 import { applySchemaMarkers } from "./apply.js";
 import { FlattenError, flattenNamed } from "./flatten.js";
 import { BASIC_TYPES, FLOAT_TYPES, knownTypeSchema, TYPE_META } from "./known.js";
@@ -70,10 +70,7 @@ export class SchemaWalker {
   // ---- errors -------------------------------------------------------------------------------
 
   private where(node: ts.Node): string {
-    const sf = node.getSourceFile();
-    const start = ts.isPropertySignature(node) ? node.name.getStart(sf) : node.getStart(sf);
-    const lc = sf.getLineAndCharacterOfPosition(start);
-    return `${relative(this.opts.root, sf.fileName) || sf.fileName}:${lc.line + 1}:${lc.character + 1}`;
+    return nodeWhere(this.opts.root, ts.isPropertySignature(node) ? node.name : node);
   }
 
   private fail(node: ts.Node, message: string, fix?: string): JSONSchemaProps {

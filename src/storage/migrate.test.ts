@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TESTDATA } from "../scaffold/golden.js";
+import { TESTDATA } from "../../testdata/golden.js";
 import { multiVersionCrds, runMigrateStorage } from "./migrate.js";
 
 // The cluster side is e2e/conversion.test.ts (make migrate-storage on a local control plane).

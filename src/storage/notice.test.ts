@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TESTDATA } from "../../testdata/golden.js";
 import { runManifests } from "../manifests/command.js";
-import { TESTDATA } from "../scaffold/golden.js";
 import { storageVersionOfCrd } from "./notice.js";
 
 const CRD = "config/crd/bases/cache.example.com_memcacheds.yaml";

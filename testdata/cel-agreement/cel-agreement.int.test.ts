@@ -20,9 +20,9 @@ import {
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { celRuleProblems } from "../../src/crd/markers/validation.js";
 import type { CustomResourceDefinition as Crd } from "../../src/crd/types.js";
 import { generateManifests } from "../../src/manifests/index.js";
-import { celRuleProblems } from "../../src/markers/defs/validation.js";
 import { exceedsCelBudget } from "../../src/schema/cel-cost-gate.js";
 
 const TESTDATA = fileURLToPath(new URL("..", import.meta.url));

@@ -8,9 +8,9 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCreateApi, runCreateWebhook, runInit } from "../../src/commands/index.js";
 import { generateKinds } from "../../src/kinds/generate.js";
 import { writeManifests } from "../../src/manifests/write.js";
-import { runCreateApi, runCreateWebhook, runInit } from "../../src/plugins/commands.js";
 
 export const CORPUS = fileURLToPath(new URL(".", import.meta.url));
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readTree } from "../../src/scaffold/golden.js";
+import { readTree } from "../golden.js";
 import { buildBases, listRefusedCases, prepare, type RefusedCase, runCase } from "./cases.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-refused-"));

@@ -22,7 +22,7 @@ export function defineAlpha(program: Command): void {
     )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runAlphaGenerate } = await import("../../plugins/alpha-generate.js");
+      const { runAlphaGenerate } = await import("../../commands/alpha-generate.js");
       printResult(
         await runAlphaGenerate(process.cwd(), {
           inputDir: opts.inputDir as string | undefined,
@@ -83,7 +83,7 @@ export function defineAlpha(program: Command): void {
           fix: "keep one: --squash (the default) for one commit, --show-commits for the merge with its history",
         });
       }
-      const { runAlphaUpdate } = await import("../../plugins/alpha-update.js");
+      const { runAlphaUpdate } = await import("../../commands/alpha-update.js");
       const result = await runAlphaUpdate(process.cwd(), {
         fromVersion: opts.fromVersion as string | undefined,
         toVersion: opts.toVersion as string | undefined,

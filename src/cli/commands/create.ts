@@ -81,7 +81,7 @@ export function defineCreate(program: Command): void {
     )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runCreateApi } = await import("../../plugins/commands.js");
+      const { runCreateApi } = await import("../../commands/create-api.js");
       const text = (v: unknown) => (v === undefined ? undefined : trimmed(v));
       printResult(
         await runCreateApi(process.cwd(), {
@@ -148,7 +148,7 @@ export function defineCreate(program: Command): void {
     )
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runCreateWebhook } = await import("../../plugins/commands.js");
+      const { runCreateWebhook } = await import("../../commands/create-webhook.js");
       const text = (v: unknown) => (v === undefined ? undefined : trimmed(v));
       printResult(
         await runCreateWebhook(process.cwd(), {

@@ -43,7 +43,7 @@ export function defineEdit(program: Command): void {
     .option("--output-dir <dir>", "helm/v2-alpha: the chart goes in <dir>/chart (default dist)")
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runEdit } = await import("../../plugins/edit.js");
+      const { runEdit } = await import("../../commands/edit.js");
       const setting = (v: unknown) => (v === undefined ? undefined : flagBool(v, true));
       printResult(
         await runEdit(process.cwd(), {

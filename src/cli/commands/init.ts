@@ -35,8 +35,8 @@ export function defineInit(program: Command): void {
     .option("--skip-install", "do not run `npm install` after scaffolding (you run it yourself)")
     .action(async (opts: Record<string, unknown>) => {
       exitCleanlyOnSignals();
-      const { runInit } = await import("../../plugins/commands.js");
-      const { readLicenseFile } = await import("../../plugins/license.js");
+      const { runInit } = await import("../../commands/init.js");
+      const { readLicenseFile } = await import("../../commands/license.js");
       const { INSTALL_COMMAND, installDependencies } = await import("../../scaffold/install.js");
       const licenseFile = opts.licenseFile as string | undefined;
       const result = await runInit(process.cwd(), {

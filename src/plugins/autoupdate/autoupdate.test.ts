@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { runAlphaGenerate } from "../alpha-generate.js";
-import { runInit } from "../commands.js";
-import { runEdit } from "../edit.js";
+import { runAlphaGenerate } from "../../commands/alpha-generate.js";
+import { runEdit } from "../../commands/edit.js";
+import { runInit } from "../../commands/index.js";
 import { AUTOUPDATE_PLUGIN_KEY, AUTOUPDATE_WORKFLOW } from "./index.js";
 
 let dir: string;

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { readTree } from "../../scaffold/golden.js";
-import { runAlphaGenerate } from "../alpha-generate.js";
-import { type CreateApiFlags, runCreateApi, runInit } from "../commands.js";
-import { runEdit } from "../edit.js";
+import { readTree } from "../../../testdata/golden.js";
+import { runAlphaGenerate } from "../../commands/alpha-generate.js";
+import { runEdit } from "../../commands/edit.js";
+import { type CreateApiFlags, runCreateApi, runInit } from "../../commands/index.js";
 import { setManagerImageEnv } from "./index.js";
 
 const MEMCACHED: CreateApiFlags = {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCreateApi, runInit } from "../commands.js";
+import { runCreateApi, runInit } from "../../commands/index.js";
 
 function tree(root: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -5,9 +5,10 @@
  * word; kbts refuses the file instead, naming the entry and its line, so a typo never becomes a
  * missing panel.
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../../errors.js";
 import { closest } from "../../markers/spelling.js";
+import { yamlErrorText, yamlErrorWhere, yamlNodeWhere } from "../../yaml/where.js";
 
 export const CUSTOM_METRICS_CONFIG = "grafana/custom-metrics/config.yaml";
 
@@ -83,15 +84,11 @@ export function customMetricPanel(m: CustomMetric): CustomMetricPanel {
 export function parseCustomMetricsConfig(text: string, file = CUSTOM_METRICS_CONFIG): CustomMetric[] {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
-  const at = (node: unknown) => {
-    const range = (node as Node | undefined)?.range;
-    return range ? `${file}:${lines.linePos(range[0]).line}` : file;
-  };
+  const at = (node: unknown) => yamlNodeWhere(file, lines, node);
   const first = doc.errors[0];
   if (first) {
-    const pos = first.linePos?.[0];
-    throw new KbtsError(`not valid YAML: ${first.message.split("\n")[0]}`, {
-      where: pos ? `${file}:${pos.line}:${pos.col}` : file,
+    throw new KbtsError(`not valid YAML: ${yamlErrorText(first)}`, {
+      where: yamlErrorWhere(file, first),
       fix: "fix the YAML (the comment at the top of the file shows an example)",
     });
   }

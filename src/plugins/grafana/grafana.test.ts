@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { metricsRegistry, registerProcessMetrics } from "../../../runtime/src/metrics/index.js";
-import { readTree } from "../../scaffold/golden.js";
-import { runAlphaGenerate } from "../alpha-generate.js";
-import { runInit } from "../commands.js";
-import { runEdit } from "../edit.js";
+import { readTree } from "../../../testdata/golden.js";
+import { runAlphaGenerate } from "../../commands/alpha-generate.js";
+import { runEdit } from "../../commands/edit.js";
+import { runInit } from "../../commands/index.js";
 import { parseCustomMetricsConfig } from "./custom-metrics.js";
 import { CUSTOM_METRICS_CONFIG, DASHBOARDS, GRAFANA_PLUGIN_KEY } from "./index.js";
 

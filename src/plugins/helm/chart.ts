@@ -5,6 +5,7 @@
  * folder of templates per config/ folder of the kustomize output (always regenerated).
  */
 import { stringify } from "yaml";
+import { compareStrings } from "../../compare.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import type { IfExists, TemplateFile } from "../../scaffold/template.js";
 import { chartFolder, type Extraction, extract } from "./extract.js";
@@ -149,7 +150,7 @@ export function templateFiles(install: InstallManifests): Map<string, KubeObject
     list.push(o);
     files.set(path, list);
   }
-  return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...files.entries()].sort(([a], [b]) => compareStrings(a, b)));
 }
 
 /** values.yaml's data: each extracted block printed as YAML, indented under its key. */

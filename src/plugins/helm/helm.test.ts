@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { readTree } from "../../scaffold/golden.js";
-import { runInit } from "../commands.js";
-import { runEdit } from "../edit.js";
+import { readTree } from "../../../testdata/golden.js";
+import { runEdit } from "../../commands/edit.js";
+import { runInit } from "../../commands/index.js";
 
 const FIXTURE = readFileSync(join(import.meta.dirname, "../../../testdata/helm/install.yaml"), "utf8");
 

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { isMap, isSeq, type YAMLMap } from "yaml";
 import { KbtsError } from "../../errors.js";
-import { ts } from "../../loading/typescript.js";
 import { upsertResource } from "../../project/config.js";
 import { type ResourceModel, resourceEntry } from "../../project/resource.js";
 import { hasFragment, uncomment } from "../../scaffold/markers.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import type { TemplateFile } from "../../scaffold/template.js";
 import { documents, indentAt, insertLinesAfter } from "../../scaffold/yaml-edit.js";
+import { ts } from "../../ts/typescript.js";
 import type { PluginContext } from "../types.js";
 import { conversionFields, type Side, versionSchemas } from "./conversion-stubs.js";
 import { fragmentBlock } from "./kustomize-fragments.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { KbtsError } from "../../errors.js";
 import { KBTS_ROOT, kbtsInstall, ownTarballs, readPackageJson } from "../../packaging/pack.js";
-import { isNpmVersionSpec } from "../../scaffold/encode.js";
+import { isNpmVersionSpec } from "../../project/names.js";
 
 /**
  * Where a scaffolded project gets kbts and @kbts/runtime from (`kbts init --runtime SPEC`):

@@ -3,10 +3,10 @@ import { extname, isAbsolute, join, relative, resolve } from "node:path";
 import { pluralize } from "../../crd/plural.js";
 import { KbtsError } from "../../errors.js";
 import { type GeneratedFile, generateFromCrds, readCrdFile } from "../../kinds/from-crd.js";
-import type { ProjectConfig, Resource } from "../../project/config.js";
+import { BUILTIN_KINDS, checkBuiltinKind } from "../../project/builtin-kinds.js";
+import { type ProjectConfig, type Resource, sameGVK } from "../../project/config.js";
+import { coreDomain, isCoreGroup, qualifiedGroup, validateDomain } from "../../project/names.js";
 import { type ResourceModel, resourceModel } from "../../project/resource.js";
-import { BUILTIN_KINDS, checkBuiltinKind } from "../../project/validate.js";
-import { coreDomain, isCoreGroup, qualifiedGroup, validateDomain } from "../../scaffold/names.js";
 
 /**
  * Where the type of a kind the project does not own comes from, for `create api --resource=false
@@ -112,9 +112,7 @@ export function foreignModel(config: ProjectConfig, flags: ExternalFlags, source
 
 function builtinSource(flags: ExternalFlags): KindSource {
   checkBuiltinKind(flags.group, flags.version, flags.kind, "write a controller for");
-  const builtin = BUILTIN_KINDS.find(
-    (k) => k.group === flags.group && k.version === flags.version && k.kind === flags.kind,
-  );
+  const builtin = BUILTIN_KINDS.find((k) => sameGVK(k, flags));
   if (!builtin) throw new Error("unreachable: checked above");
   const domain = coreDomain(flags.group);
   return {

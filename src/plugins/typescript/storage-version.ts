@@ -1,8 +1,8 @@
-import { ts } from "../../loading/typescript.js";
 import type { ProjectConfig } from "../../project/config.js";
 import type { ResourceModel } from "../../project/resource.js";
 import type { StagedFS } from "../../scaffold/fs.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
+import { ts } from "../../ts/typescript.js";
 
 /**
  * A CRD serves several versions but stores one: the version whose root type carries

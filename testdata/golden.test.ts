@@ -4,8 +4,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRuntime } from "../../testdata/runtime-build.js";
 import { GOLDEN_PROJECTS, generateGolden, readTree, TESTDATA } from "./golden.js";
+import { buildRuntime } from "./runtime-build.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "kbts-golden-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
   }, 120_000);
 
   it("holds the Kind descriptors `kbts generate` would write (make generate changes nothing)", async () => {
-    const { generateKinds } = await import("../kinds/generate.js");
+    const { generateKinds } = await import("../src/kinds/generate.js");
     const root = join(TESTDATA, name);
     const generated = await generateKinds({ root });
     const tree = readTree(root);

@@ -11,9 +11,9 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listTree, readTree } from "../../testdata/golden.js";
 import { writeManifests } from "../manifests/write.js";
-import { listTree, readTree } from "../scaffold/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-atomic-"));
 const base = join(work, "base");

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readTree } from "../../testdata/golden.js";
+import { boilerplate } from "../plugins/typescript/plugin.js";
 import { parseProject } from "../project/config.js";
 import { checkProjectValues } from "../project/validate.js";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
-import { boilerplate } from "./typescript/plugin.js";
+import { runCreateApi, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 let dir: string;

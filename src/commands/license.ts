@@ -5,15 +5,17 @@
  * is kept). A file whose header is no longer the old one was re-headed by its owner: it is left as it
  * is and listed.
  */
+
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
-import { checkHeaderIsComment, validateOwner } from "../scaffold/encode.js";
+import type { License } from "../plugins/types.js";
+import { boilerplate } from "../plugins/typescript/plugin.js";
+import { validateOwner } from "../project/names.js";
+import { checkHeaderIsComment } from "../scaffold/encode.js";
 import { SKIP_DIRS, type StagedFS } from "../scaffold/fs.js";
-import { scaffoldYear } from "./commands.js";
-import type { License } from "./types.js";
-import { boilerplate } from "./typescript/plugin.js";
+import { scaffoldYear } from "./project.js";
 
 export const BOILERPLATE = "hack/boilerplate.ts.txt";
 export const LICENSES: readonly License[] = ["apache2", "MIT", "copyright", "none"];

@@ -8,25 +8,25 @@
  * only scaffold-owned config files and still never rewrites code.
  */
 import { KbtsError } from "../errors.js";
-import { type ProjectConfig, type Resource, sameGVK } from "../project/config.js";
-import { resourceModel } from "../project/resource.js";
-import type { Scaffold } from "../scaffold/scaffold.js";
-import { Renderer, type TemplateFile } from "../scaffold/template.js";
-import { carryTemplateChange } from "../scaffold/template-change.js";
 import {
   CONTROLLER_TEMPLATE as DEPLOY_IMAGE_CONTROLLER_TEMPLATE,
   deployImageData,
-} from "./deployimage/index.js";
-import { deployImageResources, recordedImageOptions } from "./deployimage/record.js";
-import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
-import { foreignModel, resolveKindSource } from "./typescript/kind-source.js";
+} from "../plugins/deployimage/index.js";
+import { deployImageResources, recordedImageOptions } from "../plugins/deployimage/record.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpubudget/index.js";
+import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
 import {
   controllerData,
   FOREIGN_CONTROLLER_SET,
   foreignControllerData,
   projectInitData,
   resourceData,
-} from "./typescript/plugin.js";
+} from "../plugins/typescript/plugin.js";
+import { type ProjectConfig, type Resource, sameGVK } from "../project/config.js";
+import { resourceModel } from "../project/resource.js";
+import type { Scaffold } from "../scaffold/scaffold.js";
+import { Renderer, type TemplateFile } from "../scaffold/template.js";
+import { carryTemplateChange } from "../scaffold/template-change.js";
 
 export interface NamespacedEdit {
   /** Files changed (staged in the scaffold's tree). */

@@ -22,6 +22,16 @@ import {
 import { dirname, join, relative, resolve } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import { AUTOUPDATE_PLUGIN_KEY } from "../plugins/autoupdate/index.js";
+import {
+  DEPLOY_IMAGE_PLUGIN_KEY,
+  deployImageResources,
+  recordedImageOptions,
+} from "../plugins/deployimage/record.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpubudget/index.js";
+import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "../plugins/grafana/index.js";
+import { HELM_PLUGIN_KEY } from "../plugins/helm/index.js";
+import { boilerplate } from "../plugins/typescript/plugin.js";
 import {
   findResource,
   PROJECT_FILE,
@@ -30,14 +40,10 @@ import {
   type Resource,
   sameGVK,
 } from "../project/config.js";
-import { AUTOUPDATE_PLUGIN_KEY } from "./autoupdate/index.js";
-import { type InitFlags, runCreateApi, runCreateWebhook, runInit } from "./commands.js";
-import { DEPLOY_IMAGE_PLUGIN_KEY, deployImageResources, recordedImageOptions } from "./deployimage/record.js";
+import { runCreateApi } from "./create-api.js";
+import { runCreateWebhook } from "./create-webhook.js";
 import { runEdit } from "./edit.js";
-import { GPU_BUDGET_PLUGIN_KEY } from "./gpubudget/index.js";
-import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "./grafana/index.js";
-import { HELM_PLUGIN_KEY } from "./helm/index.js";
-import { boilerplate } from "./typescript/plugin.js";
+import { type InitFlags, runInit } from "./init.js";
 
 export interface AlphaGenerateFlags {
   /** The project whose PROJECT (and license header) is read; default: the current directory. */

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runInit } from "./commands.js";
+import { readTree } from "../../testdata/golden.js";
 import { runEdit } from "./edit.js";
+import { runCreateApi, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 let dir: string;

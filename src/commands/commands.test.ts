@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { readTree } from "../../testdata/golden.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 let dir: string;
 beforeEach(() => {

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { readTree } from "../scaffold/golden.js";
-import { runCreateApi, runCreateWebhook, runInit } from "./commands.js";
+import { readTree } from "../../testdata/golden.js";
 import { runEdit } from "./edit.js";
+import { runCreateApi, runCreateWebhook, runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 const dirs: string[] = [];

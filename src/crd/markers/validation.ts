@@ -3,7 +3,7 @@ import { celPropertyName, ruleTypeProblems } from "@kbts/runtime/validation";
 import { Environment } from "@marcbachmann/cel-js";
 import { RE2JS } from "re2js";
 import { compareStrings } from "../../compare.js";
-import { type ArgsShape, type ArgType, type ArgValue, t } from "../args.js";
+import { type ArgsShape, type ArgType, type ArgValue, t } from "../../markers/args.js";
 import {
   type CheckedNode,
   defineMarker,
@@ -11,7 +11,7 @@ import {
   type MarkerProblem,
   type SchemaEffect,
   type Target,
-} from "../registry.js";
+} from "../../markers/registry.js";
 import { closestField, isOpen, mismatch } from "./schema-checks.js";
 
 /**

@@ -1,3 +1,10 @@
+/**
+ * Golden projects: what a sequence of kbts commands writes, kept under testdata/ so a template
+ * change shows up in review as a change of the generated files. `make testdata` regenerates them;
+ * a unit test regenerates each into a temporary directory and compares, file by file.
+ * Commands run in-process against the sources, with a fixed year (SOURCE_DATE_EPOCH) and registry
+ * dependency ranges, so the output is the same on every machine.
+ */
 import { execFileSync } from "node:child_process";
 import {
   cpSync,
@@ -11,16 +18,9 @@ import {
 } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { main } from "../cli/main.js";
-import { setupEnvtest } from "../envtest/setup.js";
+import { main } from "../src/cli/main.js";
+import { setupEnvtest } from "../src/envtest/setup.js";
 
-/**
- * Golden projects: what a sequence of kbts commands writes, kept under testdata/ so a template
- * change shows up in review as a change of the generated files. `make testdata` regenerates them;
- * a unit test regenerates each into a temporary directory and compares, file by file.
- * Commands run in-process against the sources, with a fixed year (SOURCE_DATE_EPOCH) and registry
- * dependency ranges, so the output is the same on every machine.
- */
 /**
  * A kbts command line; the hand-written files of a tutorial copied over the scaffold (a testdata/
  * directory); one testdata/ file copied into the project (`copy` to `to`); or what `make
@@ -177,7 +177,7 @@ GOLDEN_PROJECTS["project-multiversion"] = [
 /** 2026-01-01T00:00:00Z: the year in generated license headers. */
 export const GOLDEN_EPOCH = "1767225600";
 
-export const TESTDATA = fileURLToPath(new URL("../../testdata/", import.meta.url));
+export const TESTDATA = fileURLToPath(new URL("./", import.meta.url));
 
 /** Runs the commands of one golden project in `dir` (created empty). */
 export async function generateGolden(name: string, dir: string): Promise<void> {

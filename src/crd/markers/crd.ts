@@ -1,9 +1,24 @@
-import type { CrdVersion, CustomResourceDefinition } from "../../crd/types.js";
-import { type ArgValue, t } from "../args.js";
-import { defineMarker, type MarkerDefinition, type MarkerProblem } from "../registry.js";
+import { type ArgValue, t } from "../../markers/args.js";
+import type { MarkerDefinition, MarkerProblem } from "../../markers/registry.js";
+import type { CrdVersion, CustomResourceDefinition } from "../types.js";
 import { checkJsonPath, closestField } from "./schema-checks.js";
 
 /** Type-level CRD markers (controller-tools pkg/crd/markers/crd.go), applied to the root kind's CRD. */
+
+/**
+ * A marker with a type-level effect on the root kind's CRD, for the version the type belongs to.
+ * The effect is the CRD generator's, so it is declared here and not by the generic marker engine.
+ */
+export interface CrdMarkerDefinition<V = unknown> extends MarkerDefinition<V> {
+  crd(crd: CustomResourceDefinition, version: string, value: V): void;
+}
+
+function defineCrdMarker<V>(def: CrdMarkerDefinition<V>): CrdMarkerDefinition<V> {
+  return def;
+}
+
+/** The marker changes the CRD itself (crd/build.ts applies it once the versions' schemas exist). */
+export const hasCrdEffect = (def: MarkerDefinition): def is CrdMarkerDefinition => "crd" in def;
 
 function versionOf(crd: CustomResourceDefinition, version: string, what: string): CrdVersion {
   const v = crd.spec.versions.find((x) => x.name === version);
@@ -15,7 +30,7 @@ const str = (v: ArgValue | undefined): string | undefined => (v === undefined ? 
 const strs = (v: ArgValue | undefined): string[] | undefined =>
   v === undefined ? undefined : (v as string[]);
 
-export const subresourceStatus = defineMarker<undefined>({
+export const subresourceStatus = defineCrdMarker<undefined>({
   name: "kubebuilder:subresource:status",
   targets: ["type"],
   args: { kind: "none" },
@@ -26,7 +41,7 @@ export const subresourceStatus = defineMarker<undefined>({
   },
 });
 
-export const subresourceScale = defineMarker<Record<string, ArgValue>>({
+export const subresourceScale = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:subresource:scale",
   targets: ["type"],
   args: {
@@ -49,7 +64,7 @@ export const subresourceScale = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const printColumn = defineMarker<Record<string, ArgValue>>({
+export const printColumn = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:printcolumn",
   targets: ["type"],
   args: {
@@ -86,7 +101,7 @@ export const printColumn = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const resource = defineMarker<Record<string, ArgValue>>({
+export const resource = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:resource",
   targets: ["type"],
   args: {
@@ -114,7 +129,7 @@ export const resource = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const storageVersion = defineMarker<undefined>({
+export const storageVersion = defineCrdMarker<undefined>({
   name: "kubebuilder:storageversion",
   targets: ["type"],
   args: { kind: "none" },
@@ -124,7 +139,7 @@ export const storageVersion = defineMarker<undefined>({
   },
 });
 
-export const skipVersion = defineMarker<undefined>({
+export const skipVersion = defineCrdMarker<undefined>({
   name: "kubebuilder:skipversion",
   targets: ["type"],
   args: { kind: "none" },
@@ -134,7 +149,7 @@ export const skipVersion = defineMarker<undefined>({
   },
 });
 
-export const unservedVersion = defineMarker<undefined>({
+export const unservedVersion = defineCrdMarker<undefined>({
   name: "kubebuilder:unservedversion",
   targets: ["type"],
   args: { kind: "none" },
@@ -145,7 +160,7 @@ export const unservedVersion = defineMarker<undefined>({
   },
 });
 
-export const deprecatedVersion = defineMarker<Record<string, ArgValue>>({
+export const deprecatedVersion = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:deprecatedversion",
   targets: ["type"],
   args: { kind: "fields", fields: { warning: { type: t.string, optional: true } } },
@@ -158,7 +173,7 @@ export const deprecatedVersion = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const crdMetadata = defineMarker<Record<string, ArgValue>>({
+export const crdMetadata = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:metadata",
   targets: ["type"],
   args: {
@@ -181,7 +196,7 @@ export const crdMetadata = defineMarker<Record<string, ArgValue>>({
   },
 });
 
-export const selectableField = defineMarker<Record<string, ArgValue>>({
+export const selectableField = defineCrdMarker<Record<string, ArgValue>>({
   name: "kubebuilder:selectablefield",
   targets: ["type"],
   args: { kind: "fields", fields: { JSONPath: { type: t.string } } },

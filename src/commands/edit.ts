@@ -8,16 +8,16 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
+import { resolvePlugins } from "../plugins/registry.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { controllerFileName, controllerNames } from "../project/controllers.js";
 import { formatStaged } from "../scaffold/format.js";
 import { StagedFS } from "../scaffold/fs.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
-import { loadProject, NAMESPACED_WEBHOOK_WARNING } from "./commands.js";
 import { hasLicenseFlags, type LicenseFlags, relicense } from "./license.js";
 import { editNamespaced } from "./namespaced-edit.js";
-import { resolvePlugins } from "./registry.js";
+import { loadProjectConfig, NAMESPACED_WEBHOOK_WARNING } from "./project.js";
 
 export interface EditFlags extends LicenseFlags {
   /** --multigroup[=true|false]; undefined: not given. */
@@ -42,7 +42,7 @@ export interface EditResult {
 export async function runEdit(dir: string, flags: EditFlags): Promise<EditResult> {
   const root = resolve(dir);
   const fs = new StagedFS(root);
-  const config = loadProject(fs);
+  const config = loadProjectConfig(fs);
   if (flags.plugins?.length) return runPluginEdits(fs, config, flags);
   if (flags.manifests !== undefined || flags.outputDir !== undefined) {
     throw new KbtsError("--manifests and --output-dir are options of a plugin's edit", {

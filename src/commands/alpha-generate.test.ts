@@ -10,10 +10,10 @@ import {
   readTree,
   runGoldenSteps,
   TESTDATA,
-} from "../scaffold/golden.js";
+} from "../../testdata/golden.js";
 import { runAlphaGenerate } from "./alpha-generate.js";
-import { runInit } from "./commands.js";
 import { runEdit } from "./edit.js";
+import { runInit } from "./index.js";
 
 const KBTS = join(import.meta.dirname, "..", "..", "bin", "kbts.js");
 

@@ -1,6 +1,6 @@
 import type { JSONSchemaProps } from "@kbts/runtime";
-import type { MarkerProblem } from "../registry.js";
-import { closest } from "../spelling.js";
+import type { MarkerProblem } from "../../markers/registry.js";
+import { closest } from "../../markers/spelling.js";
 
 /** What marker checks share: finding a field in a finished schema, and a value against a schema. */
 
