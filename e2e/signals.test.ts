@@ -5,7 +5,7 @@
  * with no temporary file, and the same command then runs (or has run) to completion. Among them, a
  * signal before the commit leaves the tree unchanged and at least one with a delay interrupts the
  * command. And a signal is delivered for certain in the middle of the write: the CLI's test-only pause
- * (KBTS_TEST_PAUSE_BEFORE_RENAME, scaffold/fs.ts) holds it after the temporaries are written and before
+ * (KBTS_TEST_PAUSE_BEFORE_RENAME, files/staged.ts) holds it after the temporaries are written and before
  * any rename. The commit is one synchronous step, so that signal is handled after it: the tree is
  * complete and the process exits as signalled (128 + the signal's number).
  */

@@ -6,6 +6,7 @@
  * registry) and the scaffold's conversion stubs (which read the project's CRDs through the orchestrator's entry, generate.ts) reach into
  * manifests/; and no module imports itself round a circle.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { findCycle, importGraph } from "./internal/import-graph.js";
@@ -58,20 +59,20 @@ describe("the generators' import graph", () => {
       const [from, to] = edge.split(" -> ") as [string, string];
       return floorOf(to) > floorOf(from);
     });
-    expect(climbs.filter((edge) => !KNOWN_CLIMBS.includes(edge))).toEqual([]);
+    expect(climbs).toEqual([]);
   });
 });
 
 /** Bottom up; a module's floor is that of the longest folder (or file) prefix that names it. */
 const FLOORS: readonly (readonly string[])[] = [
-  // ground: errors, comparison, the compiler handle, YAML, the process, shared internals
-  ["errors.ts", "compare.ts", "version.ts", "internal/", "ts/", "yaml/", "cli/interrupt.ts", "process"],
+  // ground: errors, comparison, the process, the compiler handle, YAML, staged files and their formatter
+  ["errors.ts", "compare.ts", "version.ts", "process.ts", "internal/", "ts/", "yaml/", "files/"],
   // the marker engine and program loading
   ["markers/", "loading/"],
   // the generators and the stand-alone tools
   ["crd/", "rbac/", "webhook/", "schema/", "lint/", "packaging/", "envtest/"],
   // the orchestrators: every generator's markers, manifests, kinds, the breaking-change gate, storage
-  ["registry.ts", "manifests/", "kinds/", "breaking/", "storage/"],
+  ["manifests/", "kinds/", "breaking/", "storage/"],
   // the scaffold engine, the project model, plugins
   ["scaffold/", "project/", "plugins/"],
   // the commands
@@ -90,17 +91,18 @@ function floorOf(module: string): number {
   return best.floor;
 }
 
-/**
- * Climbs still to remove, each named: the staged tree and its atomic commit (scaffold/fs.ts) and the
- * formatter (scaffold/format.ts) are primitives below the generators that live in the scaffold's folder; the manifests fast path and --check-rbac's use of every
- * generator's markers move with issue 27's other changes (fast-path.ts to cli/, the registry into
- * manifests/ and passed to checkRbac).
- */
-const KNOWN_CLIMBS = [
-  "kinds/from-crd.ts -> scaffold/format.ts",
-  "kinds/from-crd.ts -> scaffold/fs.ts",
-  "kinds/generate.ts -> scaffold/fs.ts",
-  "manifests/write.ts -> scaffold/fs.ts",
-  "manifests/fast-path.ts -> cli/interrupt.ts",
-  "rbac/check.ts -> registry.ts",
-];
+describe("the README's repository layout", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const layout = readme.split("## Repository layout")[1]?.split("```")[1] ?? "";
+  const [cli = "", runtime = ""] = layout.split(/^runtime\//m);
+  const folders = (dir: string) =>
+    readdirSync(new URL(dir, import.meta.url), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  const unlisted = (block: string, names: string[]) =>
+    names.filter((name) => !new RegExp(`^  ${name}/`, "m").test(block));
+
+  it("names every folder of src/", () => expect(unlisted(cli, folders("."))).toEqual([]));
+  it("names every folder of runtime/src/", () =>
+    expect(unlisted(runtime, folders("../runtime/src/"))).toEqual([]));
+});

@@ -3,7 +3,7 @@ import { constants } from "node:os";
 /**
  * Ctrl-C (SIGINT), SIGTERM and SIGHUP during a command that writes the project. Without a handler the
  * kernel ends the process wherever it is; with this one the signal is seen between JavaScript steps
- * only, and every commit of files (scaffold/fs.ts commitFiles) is one synchronous step. So a signal
+ * only, and every commit of files (files/staged.ts commitFiles) is one synchronous step. So a signal
  * lands before the commit (nothing written) or after it (all written), never in between; then the
  * process exits as a signalled process would (128 + signal number).
  */

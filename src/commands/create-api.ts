@@ -23,7 +23,7 @@ import {
 import { checkResourceNames, qualifiedGroup } from "../project/names.js";
 import { type ResourceFlags, type ResourceModel, resourceModel } from "../project/resource.js";
 import { checkIdentifierCollisions } from "../project/validate.js";
-import { StagedFS } from "../scaffold/fs.js";
+import { StagedFS } from "../files/staged.js";
 import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
 import {
   flush,

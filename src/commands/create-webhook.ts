@@ -12,7 +12,7 @@ import {
   resourceModel,
 } from "../project/resource.js";
 import { checkIdentifierCollisions } from "../project/validate.js";
-import { StagedFS } from "../scaffold/fs.js";
+import { StagedFS } from "../files/staged.js";
 import { flush, loadProjectConfig, pluginChain, projectScaffold, type ScaffoldResult } from "./project.js";
 
 export interface CreateWebhookFlags extends ResourceFlags {

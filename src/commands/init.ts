@@ -7,7 +7,7 @@ import { boilerplate } from "../plugins/typescript/plugin.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { validateDomain, validateOwner, validateProjectName, validateRepo } from "../project/names.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { removeStaleTemps, StagedFS } from "../scaffold/fs.js";
+import { removeStaleTemps, StagedFS } from "../files/staged.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";

@@ -14,7 +14,7 @@ import type { License } from "../plugins/types.js";
 import { boilerplate } from "../plugins/typescript/plugin.js";
 import { validateOwner } from "../project/names.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { SKIP_DIRS, type StagedFS } from "../scaffold/fs.js";
+import { SKIP_DIRS, type StagedFS } from "../files/staged.js";
 import { scaffoldYear } from "./project.js";
 
 export const BOILERPLATE = "hack/boilerplate.ts.txt";

@@ -12,8 +12,8 @@ import { validateGroup, validateKind, validatePlural, validateVersion } from "..
 import type { ResourceFlags } from "../project/resource.js";
 import { checkProjectValues } from "../project/validate.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { formatStaged } from "../scaffold/format.js";
-import { removeStaleTemps, type StagedFS } from "../scaffold/fs.js";
+import { formatStaged } from "../files/format.js";
+import { removeStaleTemps, type StagedFS } from "../files/staged.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 

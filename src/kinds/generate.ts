@@ -7,7 +7,7 @@ import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
 import { registry } from "../manifests/generators.js";
 import { MarkerCollector } from "../markers/collect.js";
-import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
+import { commitFiles, removeStaleTemps } from "../files/staged.js";
 import { type KindDescriptor, renderKindsFile } from "./render.js";
 
 export const KINDS_FILE = "zz_generated.kinds.ts";

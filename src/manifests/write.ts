@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type CustomResourceDefinition, isCrd } from "../crd/types.js";
 import { KbtsError } from "../errors.js";
 import type { MarkerWarning } from "../markers/parse.js";
-import { commitFiles, removeStaleTemps } from "../scaffold/fs.js";
+import { commitFiles, removeStaleTemps } from "../files/staged.js";
 import { VERSION_ANNOTATION } from "../version.js";
 import { crdDirectory } from "./defaults.js";
 import { shortDiff } from "./diff.js";

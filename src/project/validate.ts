@@ -1,6 +1,6 @@
 import { isMap, isSeq, LineCounter, parseDocument } from "yaml";
 import { KbtsError } from "../errors.js";
-import type { StagedFS } from "../scaffold/fs.js";
+import type { StagedFS } from "../files/staged.js";
 import { ts } from "../ts/typescript.js";
 import { yamlNodeWhere } from "../yaml/where.js";
 import { PROJECT_FILE } from "./config.js";

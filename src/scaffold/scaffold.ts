@@ -1,5 +1,5 @@
 import { KbtsError } from "../errors.js";
-import type { StagedFS } from "./fs.js";
+import type { StagedFS } from "../files/staged.js";
 import { insertAtMarkers, MissingMarkerError, organizeImports, removeFragments } from "./markers.js";
 import type { Renderer, TemplateFile } from "./template.js";
 

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { KbtsError } from "../errors.js";
-import type { StagedFS } from "./fs.js";
+import type { StagedFS } from "./staged.js";
 
 /**
  * Runs the project's formatter (biome: format + organize imports, with the project's biome.json)

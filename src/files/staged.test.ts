@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { KbtsError } from "../errors.js";
-import { StagedFS } from "./fs.js";
+import { StagedFS } from "./staged.js";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
