@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import { ts } from "ts-morph";
 import type { MarkersAtNode } from "../manifests/checks.js";
+import { nodeWhere } from "../ts/where.js";
 import { type SchemaSite, type SchemaSites, siteKey } from "./compare.js";
 
 /**
@@ -19,11 +20,7 @@ export function siteCollector(root: string): { sites: SchemaSites; visit: (node:
     }
     return site;
   };
-  const where = (node: ts.Node): string => {
-    const sf = node.getSourceFile();
-    const lc = sf.getLineAndCharacterOfPosition(node.getStart(sf));
-    return `${relative(root, sf.fileName) || sf.fileName}:${lc.line + 1}:${lc.character + 1}`;
-  };
+  const where = (node: ts.Node): string => nodeWhere(root, node);
   const visit = (node: MarkersAtNode): void => {
     const site = at(node.crd, node.version, node.path);
     for (const m of node.markers.all) {

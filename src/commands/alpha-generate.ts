@@ -28,7 +28,7 @@ import {
   deployImageResources,
   recordedImageOptions,
 } from "../plugins/deployimage/record.js";
-import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpubudget/index.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpu-budget/index.js";
 import { CUSTOM_METRICS_CONFIG, GRAFANA_PLUGIN_KEY } from "../plugins/grafana/index.js";
 import { HELM_PLUGIN_KEY } from "../plugins/helm/index.js";
 import { boilerplate } from "../plugins/typescript/plugin.js";

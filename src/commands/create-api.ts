@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { pluralize } from "../crd/plural.js";
 import { KbtsError } from "../errors.js";
+import { StagedFS } from "../files/staged.js";
 import { DEPLOY_IMAGE_PLUGIN_KEY } from "../plugins/deployimage/index.js";
 import type { ApiOptions } from "../plugins/types.js";
 import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
@@ -23,7 +24,6 @@ import {
 import { checkResourceNames, qualifiedGroup } from "../project/names.js";
 import { type ResourceFlags, type ResourceModel, resourceModel } from "../project/resource.js";
 import { checkIdentifierCollisions } from "../project/validate.js";
-import { StagedFS } from "../files/staged.js";
 import { dependenciesInstalled, INSTALL_COMMAND, runProjectMake } from "../scaffold/install.js";
 import {
   flush,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { KbtsError } from "../errors.js";
+import { StagedFS } from "../files/staged.js";
 import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
 import { storageVersionsOf } from "../plugins/typescript/storage-version.js";
 import { checkBuiltinWebhookKind } from "../project/builtin-kinds.js";
@@ -12,7 +13,6 @@ import {
   resourceModel,
 } from "../project/resource.js";
 import { checkIdentifierCollisions } from "../project/validate.js";
-import { StagedFS } from "../files/staged.js";
 import { flush, loadProjectConfig, pluginChain, projectScaffold, type ScaffoldResult } from "./project.js";
 
 export interface CreateWebhookFlags extends ResourceFlags {

@@ -8,11 +8,11 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
+import { formatStaged } from "../files/format.js";
+import { StagedFS } from "../files/staged.js";
 import { resolvePlugins } from "../plugins/registry.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { controllerFileName, controllerNames } from "../project/controllers.js";
-import { formatStaged } from "../files/format.js";
-import { StagedFS } from "../files/staged.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { hasLicenseFlags, type LicenseFlags, relicense } from "./license.js";

@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { KbtsError } from "../errors.js";
+import { removeStaleTemps, StagedFS } from "../files/staged.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "../plugins/index.js";
 import type { PluginContext } from "../plugins/types.js";
 import { checkRuntimeSpec, resolveDependencySpecs, VENDOR_DIR } from "../plugins/typescript/dependencies.js";
@@ -7,7 +8,6 @@ import { boilerplate } from "../plugins/typescript/plugin.js";
 import { formatProject, PROJECT_FILE, type ProjectConfig } from "../project/config.js";
 import { validateDomain, validateOwner, validateProjectName, validateRepo } from "../project/names.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { removeStaleTemps, StagedFS } from "../files/staged.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 import { kbtsVersion } from "../version.js";

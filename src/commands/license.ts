@@ -10,11 +10,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
+import { SKIP_DIRS, type StagedFS } from "../files/staged.js";
 import type { License } from "../plugins/types.js";
 import { boilerplate } from "../plugins/typescript/plugin.js";
 import { validateOwner } from "../project/names.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { SKIP_DIRS, type StagedFS } from "../files/staged.js";
 import { scaffoldYear } from "./project.js";
 
 export const BOILERPLATE = "hack/boilerplate.ts.txt";

@@ -13,7 +13,7 @@ import {
   deployImageData,
 } from "../plugins/deployimage/index.js";
 import { deployImageResources, recordedImageOptions } from "../plugins/deployimage/record.js";
-import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpubudget/index.js";
+import { GPU_BUDGET_PLUGIN_KEY } from "../plugins/gpu-budget/index.js";
 import { foreignModel, resolveKindSource } from "../plugins/typescript/kind-source.js";
 import {
   controllerData,

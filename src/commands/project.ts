@@ -5,6 +5,8 @@
  * the directory untouched; an error during it restores what was there.
  */
 import { KbtsError } from "../errors.js";
+import { formatStaged } from "../files/format.js";
+import { removeStaleTemps, type StagedFS } from "../files/staged.js";
 import { DEFAULT_LAYOUT, findPlugin, resolvePlugins } from "../plugins/index.js";
 import type { Plugin, PluginContext } from "../plugins/types.js";
 import { PROJECT_FILE, type ProjectConfig, parseProject } from "../project/config.js";
@@ -12,8 +14,6 @@ import { validateGroup, validateKind, validatePlural, validateVersion } from "..
 import type { ResourceFlags } from "../project/resource.js";
 import { checkProjectValues } from "../project/validate.js";
 import { checkHeaderIsComment } from "../scaffold/encode.js";
-import { formatStaged } from "../files/format.js";
-import { removeStaleTemps, type StagedFS } from "../files/staged.js";
 import { Scaffold } from "../scaffold/scaffold.js";
 import { Renderer } from "../scaffold/template.js";
 

@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import { KbtsError } from "../errors.js";
+import { nodeWhere } from "../ts/where.js";
 import type { BuiltCrd } from "./build.js";
 import type { CustomResourceDefinition } from "./types.js";
 
@@ -21,13 +22,9 @@ export function crdFiles(
     const other = kinds.get(name);
     if (other !== undefined && other !== crd.spec.names.kind) {
       const decl = [...versions.values()][0]?.decl;
-      const sf = decl?.getSourceFile();
-      const pos = decl && sf ? sf.getLineAndCharacterOfPosition(decl.getStart(sf)) : undefined;
       errors.push(
         new KbtsError(`kinds ${other} and ${crd.spec.names.kind} both make the CRD ${name}`, {
-          ...(sf && pos
-            ? { where: `${relative(root, sf.fileName)}:${pos.line + 1}:${pos.character + 1}` }
-            : {}),
+          ...(decl ? { where: nodeWhere(root, decl) } : {}),
           fix: "give one of them another plural: // +kubebuilder:resource:path=<plural>",
         }),
       );

@@ -6,6 +6,7 @@ import type { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, type MarkerSet } from "../markers/registry.js";
 import { celCostErrors } from "../schema/cel-cost-gate.js";
 import { ts } from "../ts/typescript.js";
+import { nodeWhere } from "../ts/where.js";
 
 /**
  * Checks beyond controller-gen, against the resolved schemas: the TypeScript types are walked
@@ -42,9 +43,7 @@ export function checkCrds(
         crd.spec.versions.flatMap((v) => {
           const decl = versions.get(v.name)?.decl;
           if (!decl) return [];
-          const sf = decl.getSourceFile();
-          const pos = sf.getLineAndCharacterOfPosition(decl.getStart(sf));
-          const kindAt = `${relative(collector.root, sf.fileName)}:${pos.line + 1}:${pos.character + 1}`;
+          const kindAt = nodeWhere(collector.root, decl);
           return [
             {
               crd: crd.metadata.name,

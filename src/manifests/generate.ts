@@ -7,6 +7,7 @@ import type { MarkerWarning } from "../markers/parse.js";
 import type { MarkerInstance } from "../markers/registry.js";
 import { loadKnownTypes } from "../schema/known.js";
 import { ts } from "../ts/typescript.js";
+import { sourcePath } from "../ts/where.js";
 import type { GenerationContext, GeneratorOptions, ManifestObjects } from "./generator.js";
 import { generators, registry } from "./generators.js";
 
@@ -124,7 +125,7 @@ function syntaxErrors(root: string, program: ts.Program, files: readonly ts.Sour
   return files.flatMap((sf) =>
     program.getSyntacticDiagnostics(sf).map((d) => {
       const pos = d.start === undefined ? undefined : sf.getLineAndCharacterOfPosition(d.start);
-      const file = relative(root, sf.fileName) || sf.fileName;
+      const file = sourcePath(root, sf.fileName);
       return new KbtsError(`TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`, {
         where: pos ? `${file}:${pos.line + 1}:${pos.character + 1}` : file,
         fix: "fix the TypeScript (npx tsc -p tsconfig.json shows the same error)",

@@ -1,6 +1,6 @@
 import { autoupdatePlugin } from "./autoupdate/index.js";
 import { deployImagePlugin } from "./deployimage/index.js";
-import { gpuBudgetPlugin } from "./gpubudget/index.js";
+import { gpuBudgetPlugin } from "./gpu-budget/index.js";
 import { grafanaPlugin } from "./grafana/index.js";
 import { helmPlugin } from "./helm/index.js";
 import { registeredPlugins, registerPlugin } from "./registry.js";

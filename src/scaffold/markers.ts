@@ -130,7 +130,9 @@ export function uncomment(content: string, block: string, comment = "#"): string
  * Keeps a TypeScript file's leading import block sorted the way the project's formatter (biome's
  * organizeImports) wants it after fragments were inserted: `node:` modules, then packages, then
  * relative paths, farthest (`../../`) first, each group in code-point order; one contiguous block,
- * then the rest of the file (the imports marker and code) unchanged.
+ * then the rest of the file (the imports marker and code) unchanged. biome does the same on every
+ * flush when the project has it installed; this copy keeps the order when it does not (no node_modules
+ * yet), so a scaffold reads the same either way.
  */
 export function organizeImports(content: string): string {
   const lines = content.split("\n");

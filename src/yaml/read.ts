@@ -1,5 +1,6 @@
 import { LineCounter, parseAllDocuments } from "yaml";
 import { KbtsError } from "../errors.js";
+import { yamlErrorText, yamlErrorWhere, yamlLine } from "./where.js";
 
 /**
  * The one reader of multi-document YAML written by someone else (a CRD directory, a file at a git
@@ -28,15 +29,14 @@ export function readYamlDocuments(text: string, file: string, opts: ReadOptions 
   for (const doc of parseAllDocuments(text, { lineCounter: lines })) {
     const error = doc.errors[0];
     if (error) {
-      const pos = error.linePos?.[0];
-      throw new KbtsError(`not valid YAML: ${error.message.split("\n")[0]}`, {
-        where: pos ? `${file}:${pos.line}:${pos.col}` : file,
+      throw new KbtsError(`not valid YAML: ${yamlErrorText(error)}`, {
+        where: yamlErrorWhere(file, error),
         fix: opts.fix ?? "correct the YAML, or regenerate the file",
       });
     }
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) continue;
-    out.push({ value, line: doc.contents?.range ? lines.linePos(doc.contents.range[0]).line : 1 });
+    out.push({ value, line: yamlLine(lines, doc.contents) ?? 1 });
   }
   return out;
 }

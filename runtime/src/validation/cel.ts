@@ -1,3 +1,10 @@
+/**
+ * CEL for x-kubernetes-validations on @marcbachmann/cel-js. Kubernetes adds libraries the package
+ * lacks; the cheap, common ones are registered here: lists (isSorted, sum, min, max, indexOf,
+ * lastIndexOf), strings (replace, charAt, reverse), regex (find, findAll), sets (contains,
+ * equivalent, intersects) and cross-type numeric equality (1 == 1.0). NOT available: quantity(),
+ * url(), ip()/cidr(), semver, format.*, authz, strings.quote/format, cost limits, rule ratcheting.
+ */
 import { Environment, Optional } from "@marcbachmann/cel-js";
 import type { JSONSchemaProps, ValidationRule } from "../api/core.js";
 import { celPropertyName, ruleTypeProblems } from "./celtypes.js";
@@ -7,13 +14,6 @@ import { child, index } from "./schema.js";
 /** The receiver of Kubernetes' sets.contains/equivalent/intersects (a namespace, not a value). */
 class SetsLibrary {}
 
-/**
- * CEL for x-kubernetes-validations on @marcbachmann/cel-js. Kubernetes adds libraries the package
- * lacks; the cheap, common ones are registered here: lists (isSorted, sum, min, max, indexOf,
- * lastIndexOf), strings (replace, charAt, reverse), regex (find, findAll), sets (contains,
- * equivalent, intersects) and cross-type numeric equality (1 == 1.0). NOT available: quantity(),
- * url(), ip()/cidr(), semver, format.*, authz, strings.quote/format, cost limits, rule ratcheting.
- */
 /** With optionalOldSelf, oldSelf is declared optional<dyn> (cel-js cannot type value() of a dyn optional). */
 function newEnvironment(optionalOldSelf: boolean): Environment {
   const env = new Environment({

@@ -346,7 +346,6 @@ function listTypeErrors(value: unknown, schema: JSONSchemaProps, path: string, o
   }
 }
 
-/** Validates objects against one CRD version's schema (compiled once). */
 /**
  * Validates objects against one CRD version's schema (compiled once). With `prefix` it validates
  * one subtree (status writes validate only .status), reporting paths from the object's root.

@@ -1,6 +1,6 @@
+import type { StagedFS } from "../../files/staged.js";
 import type { ProjectConfig } from "../../project/config.js";
 import type { ResourceModel } from "../../project/resource.js";
-import type { StagedFS } from "../../files/staged.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import { ts } from "../../ts/typescript.js";
 

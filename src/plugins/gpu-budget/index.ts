@@ -1,4 +1,5 @@
 import { KbtsError } from "../../errors.js";
+import { sameGVK } from "../../project/config.js";
 import { type ResourceModel, resourceModel } from "../../project/resource.js";
 import type { Scaffold } from "../../scaffold/scaffold.js";
 import { templateSet } from "../../scaffold/template.js";
@@ -207,11 +208,7 @@ export const gpuBudgetPlugin: Plugin = {
     ctx.config.plugins ??= {};
     const plugins = ctx.config.plugins;
     const mine = (plugins[key] ?? { resources: [] }) as { resources: (typeof entry)[] };
-    if (
-      !mine.resources.some(
-        (e) => e.group === entry.group && e.version === entry.version && e.kind === entry.kind,
-      )
-    ) {
+    if (!mine.resources.some((e) => sameGVK(e, entry))) {
       mine.resources.push(entry);
     }
     plugins[key] = mine;
