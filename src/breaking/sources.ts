@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { ts } from "ts-morph";
 import type { MarkersAtNode } from "../manifests/checks.js";
 import { nodeWhere } from "../ts/where.js";

@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { KbtsError } from "../errors.js";
 import { nodeWhere } from "../ts/where.js";
 import type { BuiltCrd } from "./build.js";

@@ -4,9 +4,9 @@ import type { CustomResourceDefinition, JSONSchemaProps } from "@kbts/runtime";
 import { CORE_SCHEMA, loadAll, YAMLException } from "js-yaml";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
-import { isMarkerLine } from "../markers/doc.js";
 import { formatStaged } from "../files/format.js";
 import { removeStaleTemps, StagedFS } from "../files/staged.js";
+import { isMarkerLine } from "../markers/doc.js";
 
 /**
  * `kbts generate --from-crd FILE`: TypeScript interfaces and a typed Kind descriptor for each served

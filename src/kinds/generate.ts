@@ -3,11 +3,11 @@ import { basename, join, relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { resource } from "../crd/markers/crd.js";
 import { pluralize } from "../crd/plural.js";
+import { commitFiles, removeStaleTemps } from "../files/staged.js";
 import { findApiPackages } from "../loading/packages.js";
 import { findSourceFiles, loadProject } from "../loading/program.js";
 import { registry } from "../manifests/generators.js";
 import { MarkerCollector } from "../markers/collect.js";
-import { commitFiles, removeStaleTemps } from "../files/staged.js";
 import { type KindDescriptor, renderKindsFile } from "./render.js";
 
 export const KINDS_FILE = "zz_generated.kinds.ts";

@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import type { JSONSchemaProps } from "@kbts/runtime";
 import type { BuiltCrd } from "../crd/build.js";
 import { KbtsError } from "../errors.js";

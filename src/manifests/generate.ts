@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { findSourceFiles, loadProject, type ParsedFiles } from "../loading/program.js";
