@@ -1,16 +1,19 @@
 /**
- * The one poll-until of the e2e tests, the demo and the benchmarks, in two forms:
- *
- * - `eventually(what, check, timeoutMs = 60_000, intervalMs = 250)` polls until `check` returns a value
- *   (not undefined); a throw counts as "not yet". At the deadline the error names what was awaited and
- *   the last error `check` threw, so a timeout says why.
- * - `eventually(check, timeoutMs = 30_000, intervalMs = 250)` polls until `check` stops throwing (its
- *   assertions pass) and returns its value; at the deadline it rethrows the last error, the failed
- *   assertion itself.
+ * The e2e tests', the demo's and the benchmarks' poll-until: the runtime tests' one helper
+ * (runtime/src/internal/testdata/eventually.ts, both forms described there) with the e2e defaults: a
+ * named wait 60 s, an assertion 30 s, polled every 250 ms.
  */
+import {
+  type EventuallyArgs,
+  type EventuallyDefaults,
+  poll,
+} from "../../runtime/src/internal/testdata/eventually.js";
+
+const E2E_DEFAULTS: EventuallyDefaults = { namedTimeoutMs: 60_000, timeoutMs: 30_000, intervalMs: 250 };
+
 export function eventually<T>(
   what: string,
-  check: () => Promise<T | undefined>,
+  check: () => Promise<T | undefined> | T | undefined,
   timeoutMs?: number,
   intervalMs?: number,
 ): Promise<T>;
@@ -19,39 +22,6 @@ export function eventually<T>(
   timeoutMs?: number,
   intervalMs?: number,
 ): Promise<T>;
-export async function eventually<T>(
-  ...args: [string, () => Promise<T | undefined>, number?, number?] | [() => Promise<T> | T, number?, number?]
-): Promise<T> {
-  if (typeof args[0] === "string") {
-    const [what, check, timeoutMs = 60_000, intervalMs = 250] = args as [
-      string,
-      () => Promise<T | undefined>,
-      number?,
-      number?,
-    ];
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const value = await check();
-        if (value !== undefined) return value;
-      } catch (err) {
-        last = err;
-      }
-      await sleep(intervalMs);
-    }
-    throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
-  }
-  const [check, timeoutMs = 30_000, intervalMs = 250] = args as [() => Promise<T> | T, number?, number?];
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(intervalMs);
-    }
-  }
+export function eventually<T>(...args: EventuallyArgs<T>): Promise<T> {
+  return poll(E2E_DEFAULTS, args);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
-import { ts } from "ts-morph";
 import type { MarkersAtNode } from "../manifests/checks.js";
+import { ts } from "../ts/typescript.js";
 import { nodeWhere } from "../ts/where.js";
 import { type SchemaSite, type SchemaSites, siteKey } from "./compare.js";
 

@@ -14,7 +14,8 @@ export function findFloatingPromises(root: string): FloatingPromise[] {
   if (!configPath) {
     throw new KbtsError(`no tsconfig.json in ${root}`, { fix: "run kbts lint in the project's root" });
   }
-  // ts-morph's Project carries TypeScript's lib files (Promise, ...) in memory.
+  // ts-morph's Project carries TypeScript's lib files (Promise, ...) in memory: a floating promise is
+  // found by its type, which loading/program.ts's parse-only program does not have.
   const project = new Project({ tsConfigFilePath: configPath, compilerOptions: { noEmit: true } });
   const program = project.getProgram().compilerObject;
   const checker = program.getTypeChecker();

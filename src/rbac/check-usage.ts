@@ -143,6 +143,8 @@ export async function scanUsages(root: string, files: string[]): Promise<UsageSc
     const sub = /^@kbts\/runtime\/(.+)$/.exec(spec)?.[1];
     return sub ? join(dir, "dist", sub, "index.d.ts") : undefined;
   };
+  // A type-checked program (ts-morph's, with TypeScript's lib files in memory), not loading/program.ts's
+  // parse-only one: a call's kind is found through the checker's types.
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     resolutionHost: (host, getOptions) => ({

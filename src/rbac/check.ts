@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { ts } from "ts-morph";
 import { compareStrings } from "../compare.js";
 import { KbtsError } from "../errors.js";
 import { DEFAULT_PATHS, findSourceFiles } from "../loading/program.js";
 import { MarkerCollector } from "../markers/collect.js";
 import { formatLocation, instancesOf, type MarkerInstance, type Registry } from "../markers/registry.js";
+import { ts } from "../ts/typescript.js";
 import { type Permission, scanUsages, type Unresolved, type Usage } from "./check-usage.js";
 import { type GuardRule, guardMarker } from "./guard-markers.js";
 import { type RbacRule, rbacMarker } from "./markers.js";
