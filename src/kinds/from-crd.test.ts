@@ -34,7 +34,7 @@ function typeErrors(files: Map<string, string>, extra = ""): string[] {
   const runtime = join(dir, "kbts-runtime.d.ts");
   writeFileSync(
     runtime,
-    `export { defineKind, type Kind, type ObjectOf } from "${runtimeDist}kinds.js";\nexport type * from "${runtimeDist}api/meta.js";\n`,
+    `export { defineKind, type Kind, type ObjectOf } from "${runtimeDist}api/kind.js";\nexport type * from "${runtimeDist}api/meta.js";\n`,
   );
   if (extra) {
     writeFileSync(join(dir, "use.ts"), extra);
