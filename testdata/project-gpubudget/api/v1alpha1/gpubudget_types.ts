@@ -52,7 +52,7 @@ export interface GPUBudgetReservation {
   // milliGPUs is what was reserved, in thousandths of a GPU.
   // +kubebuilder:validation:Minimum=0
   milliGPUs: int64;
-  // expiresAt is when the reservation stops counting at the latest (every cache has seen the pod by then).
+  // expiresAt is when the reservation stops counting at the latest (for a pod that was never created).
   expiresAt: string;
 }
 
@@ -111,10 +111,17 @@ export interface GPUBudgetStatus {
   // +optional
   resourceClaimPods?: int32;
 
-  // reservations are GPUs held for pods admitted under a Deny budget but not yet seen by every cache;
-  // written by the Pod webhook with optimistic concurrency, dropped once expired.
+  // reservations are GPUs held for pods admitted under a Deny budget that the writer's cache had not
+  // seen yet; written by the Pod webhook with optimistic concurrency, released once seen (see
+  // settledPodResourceVersion) and dropped at the latest once expired.
   // +optional
   reservations?: GPUBudgetReservation[];
+
+  // settledPodResourceVersion is the newest Pod resourceVersion at which a released reservation's pod was
+  // seen: a replica decides an admission only once its Pod cache has passed it, so it counts every
+  // released pod from its cache.
+  // +optional
+  settledPodResourceVersion?: string;
 
   // observedGeneration is the spec generation this status was computed for.
   // +optional

@@ -15,6 +15,7 @@ limitations under the License.
 */
 
 import {
+  type Cache,
   type Client,
   type Condition,
   type ConditionInput,
@@ -34,6 +35,7 @@ import {
   type ReconcileContext,
   type Reconciler,
   type Request,
+  type ResourceVersionWaiter,
   type Result,
   removeStatusCondition,
   retryOnConflict,
@@ -48,7 +50,7 @@ import {
   describeResources,
   formatGPUs,
 } from "../gpu/podgpus.js";
-import { UsageTracker } from "../gpu/usage.js";
+import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
 import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
@@ -156,11 +158,20 @@ export class GPUBudgetReconciler implements Reconciler {
       status.observedGeneration = generation;
       if (usage.resourceClaimPods > 0) status.resourceClaimPods = usage.resourceClaimPods;
       else delete status.resourceClaimPods;
-      // Expired reservations go; live ones stay (see internal/webhook/v1/reservations.ts).
-      const live = (status.reservations ?? []).filter((r) => Date.parse(r.expiresAt) > now);
+      // Expired reservations go, and so do those whose pods this replica's cache has seen (released up
+      // to settledPodResourceVersion); the others stay (see internal/webhook/v1/reservations.ts).
+      const tracker = this.options.tracker;
+      const reservations = status.reservations ?? [];
+      const { kept: live, settled } = tracker
+        ? tracker.settle(reservations, status.settledPodResourceVersion, now)
+        : {
+            kept: reservations.filter((r) => Date.parse(r.expiresAt) > now),
+            settled: status.settledPodResourceVersion,
+          };
       for (const r of live) nextExpiry = Math.min(nextExpiry, Date.parse(r.expiresAt));
       if (live.length > 0) status.reservations = live;
       else delete status.reservations;
+      if (settled !== undefined) status.settledPodResourceVersion = settled;
       if (utilization === "unavailable") {
         delete status.averageUtilization;
         delete status.idleGPUs;
@@ -338,8 +349,8 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
   let tracker = trackers.get(mgr);
   if (!tracker) {
     tracker = (async () => {
-      const t = new UsageTracker();
       const cache = mgr.getCache();
+      const t = new UsageTracker({ waitForPods: podCacheWaiter(cache) });
       const pods = await cache.getInformer(Pod);
       const budgets = await cache.getInformer(GPUBudgetKind);
       t.attach(pods, budgets, (b: GPUBudget) => ({
@@ -353,6 +364,16 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
     trackers.set(mgr, tracker);
   }
   return tracker;
+}
+
+/** The cache's "has the Pod watch passed this version" (InformerCache has it; see UsageTracker.waitForSettled). */
+function podCacheWaiter(cache: Cache): PodCacheWaiter | undefined {
+  const waiter = cache as Cache & Partial<ResourceVersionWaiter>;
+  if (typeof waiter.waitForResourceVersion !== "function") return undefined;
+  // An empty name matches no pod, so this asks whether the namespace's watch passed the version.
+  return (namespace, resourceVersion, timeoutMs) =>
+    waiter.waitForResourceVersion?.(Pod, { namespace, name: "" }, resourceVersion, timeoutMs) ??
+    Promise.resolve(false);
 }
 
 export interface SetupGPUBudgetOptions {

@@ -303,6 +303,28 @@ describe("GPUBudgetReconciler", () => {
   });
 });
 
+describe("reservations its cache has seen", () => {
+  it("are released, and the settled mark moves to the newest version they were seen at", async () => {
+    const tracker = new UsageTracker();
+    reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics, tracker });
+    const created = await client.create(GPUBudgetKind, budget("b", 4, { enforcement: "Deny" }));
+    tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const seen = { pod: "seen", podUID: "u-seen", milliGPUs: 1000, expiresAt: later };
+    const inFlight = { pod: "in-flight", podUID: "u-flight", milliGPUs: 1000, expiresAt: later };
+    await client.status().update(GPUBudgetKind, {
+      ...created,
+      status: { reservations: [seen, inFlight], settledPodResourceVersion: "40" },
+    });
+    const pod = gpuPod("seen", 1);
+    tracker.upsertPod({ ...pod, metadata: { ...pod.metadata, uid: "u-seen", resourceVersion: "57" } });
+    await reconcile("b");
+    const status = (await get("b")).status;
+    expect(status?.reservations).toEqual([inFlight]);
+    expect(status?.settledPodResourceVersion).toBe("57");
+  });
+});
+
 describe("enforcement: the namespace label the Pod webhook's namespaceSelector requires", () => {
   const namespaces = () => new GPUBudgetNamespaceReconciler(client);
   const label = async (name = NS) =>

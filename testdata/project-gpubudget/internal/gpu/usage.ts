@@ -14,7 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import type { Informer, KubernetesObject, LabelSelector, Pod } from "@kbts/runtime";
+import {
+  compareResourceVersions,
+  type Informer,
+  type KubernetesObject,
+  type LabelSelector,
+  type Pod,
+} from "@kbts/runtime";
 import { type BudgetResource, countsUntil, podMilliGPUs, selectorMatches } from "./podgpus.js";
 
 /** What the tracker needs of a budget: where it is and what it counts. */
@@ -42,9 +48,25 @@ interface BudgetState {
   terminating: Map<string, { until: number; milli: number }>;
 }
 
+/** What the tracker needs of a reservation (see internal/webhook/v1/reservations.ts). */
+export interface TrackedReservation {
+  podUID: string;
+  podResourceVersion?: string;
+  expiresAt: string;
+}
+
+/** Waits until this replica's Pod cache has passed `resourceVersion` in `namespace` (false on timeout). */
+export type PodCacheWaiter = (
+  namespace: string,
+  resourceVersion: string,
+  timeoutMs: number,
+) => Promise<boolean>;
+
 interface NamespaceState {
   pods: Map<string, Pod>;
   budgets: Map<string, BudgetState>;
+  /** The newest pod version seen here: a version at or below it has passed this replica's cache. */
+  newestVersion?: string;
 }
 
 /**
@@ -54,17 +76,27 @@ interface NamespaceState {
  * change recounts that budget alone. The reconciler still recounts from the cache and reports any drift
  * (gpubudget_usage_drift_total), which would be a bug here.
  *
- * It also remembers which pods this replica's cache has seen (and, for a while, which it saw go), which
- * is what releases an admission reservation on this replica (see internal/admission/reservations.ts).
+ * It also remembers which pods this replica's cache has seen, at which resourceVersion (and, for a while,
+ * which it saw go), which is what releases an admission reservation (see internal/webhook/v1/reservations.ts).
  */
 export class UsageTracker {
   private readonly namespaces = new Map<string, NamespaceState>();
   /** uid -> resourceVersion of every pod in the cache. */
   private readonly versions = new Map<string, string>();
-  /** uid -> when this replica saw the pod deleted; kept for `forgetAfterMs`. */
-  private readonly gone = new Map<string, number>();
+  /** uid -> when this replica saw the pod deleted, and the version it was deleted at; kept for `forgetAfterMs`. */
+  private readonly gone = new Map<string, { at: number; resourceVersion: string }>();
+  private readonly forgetAfterMs: number;
+  private readonly waitForPods?: PodCacheWaiter;
 
-  constructor(private readonly options: { forgetAfterMs: number } = { forgetAfterMs: 120_000 }) {}
+  /**
+   * `waitForPods` is the Pod cache's "has the watch passed this version" (usageTrackerFor gives the
+   * manager cache's); without it (unit tests) a version counts as passed once this tracker has seen a
+   * pod event at or past it in that namespace.
+   */
+  constructor(options: { forgetAfterMs?: number; waitForPods?: PodCacheWaiter } = {}) {
+    this.forgetAfterMs = options.forgetAfterMs ?? 120_000;
+    this.waitForPods = options.waitForPods;
+  }
 
   /** Subscribes to the informers (before the cache starts, so the first list arrives as adds). */
   attach<B extends KubernetesObject>(
@@ -113,6 +145,7 @@ export class UsageTracker {
     }
     ns.pods.set(uid, pod);
     this.versions.set(uid, pod.metadata?.resourceVersion ?? "");
+    this.observe(ns, pod.metadata?.resourceVersion);
   }
 
   deletePod(pod: Pod): void {
@@ -125,10 +158,12 @@ export class UsageTracker {
     }
     this.versions.delete(uid);
     const now = Date.now();
-    this.gone.set(uid, now);
+    const resourceVersion = pod.metadata?.resourceVersion ?? "";
+    this.gone.set(uid, { at: now, resourceVersion });
+    if (ns) this.observe(ns, resourceVersion);
     // Forget old deletions in passing; the oldest are first (Map keeps insertion order).
-    for (const [key, at] of this.gone) {
-      if (now - at < this.options.forgetAfterMs) break;
+    for (const [key, { at }] of this.gone) {
+      if (now - at < this.forgetAfterMs) break;
       this.gone.delete(key);
     }
   }
@@ -151,9 +186,64 @@ export class UsageTracker {
    * pod is in the cache or was seen deleted; for an update, the cache holds another version of it.
    */
   hasSeen(uid: string, resourceVersion = ""): boolean {
-    if (this.gone.has(uid)) return true;
+    return this.seenAt(uid, resourceVersion) !== undefined;
+  }
+
+  /** The version at which `hasSeen(uid, resourceVersion)` became true (the deletion's, for a pod seen go). */
+  seenAt(uid: string, resourceVersion = ""): string | undefined {
+    const gone = this.gone.get(uid);
+    if (gone) return gone.resourceVersion;
     const seen = this.versions.get(uid);
-    return seen !== undefined && seen !== resourceVersion;
+    return seen !== undefined && seen !== resourceVersion ? seen : undefined;
+  }
+
+  /**
+   * Releases the reservations this replica's cache has seen: they leave the list, and `settled` moves up
+   * to the newest version they were seen at. Every replica waits for its own cache to pass `settled`
+   * before it decides (waitForSettled), so it counts those pods from its cache instead, and a released
+   * reservation is never counted nowhere. Expired ones go too. Pods whose versions do not compare (not
+   * etcd's integers) are kept until they expire, as before settling existed.
+   */
+  settle<R extends TrackedReservation>(
+    reservations: readonly R[],
+    settled: string | undefined,
+    now: number,
+  ): { kept: R[]; settled?: string } {
+    const kept: R[] = [];
+    let newest = settled;
+    for (const r of reservations) {
+      if (Date.parse(r.expiresAt) <= now) continue;
+      const at = this.seenAt(r.podUID, r.podResourceVersion);
+      const order =
+        at === undefined ? undefined : newest === undefined ? 1 : compareResourceVersions(at, newest);
+      if (at === undefined || order === undefined) {
+        kept.push(r);
+        continue;
+      }
+      if (order > 0) newest = at;
+    }
+    return { kept, settled: newest };
+  }
+
+  /** Resolves true once this replica's Pod cache has passed `settled` in `namespace`; false after timeoutMs. */
+  async waitForSettled(namespace: string, settled: string | undefined, timeoutMs: number): Promise<boolean> {
+    if (settled === undefined || this.observedPast(namespace, settled)) return true;
+    if (this.waitForPods) return this.waitForPods(namespace, settled, timeoutMs);
+    return false;
+  }
+
+  private observedPast(namespace: string, resourceVersion: string): boolean {
+    const newest = this.namespaces.get(namespace)?.newestVersion;
+    if (newest === undefined) return false;
+    const order = compareResourceVersions(newest, resourceVersion);
+    return order !== undefined && order >= 0;
+  }
+
+  private observe(ns: NamespaceState, resourceVersion: string | undefined): void {
+    if (!resourceVersion) return;
+    const order =
+      ns.newestVersion === undefined ? 1 : compareResourceVersions(resourceVersion, ns.newestVersion);
+    if (order !== undefined && order > 0) ns.newestVersion = resourceVersion;
   }
 
   private namespace(name: string): NamespaceState {

@@ -38,12 +38,18 @@ const MIG = "nvidia.com/mig-1g.10gb";
 function gpuPod(
   name: string,
   gpus: number,
-  opts: { labels?: Record<string, string>; resource?: string } = {},
+  opts: { labels?: Record<string, string>; resource?: string; resourceVersion?: string } = {},
 ): Pod {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: NS, uid: randomUUID(), resourceVersion: "1", labels: opts.labels },
+    metadata: {
+      name,
+      namespace: NS,
+      uid: randomUUID(),
+      resourceVersion: opts.resourceVersion ?? "1",
+      labels: opts.labels,
+    },
     spec: {
       containers: [
         { name: "main", image: "busybox", resources: { limits: { [opts.resource ?? GPU]: String(gpus) } } },
@@ -67,10 +73,33 @@ interface Replica {
   tracker: UsageTracker;
   validator: PodCustomValidator;
 }
-function replica(): Replica {
+function replica(writer: Client = client): Replica {
   const tracker = new UsageTracker();
-  const reservations = new BudgetReservations({ client, apiReader: client, tracker, ttlMs: 30_000 });
-  return { tracker, validator: new PodCustomValidator({ client, tracker, reservations }) };
+  const reservations = new BudgetReservations({ client: writer, apiReader: writer, tracker, ttlMs: 30_000 });
+  return { tracker, validator: new PodCustomValidator({ client: writer, tracker, reservations }) };
+}
+
+/** The shared client, counting the status writes made through it. */
+function countingWrites(): { client: Client; writes: () => number } {
+  let writes = 0;
+  const counting = new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop !== "status") return Reflect.get(target, prop, receiver);
+      return () => {
+        const status = target.status();
+        return new Proxy(status, {
+          get(s, p, r) {
+            if (p !== "update") return Reflect.get(s, p, r);
+            return (...args: Parameters<typeof status.update>) => {
+              writes++;
+              return status.update(...args);
+            };
+          },
+        });
+      };
+    },
+  });
+  return { client: counting, writes: () => writes };
 }
 
 async function addBudget(r: Replica[], b: GPUBudget): Promise<GPUBudget> {
@@ -124,6 +153,57 @@ describe("PodCustomValidator", () => {
     const denied = results.find((x) => x.status === "rejected") as PromiseRejectedResult;
     expect(String(denied.reason)).toContain(
       "10 in use (0 allocated, 10 reserved), this pod asks for 1 (11/10)",
+    );
+  });
+
+  it("commits a burst on one replica in a few writes, not one per pod", async () => {
+    const { client: writer, writes } = countingWrites();
+    const r = replica(writer);
+    await addBudget([r], budget("cap", 30, { enforcement: "Deny" }));
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) => r.validator.validateCreate(gpuPod(`p${i}`, 1))),
+    );
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(30);
+    expect(writes()).toBeLessThanOrEqual(3);
+    expect(
+      (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.reservations,
+    ).toHaveLength(30);
+  });
+
+  it("keeps only the reservations of pods its cache has not seen, however many it admitted", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 100, { enforcement: "Deny" }));
+    for (let i = 0; i < 50; i++) {
+      const pod = gpuPod(`p${i}`, 1, { resourceVersion: String(100 + i) });
+      await r.validator.validateCreate(pod);
+      r.tracker.upsertPod(pod); // the cache sees each pod before the next admission
+    }
+    const status = (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status;
+    expect(status?.reservations).toEqual([expect.objectContaining({ pod: "p49" })]);
+    expect(status?.settledPodResourceVersion).toBe("148");
+    await expect(r.validator.validateCreate(gpuPod("more", 51))).rejects.toThrow(
+      "50 in use (50 allocated, 0 reserved)",
+    );
+  });
+
+  it("does not decide on a cache behind the settled mark, so a released pod is never counted nowhere", async () => {
+    const a = replica();
+    const b = replica();
+    await addBudget([a, b], budget("cap", 3, { enforcement: "Deny" }));
+    const first = gpuPod("first", 2, { resourceVersion: "20" });
+    await a.validator.validateCreate(first);
+    a.tracker.upsertPod(first);
+    await a.validator.validateCreate(gpuPod("second", 1, { resourceVersion: "21" })); // releases first at 20
+    expect(
+      (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.settledPodResourceVersion,
+    ).toBe("20");
+    // b's cache has not seen "first": counting reservations alone it would admit a third pod (2 + 1 <= 3).
+    await expect(b.validator.validateCreate(gpuPod("third", 1))).rejects.toThrow(
+      "is busy with other admissions",
+    );
+    b.tracker.upsertPod(first);
+    await expect(b.validator.validateCreate(gpuPod("third", 1))).rejects.toThrow(
+      "3 in use (2 allocated, 1 reserved)",
     );
   });
 

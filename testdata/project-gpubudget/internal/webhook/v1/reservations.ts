@@ -26,7 +26,7 @@ import type { UsageTracker } from "../../gpu/usage.js";
  * The webhook decides from an informer cache, so pods admitted at nearly the same moment (by one
  * replica or several) would not see each other, and a burst could overrun the cap. ResourceQuota
  * closes that hole by writing the quota's usage on the API server, with optimistic concurrency, before
- * it admits; this does the same on the budget itself. Each admission under a Deny budget appends a
+ * it admits; this does the same on the budget itself. An admission under a Deny budget adds a
  * reservation (pod uid, GPUs, expiry) to status.reservations with an update that carries the budget's
  * resourceVersion as a precondition. Two replicas admitting at once cannot both win: the loser gets a
  * conflict, reads the budget again (now with the winner's reservation) and decides again. So
@@ -35,17 +35,22 @@ import type { UsageTracker } from "../../gpu/usage.js";
  *
  * holds on the budget's latest version at the moment of the write.
  *
- * A reservation counts on a replica until that replica's cache has seen the pod (from then on the pod
- * is counted from the cache instead, never both) and stops counting everywhere at expiresAt. It is not
- * removed from status as soon as one cache sees the pod, because another replica's cache may not have
- * yet: dropping it then would let that replica count the pod nowhere. Expired reservations are dropped
- * by the next write (webhook or reconciler). The expiry (--reservation-ttl, default 30s) is far longer
- * than a watch's delay; it also frees GPUs reserved for a pod that another admission step refused.
+ * What it costs, and why it is bounded. A reservation is only needed until the caches see the pod.
+ * Each write releases the reservations whose pods the writer's cache has seen, and records the newest
+ * version it saw them at in status.settledPodResourceVersion (a high-water mark); a replica decides only
+ * once its own Pod cache has passed that mark (UsageTracker.waitForSettled, normally already true: the
+ * same watch stream brought the writer there), so a released pod is counted from every cache, never
+ * nowhere. The list therefore holds only pods admitted and not yet seen (the ones in flight: a watch's
+ * delay times the admission rate), however many pods the budget admitted within the TTL, and each write
+ * costs what ResourceQuota's does up to that small list. A reservation whose pod never appears (another
+ * admission step refused it) counts until expiresAt (--reservation-ttl, default 30s).
  *
- * Within one replica, admissions to the same budget are serialized, so a burst costs one write per
- * admitted pod rather than a storm of conflicts; refusals need no write at all. If the decision cannot be
- * made before the deadline (a long queue, repeated conflicts) the pod is refused with a message to try
- * again: a budget that says Deny must not fail open on its own slowness.
+ * Group commit: within one replica, admissions to one budget queue behind a single write in flight;
+ * when it lands, the next write decides every waiting admission in order and carries all that fit, so
+ * a burst costs one write per round trip rather than one per pod, and no conflicts among its own pods.
+ * Refusals need no write at all. If the decision cannot be made before the deadline (a long queue,
+ * repeated conflicts) the pod is refused with a message to try again: a budget that says Deny must not
+ * fail open on its own slowness.
  */
 export interface ReservationOptions {
   client: Client;
@@ -71,74 +76,128 @@ export interface Claim {
   dryRun: boolean;
 }
 
+/** An admission waiting for its budget's next write. */
+interface Waiting {
+  claim: Claim;
+  deadline: number;
+  admit: () => void;
+  refuse: (err: unknown) => void;
+}
+
 export class BudgetReservations {
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Per budget: the admissions waiting for the next write (present while a writer drains them). */
+  private readonly waiting = new Map<string, Waiting[]>();
   /** The newest version of each budget this replica wrote or read, ahead of its cache. */
   private readonly latest = new Map<string, GPUBudget>();
 
   constructor(private readonly options: ReservationOptions) {}
 
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
-  async reserve(key: ObjectKey, claim: Claim): Promise<void> {
+  reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
     const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
-    const previous = this.queues.get(id) ?? Promise.resolve();
-    const run = previous.then(
-      () => this.reserveNow(key, claim, deadline),
-      () => this.reserveNow(key, claim, deadline),
-    );
-    const settled = run.catch(() => undefined);
-    this.queues.set(id, settled);
-    void settled.then(() => {
-      if (this.queues.get(id) === settled) this.queues.delete(id);
+    return new Promise<void>((admit, refuse) => {
+      const queue = this.waiting.get(id);
+      if (queue) {
+        queue.push({ claim, deadline, admit, refuse });
+        return;
+      }
+      this.waiting.set(id, [{ claim, deadline, admit, refuse }]);
+      void this.drain(key, id);
     });
-    return run;
   }
 
-  private async reserveNow(key: ObjectKey, claim: Claim, deadline: number): Promise<void> {
-    const { client, apiReader, tracker, ttlMs } = this.options;
-    const id = `${key.namespace}/${key.name}`;
-    let budget = newest(await client.get(GPUBudgetKind, key), this.latest.get(id));
+  /** Commits the waiting admissions of one budget, a batch per write, until none is left. */
+  private async drain(key: ObjectKey, id: string): Promise<void> {
     for (;;) {
-      const now = Date.now();
-      const live = (budget.status?.reservations ?? []).filter((r) => Date.parse(r.expiresAt) > now);
-      // The same pod and change already reserved: a retried request (e.g. after a replica died).
-      if (
-        live.some(
-          (r) =>
-            r.podUID === claim.podUID && (r.podResourceVersion ?? "") === (claim.podResourceVersion ?? ""),
-        )
-      )
+      const batch = this.waiting.get(id) ?? [];
+      if (batch.length === 0) {
+        this.waiting.delete(id);
         return;
-      const resources = budgetResources(budget.spec);
-      const counted = tracker.usage(key.namespace ?? "", key.name, now)?.allocatedMilli ?? 0;
-      let reserved = 0;
-      for (const r of live) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
-      const cap = budget.spec.maxGPUs * 1000;
-      if (counted + reserved + claim.milliGPUs > cap) {
-        throw new AdmissionDenied(
-          refusal(budget, describeResources(resources), counted, reserved, claim.milliGPUs),
-        );
       }
-      if (claim.dryRun) return;
-      if (Date.now() > deadline) throw busy(id, claim);
-      const reservation: GPUBudgetReservation = {
-        pod: claim.pod,
-        podUID: claim.podUID,
-        milliGPUs: claim.milliGPUs,
-        expiresAt: new Date(now + ttlMs).toISOString(),
-      };
-      if (claim.podResourceVersion) reservation.podResourceVersion = claim.podResourceVersion;
+      this.waiting.set(id, []);
       try {
-        const written = await client.status().update(GPUBudgetKind, {
-          ...budget,
-          status: { ...budget.status, reservations: [...live, reservation] },
-        });
+        await this.commit(key, id, batch);
+      } catch (err) {
+        for (const w of batch) w.refuse(err);
+      }
+    }
+  }
+
+  /**
+   * Decides each admission of `batch` in order against the budget's latest version and writes the ones
+   * that fit in one status update; refusals and dry runs are answered at once, admissions after the write.
+   */
+  private async commit(key: ObjectKey, id: string, batch: Waiting[]): Promise<void> {
+    const { client, apiReader, tracker, ttlMs } = this.options;
+    const namespace = key.namespace ?? "";
+    let budget = newest(await client.get(GPUBudgetKind, key), this.latest.get(id));
+    let open = batch;
+    while (open.length > 0) {
+      const settledMark = budget.status?.settledPodResourceVersion;
+      const wait = Math.max(...open.map((w) => w.deadline)) - Date.now();
+      if (!(await tracker.waitForSettled(namespace, settledMark, wait))) {
+        for (const w of open) w.refuse(busy(id, w.claim));
+        return;
+      }
+      const now = Date.now();
+      const { kept, settled } = tracker.settle(budget.status?.reservations ?? [], settledMark, now);
+      const counted = tracker.usage(namespace, key.name, now)?.allocatedMilli ?? 0;
+      let reserved = 0;
+      for (const r of kept) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
+      const cap = budget.spec.maxGPUs * 1000;
+      const unit = describeResources(budgetResources(budget.spec));
+      const adding: GPUBudgetReservation[] = [];
+      const writing: Waiting[] = [];
+      for (const w of open) {
+        const { claim } = w;
+        // The same pod and change already reserved: a retried request (e.g. after a replica died).
+        const same = (r: GPUBudgetReservation) =>
+          r.podUID === claim.podUID && (r.podResourceVersion ?? "") === (claim.podResourceVersion ?? "");
+        if (kept.some(same) || adding.some(same)) {
+          w.admit();
+          continue;
+        }
+        if (counted + reserved + claim.milliGPUs > cap) {
+          w.refuse(new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs)));
+          continue;
+        }
+        if (claim.dryRun) {
+          w.admit();
+          continue;
+        }
+        if (Date.now() > w.deadline) {
+          w.refuse(busy(id, claim));
+          continue;
+        }
+        const reservation: GPUBudgetReservation = {
+          pod: claim.pod,
+          podUID: claim.podUID,
+          milliGPUs: claim.milliGPUs,
+          expiresAt: new Date(now + ttlMs).toISOString(),
+        };
+        if (claim.podResourceVersion) reservation.podResourceVersion = claim.podResourceVersion;
+        reserved += claim.milliGPUs;
+        adding.push(reservation);
+        writing.push(w);
+      }
+      if (writing.length === 0) return;
+      const status = { ...budget.status, reservations: [...kept, ...adding] };
+      if (settled !== undefined) status.settledPodResourceVersion = settled;
+      try {
+        const written = await client.status().update(GPUBudgetKind, { ...budget, status });
         this.latest.set(id, written);
+        for (const w of writing) w.admit();
         return;
       } catch (err) {
         if (!isConflict(err)) throw err;
-        if (Date.now() > deadline) throw busy(id, claim);
+        const now = Date.now();
+        open = writing.filter((w) => {
+          if (now <= w.deadline) return true;
+          w.refuse(busy(id, w.claim));
+          return false;
+        });
+        if (open.length === 0) return;
         budget = await apiReader.get(GPUBudgetKind, key);
         this.latest.set(id, budget);
       }
