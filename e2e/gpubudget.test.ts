@@ -125,8 +125,11 @@ describe("the scaffolded GPUBudget project", () => {
       metadata: { name: string };
       spec: { policyName?: string; matchConditions?: { expression: string }[] };
     };
-    const policy = docs.find((d) => d?.kind === "ValidatingAdmissionPolicy") as Policy;
-    const binding = docs.find((d) => d?.kind === "ValidatingAdmissionPolicyBinding") as Policy;
+    // config/rbac also holds the label's guard against everyone else (enforcement_label_guard.yaml).
+    const guard = (kind: string) =>
+      docs.find((d) => d?.kind === kind && !JSON.stringify(d).includes("enforcement-label-guard")) as Policy;
+    const policy = guard("ValidatingAdmissionPolicy");
+    const binding = guard("ValidatingAdmissionPolicyBinding");
     expect(policy.metadata.name).toBe("gpubudget-manager-guard-namespaces");
     // kustomize renames the binding's reference with the policy (namePrefix).
     expect(binding.spec.policyName).toBe(policy.metadata.name);
@@ -365,6 +368,101 @@ describe("one operator", () => {
     await apply(budgetManifest("init", "b", 8));
     await apply(gpuPodManifest("init", "p", 1, { initGPUs: 3 }));
     await expectStatus("init", "b", { allocated: 3, podCount: 1 });
+  });
+
+  // Ways past a Deny budget (the project README's "Ways past a Deny budget"), each closed here.
+  it("bypass: a tenant may not remove its namespace's enforcement label (the label guard)", async () => {
+    await namespace("guarded");
+    await apply(budgetManifest("guarded", "cap", 1, { enforcement: "Deny" }));
+    await enforcing("guarded", "cap");
+    const out = await kubectl(["kustomize", join(project, "config/default")]);
+    const guard = out.stdout
+      .split(/^---$/m)
+      .map((d) => parseYaml(d) as { metadata?: { name?: string } } | null)
+      .filter((d) => d?.metadata?.name === "gpubudget-enforcement-label-guard");
+    expect(guard).toHaveLength(2); // the policy and its binding
+    await kubectl(["apply", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
+    // A tenant who may edit namespaces (RBAC alone cannot say "but not that label").
+    await kubectl(["create", "clusterrole", "ns-editor", "--verb=get,patch,update", "--resource=namespaces"]);
+    await kubectl([
+      "create",
+      "clusterrolebinding",
+      "tenant-ns-editor",
+      "--clusterrole=ns-editor",
+      "--user=tenant",
+    ]);
+    try {
+      await eventually(async () => {
+        const removed = await cp.kubectl(
+          ["--as=tenant", "label", "namespace", "guarded", `${ENFORCEMENT_LABEL}-`],
+          {
+            reject: false,
+          },
+        );
+        expect(removed.exitCode).not.toBe(0);
+        expect(removed.all).toContain(`the label ${ENFORCEMENT_LABEL} is set by the GPUBudget operator`);
+      });
+      expect(await enforcementLabel(kubectl, "guarded")).toBe("Deny");
+      // The tenant's other labels are its own.
+      await kubectl(["--as=tenant", "label", "namespace", "guarded", "team=ml"]);
+    } finally {
+      await kubectl(["delete", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
+      await kubectl(["delete", "clusterrolebinding", "tenant-ns-editor"]);
+      await kubectl(["delete", "clusterrole", "ns-editor"]);
+    }
+  });
+
+  it("bypass: a GPU in a RuntimeClass's pod overhead is counted and refused past the cap", async () => {
+    await namespace("overhead");
+    await apply(
+      JSON.stringify({
+        apiVersion: "node.k8s.io/v1",
+        kind: "RuntimeClass",
+        metadata: { name: "gpu-overhead" },
+        handler: "runc",
+        overhead: { podFixed: { "nvidia.com/gpu": "1" } },
+      }),
+    );
+    await apply(budgetManifest("overhead", "cap", 2, { enforcement: "Deny" }));
+    await enforcing("overhead", "cap");
+    const pod = JSON.parse(gpuPodManifest("overhead", "with-overhead", 1));
+    pod.spec.runtimeClassName = "gpu-overhead";
+    await apply(JSON.stringify(pod));
+    await expectStatus("overhead", "cap", { allocated: 2, podCount: 1 });
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: gpuPodManifest("overhead", "one-more", 1),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toContain("this pod asks for 1 (3/2)");
+  });
+
+  it("bypass: the API server refuses a GPU to an ephemeral container and to an in-place resize", async () => {
+    await namespace("mutate");
+    await apply(budgetManifest("mutate", "cap", 1, { enforcement: "Deny" }));
+    await enforcing("mutate", "cap");
+    await apply(gpuPodManifest("mutate", "p", 1));
+    const pod = JSON.parse((await kubectl(["get", "pod", "p", "-n", "mutate", "-o", "json"])).stdout);
+    pod.spec.ephemeralContainers = [
+      { name: "debug", image: "busybox", resources: { limits: { "nvidia.com/gpu": "2" } } },
+    ];
+    const ephemeral = await cp.kubectl(["replace", "--subresource=ephemeralcontainers", "-f", "-"], {
+      input: JSON.stringify(pod),
+      reject: false,
+    });
+    expect(ephemeral.exitCode).not.toBe(0);
+    expect(ephemeral.all).toContain("cannot be set for an Ephemeral Container");
+    const gpus = { "nvidia.com/gpu": "3" };
+    const resize = await cp.kubectl(
+      ["patch", "pod", "p", "-n", "mutate", "--subresource=resize", "--type=strategic", "-p"].concat(
+        JSON.stringify({
+          spec: { containers: [{ name: "main", resources: { limits: gpus, requests: gpus } }] },
+        }),
+      ),
+      { reject: false },
+    );
+    expect(resize.exitCode).not.toBe(0);
+    expect(resize.all).toContain("only cpu and memory resources are mutable");
   });
 
   it("leaves a budget in another namespace untouched", async () => {

@@ -166,6 +166,8 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
 
   // The write guard of the namespace label (+kbts:guard in the controller): make manifests writes it.
   addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "write_guards.yaml", { first: true });
+  // ...and the same label against everyone else (a tenant who may edit its namespace's labels).
+  addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "enforcement_label_guard.yaml");
 
   // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
   addListItem(scaffold, "config/webhook/kustomization.yaml", "patches", {

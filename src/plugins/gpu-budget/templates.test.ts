@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { Renderer, templateSet } from "../../scaffold/template.js";
+import { readYamlDocuments } from "../../yaml/read.js";
 import { TEMPLATE_SET } from "./index.js";
 
 // Renders every template of the plugin with the GPUBudget tutorial's names and checks each output is
@@ -87,7 +87,7 @@ describe("gpu-budget/v1-alpha templates", { timeout: 60_000 }, () => {
 
   it("render YAML and JSON that parse", () => {
     for (const [path, body] of rendered) {
-      if (/\.ya?ml$/.test(path)) expect(() => parse(body), path).not.toThrow();
+      if (/\.ya?ml$/.test(path)) expect(() => readYamlDocuments(body, path), path).not.toThrow();
       if (path.endsWith(".json")) expect(() => JSON.parse(body), path).not.toThrow();
     }
   });
@@ -112,3 +112,55 @@ describe("gpu-budget/v1-alpha templates", { timeout: 60_000 }, () => {
     expect(podGPUs(pod, "nvidia.com/gpu")).toBe(4);
   });
 });
+
+describe("the README's ways past a Deny budget", () => {
+  // Each row names the tests or alerts that prove it; a renamed or deleted test must not leave a row
+  // pointing at nothing.
+  const repo = fileURLToPath(new URL("../../..", import.meta.url));
+  const readme = readFileSync(join(repo, "templates", TEMPLATE_SET, "README.md.hbs"), "utf8");
+  const section = readme.split("## Ways past a Deny budget")[1]?.split("\n## ")[0] ?? "";
+  const rows = section.split("\n").filter((line) => line.startsWith("| ") && !line.startsWith("| way past"));
+  const sources = [
+    ...readdirSync(join(repo, "e2e"))
+      .filter((f) => f.endsWith(".test.ts"))
+      .map((f) => join(repo, "e2e", f)),
+    ...listFiles(join(repo, "templates", TEMPLATE_SET)).filter((f) => f.endsWith(".hbs")),
+  ].map((f) => readFileSync(f, "utf8"));
+  const titles = new Set(
+    sources.flatMap((text) => [...text.matchAll(/\bit\(\s*"([^"]+)"/g)].map((m) => m[1])),
+  );
+  const alerts = new Set(sources.flatMap((text) => [...text.matchAll(/- alert: (\S+)/g)].map((m) => m[1])));
+
+  it("has a row for each way the issue lists", () => {
+    for (const way of [
+      "label",
+      "webhook is down",
+      "Init containers",
+      "resize",
+      "Relabelling",
+      "controllers",
+      "Static pods",
+    ]) {
+      expect(
+        rows.some((row) => row.includes(way)),
+        way,
+      ).toBe(true);
+    }
+  });
+
+  it("proves every row with a test or an alert that exists", () => {
+    for (const row of rows) {
+      const proof = row.split(" | ").at(-1) ?? "";
+      const names = [...proof.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+      expect(names.length, row).toBeGreaterThan(0);
+      for (const name of names)
+        expect(titles.has(name) || alerts.has(name), `${name} (in: ${row.slice(0, 60)}...)`).toBe(true);
+    }
+  });
+});
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}

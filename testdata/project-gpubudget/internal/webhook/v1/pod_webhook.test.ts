@@ -271,6 +271,19 @@ describe("PodCustomValidator", () => {
     expect(warnings).toEqual([expect.stringContaining("enforcement is Report")]);
   });
 
+  it("admits a mirror pod past a Deny budget with a warning: refusing it would not stop its static pod", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 1, { enforcement: "Deny" }));
+    r.tracker.upsertPod(gpuPod("running", 1));
+    const mirror = gpuPod("static-trainer", 2);
+    mirror.metadata = { ...mirror.metadata, annotations: { "kubernetes.io/config.mirror": "abc123" } };
+    const warnings = await r.validator.validateCreate(mirror);
+    expect(warnings).toEqual([
+      expect.stringContaining("(3/1); it mirrors a static pod, which runs whatever admission says"),
+    ]);
+    await expect(r.validator.validateCreate(gpuPod("regular", 2))).rejects.toThrow("(3/1)");
+  });
+
   it("ignores pods the budget's selector does not pick", async () => {
     const r = replica();
     await addBudget(

@@ -53,6 +53,9 @@ import { BudgetReservations } from "./reservations.js";
 // it) that leaves kube-system and the operator's own namespace alone.
 // +kubebuilder:webhook:path=/validate--v1-pod,mutating=false,failurePolicy=ignore,sideEffects=NoneOnDryRun,groups="",resources=pods;pods/resize,verbs=create;update,versions=v1,name=vpod-v1.kb.io,admissionReviewVersions=v1,timeoutSeconds=10
 
+/** The kubelet's annotation on the API server's copy of a static pod. */
+const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
+
 /** How long a reservation counts at most (--reservation-ttl): far longer than any cache's watch delay. */
 export const DEFAULT_RESERVATION_TTL_MS = 30_000;
 
@@ -87,6 +90,9 @@ export class PodCustomValidator implements CustomValidator<Pod> {
   private async check(oldPod: Pod | undefined, pod: Pod, dryRun: boolean): Promise<string[]> {
     const namespace = pod.metadata?.namespace;
     if (!namespace || !isCounted(pod)) return [];
+    // A mirror pod reflects a static pod that the kubelet runs whatever admission says: refusing it would
+    // only hide that pod from the budget. It is admitted and counted, and the budget reports the overrun.
+    const mirror = pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
     const keys = await budgetsInNamespace(this.options.client, namespace);
     const warnings: string[] = [];
     for (const key of keys) {
@@ -105,7 +111,7 @@ export class PodCustomValidator implements CustomValidator<Pod> {
       const asked = holds(pod) - holds(oldPod);
       if (asked <= 0) continue;
       const labels = { namespace, name: key.name };
-      if ((budget.spec.enforcement ?? "Report") === "Deny") {
+      if ((budget.spec.enforcement ?? "Report") === "Deny" && !mirror) {
         try {
           await this.options.reservations.reserve(key, {
             pod: pod.metadata?.name ?? "",
@@ -133,8 +139,11 @@ export class PodCustomValidator implements CustomValidator<Pod> {
         continue;
       }
       admissions.inc({ ...labels, result: "warned" });
+      const why = mirror
+        ? "it mirrors a static pod, which runs whatever admission says"
+        : "enforcement is Report";
       warnings.push(
-        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeResources(resources)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); enforcement is Report, so the pod is admitted`,
+        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeResources(resources)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); ${why}, so the pod is admitted`,
       );
     }
     return warnings;
