@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   createsPerNamespace,
   mergeFigures,
+  reasons,
   roundGoalLines,
   roundOrder,
   type SetFigures,
@@ -150,5 +151,17 @@ describe("steadyLines", () => {
       "Deny p99 − quota p99 = 0 ms (goal <= 10 ms): not measured: the webhook was called 0 times for 4 budget creates",
     );
     expect(lines[1]).toContain("UNEXPECTED: 1 (s-1 refused: busy)");
+  });
+});
+
+describe("reasons", () => {
+  it("groups refusals by message with numbers and namespaces masked, most frequent first", () => {
+    expect(
+      reasons([
+        "refused: GPUBudget vsq-r1-budget-001/budget allows 50; 50 in use",
+        "refused: busy, try again",
+        "refused: GPUBudget vsq-r1-budget-002/budget allows 50; 50 in use",
+      ]),
+    ).toBe("2× refused: GPUBudget <ns>/budget allows N; N in use; 1× refused: busy, try again");
   });
 });

@@ -266,6 +266,20 @@ async function timedCreate(
   }
 }
 
+/** Refusal messages by kind (numbers and names masked), most frequent first: "3× ..., 1× ...". */
+export function reasons(messages: readonly string[], top = 3): string {
+  const counts = new Map<string, number>();
+  for (const m of messages) {
+    const kind = m.replace(/vsq-[a-z0-9-]+/g, "<ns>").replace(/[0-9]+/g, "N");
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([kind, n]) => `${n}× ${kind}`)
+    .join("; ");
+}
+
 const fmtLoad = (l = loadavg()) => l.map((x) => x.toFixed(1)).join(" ");
 
 /** main.ts --vs-quota: runs the comparison; returns the exit code (2 for a bad flag, printed once). */
@@ -394,7 +408,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         .sort((a, b) => a.k - b.k || a.i - b.i)
         .map(({ i, k }) => gpuPod(names[i] as string, `p-${k}`, 1));
       const calls0 = await webhookCalls(c);
-      const results: { ms: number; outcome: Outcome }[] = [];
+      const results: { ms: number; outcome: Outcome; error?: string }[] = [];
       const t0 = performance.now();
       await pool(pods, options.concurrency, async (pod) => {
         results.push(await timedCreate(client, pod));
@@ -424,6 +438,10 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
       console.log(
         `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls} (load ${fmtLoad()})`,
       );
+      const notAdmitted = results.flatMap((r) =>
+        r.outcome === "admitted" ? [] : [`${r.outcome}: ${r.error ?? ""}`],
+      );
+      if (notAdmitted.length > 0) console.log(`  not admitted: ${reasons(notAdmitted)}`);
       await remove(names);
     }
     const merged = SETS.map((set) => mergeFigures(runs.filter((r) => r.set === set)));
@@ -436,24 +454,55 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
       const pairs = options.steadyRate * options.steadySeconds;
       // Room for every pair create: without a controller manager the quota's used is never lowered on delete.
       const cap = options.steadyPods + pairs + 1;
-      const tooBig = pairs + 2;
       console.log(
-        `\nsteady: one namespace per capped set holding ${options.steadyPods} pods (cap ${cap}); for ${options.steadySeconds} s, ${options.steadyRate}/s creates asking ${tooBig} GPUs (more than the room, all refused) and ${options.steadyRate}/s one-GPU create+delete pairs below the cap`,
+        `\nsteady: one namespace per capped set holding ${options.steadyPods} pods (cap ${cap}); for ${options.steadySeconds} s, ${options.steadyRate}/s creates asking more GPUs than the room (all refused) and ${options.steadyRate}/s one-GPU create+delete pairs below the cap`,
       );
       const steady: SteadyFigures[] = [];
       for (const set of ["quota", "budget"] as const) {
         const namespace = `vsq-steady-${set}`;
         await guard(set, namespace, cap);
         if (set === "budget") await budgetsEnforcing([namespace], cap);
-        const fill = Array.from({ length: options.steadyPods }, (_, k) => gpuPod(namespace, `f-${k}`, 1));
+        // Filled to exactly --steady-pods: a create refused on the way (e.g. a busy budget) is tried again.
+        let fill = Array.from({ length: options.steadyPods }, (_, k) => gpuPod(namespace, `f-${k}`, 1));
         const f0 = performance.now();
-        let fillFailed = 0;
-        await pool(fill, options.concurrency, async (pod) => {
-          if ((await timedCreate(client, pod)).outcome !== "admitted") fillFailed++;
-        });
+        const fillRefusals: string[] = [];
+        for (let pass = 0; fill.length > 0 && pass < 5; pass++) {
+          const again: PodObject[] = [];
+          await pool(fill, options.concurrency, async (pod) => {
+            const r = await timedCreate(client, pod);
+            if (r.outcome !== "admitted") {
+              again.push(pod);
+              fillRefusals.push(`${r.outcome}: ${r.error ?? ""}`);
+            }
+          });
+          fill = again;
+        }
+        const held = (await client.list(Pod, { namespace })).length;
         console.log(
-          `${LABEL[set]}: filled to ${options.steadyPods - fillFailed} pods in ${((performance.now() - f0) / 1000).toFixed(1)} s${fillFailed > 0 ? ` (${fillFailed} fill creates NOT admitted)` : ""}`,
+          `${LABEL[set]}: filled to ${held} pods in ${((performance.now() - f0) / 1000).toFixed(1)} s${fillRefusals.length > 0 ? `; ${fillRefusals.length} fill creates not admitted and tried again: ${reasons(fillRefusals)}` : ""}`,
         );
+        if (set === "budget") {
+          // The budget's status counts the pods and its reservations expire: start from that steady state.
+          const s0 = performance.now();
+          await eventually(
+            async () => {
+              const b = await client.get(GPUBudget, { namespace, name: "budget" });
+              const reserved =
+                (b.status as { reservations?: unknown[] } | undefined)?.reservations?.length ?? 0;
+              if (b.status?.allocatedGPUs !== held || reserved > 0)
+                throw new Error(
+                  `budget: ${b.status?.allocatedGPUs} allocated, ${reserved} reservations; want ${held}, 0`,
+                );
+            },
+            300_000,
+            500,
+          );
+          console.log(
+            `${LABEL[set]}: budget status settled (${held} allocated, no reservations) ${((performance.now() - s0) / 1000).toFixed(1)} s after the fill`,
+          );
+        }
+        // More than the room at any time: the room only shrinks while the pairs run.
+        const tooBig = cap - held + 1;
         const figures: SteadyFigures = {
           set,
           refusedLatencies: [],
