@@ -150,7 +150,7 @@ describe("steadyLines", () => {
     expect(lines.at(-1)).toBe(
       "Deny p99 − quota p99 = 0 ms (goal <= 10 ms): not measured: the webhook was called 0 times for 4 budget creates",
     );
-    expect(lines[1]).toContain("UNEXPECTED: 1 (s-1 refused: busy)");
+    expect(lines[1]).toContain("UNEXPECTED: 1 (1× s-N refused: busy)");
   });
 });
 

@@ -217,7 +217,7 @@ export function steadyLines(quota: SteadyFigures, budget: SteadyFigures): string
   const lines: string[] = [];
   for (const f of [quota, budget]) {
     lines.push(
-      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${f.unexpected.slice(0, 3).join("; ")})` : ""}`,
+      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${reasons(f.unexpected)})` : ""}`,
     );
   }
   const diff = percentile(all(budget), 99) - percentile(all(quota), 99);
