@@ -1,5 +1,7 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
+import { eventually } from "../../e2e/support/eventually.js";
+import type { ControlPlane } from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { defineKind } from "../../runtime/src/api/kind.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
@@ -152,4 +154,55 @@ export function budgetStatusTimer(informer: Informer<Budget>, timeoutMs: number)
       return Promise.race([seen, timeout]);
     },
   };
+}
+
+/** How many times kube-apiserver has called the Pod webhook (its apiserver_admission_webhook_request_total). */
+export async function webhookCalls(c: Pick<ControlPlane, "kubectl">): Promise<number> {
+  const text = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
+  let n = 0;
+  for (const line of text.split("\n")) {
+    if (
+      line.startsWith("apiserver_admission_webhook_request_total{") &&
+      line.includes('name="vpod-v1.kb.io"')
+    )
+      n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return n;
+}
+
+/**
+ * Polls until a dry-run pod asking for `gpus` in `namespace` is refused, and, given `because`, refused
+ * with a message containing it (which admission step refused: the webhook, or the quota plugin).
+ */
+export async function refusesDryRun(
+  client: APIClient,
+  namespace: string,
+  gpus: number,
+  because?: string,
+): Promise<void> {
+  await eventually(async () => {
+    const refusal = await client
+      .create(
+        Pod,
+        {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "probe", namespace },
+          spec: {
+            containers: [
+              { name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": String(gpus) } } },
+            ],
+          },
+        },
+        { dryRun: true },
+      )
+      .then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
+    if (refusal === undefined)
+      throw new Error(`a dry-run pod asking for ${gpus} GPUs in "${namespace}" was admitted`);
+    if (because !== undefined && !refusal.includes(because))
+      throw new Error(`a dry-run pod in "${namespace}" was refused, but not for "${because}": ${refusal}`);
+  });
 }

@@ -20,6 +20,13 @@
  *     [--cluster [--nodes 20]]   the same pods through Deployments on simulated nodes (cluster.ts)
  *     [--max-concurrent-reconciles 4]
  *     [--compare-go [--rounds 2]]   the TS operator beside its Go port, interleaved (compare-go.ts)
+ *     [--vs-quota]   a Deny GPUBudget against a ResourceQuota on requests.nvidia.com/gpu and against
+ *       nothing, on one control plane and operator, in interleaved rounds (vs-quota.ts):
+ *       [--namespaces 30] fresh namespaces per set and round, [--cap 50] one-GPU pods each,
+ *       [--creates 3000] creates per set and round (more than cap per namespace), [--concurrency 32],
+ *       [--rounds 2], [--cluster] (quota status kept by kube-controller-manager, not written once),
+ *       then the steady phase: [--steady-pods 3000] in one namespace per capped set, [--steady-rate 20]
+ *       refused creates/s and create+delete pairs/s (0: no steady phase) for [--steady-seconds 30]
  *
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
  */
@@ -47,8 +54,10 @@ import {
   GPUBudget,
   peakRSSMiB,
   pool,
+  refusesDryRun,
   startupReconciled,
   statusLatencies,
+  webhookCalls,
 } from "./common.js";
 import { waitForIdle } from "./footprint.js";
 import { createRateLines } from "./rate.js";
@@ -56,7 +65,8 @@ import { createRateLines } from "./rate.js";
 const { values } = parseArgs({
   options: {
     pods: { type: "string", default: "10000" },
-    namespaces: { type: "string", default: "100" },
+    // No default here: --vs-quota's is 30, the other figures' 100.
+    namespaces: { type: "string" },
     samples: { type: "string", default: "200" },
     concurrency: { type: "string", default: "32" },
     burst: { type: "string", default: "200" },
@@ -72,8 +82,19 @@ const { values } = parseArgs({
     "compare-go": { type: "boolean", default: false },
     rounds: { type: "string", default: "2" },
     "max-concurrent-reconciles": { type: "string", default: "4" },
+    // --vs-quota: Deny GPUBudget against ResourceQuota and against nothing, interleaved (vs-quota.ts).
+    "vs-quota": { type: "boolean", default: false },
+    creates: { type: "string" },
+    cap: { type: "string" },
+    "steady-rate": { type: "string" },
+    "steady-seconds": { type: "string" },
+    "steady-pods": { type: "string" },
   },
 });
+if (values["vs-quota"]) {
+  const { vsQuotaMain } = await import("./vs-quota.js");
+  process.exit(await vsQuotaMain(values));
+}
 if (values["compare-go"]) {
   const { compareGoMain } = await import("./compare-go.js");
   process.exit(await compareGoMain(values));
@@ -82,7 +103,7 @@ if (values.cluster) {
   const { runClusterBench } = await import("./cluster.js");
   await runClusterBench({
     pods: Number(values.pods),
-    namespaces: Number(values.namespaces),
+    namespaces: Number(values.namespaces ?? "100"),
     samples: Number(values.samples),
     nodes: Number(values.nodes),
     ...(values.project ? { project: values.project } : {}),
@@ -90,7 +111,7 @@ if (values.cluster) {
   process.exit(0);
 }
 const PODS = Number(values.pods);
-const NAMESPACES = Number(values.namespaces);
+const NAMESPACES = Number(values.namespaces ?? "100");
 const SAMPLES = Number(values.samples);
 const CONCURRENCY = Number(values.concurrency);
 const PER_NS = Math.ceil(PODS / NAMESPACES);
@@ -102,40 +123,6 @@ if (ENFORCEMENT !== "Report" && ENFORCEMENT !== "Deny") {
 }
 
 const ns = (i: number, set = "on") => `bench-${set}-${String(i).padStart(3, "0")}`;
-
-/** Polls until a dry-run pod asking for `gpus` in namespace "burst" is refused. */
-async function webhookRefuses(c: ControlPlane, gpus: number): Promise<void> {
-  await eventually(async () => {
-    const res = await c.kubectl(["apply", "--dry-run=server", "-f", "-"], {
-      reject: false,
-      input: JSON.stringify({
-        apiVersion: "v1",
-        kind: "Pod",
-        metadata: { name: "probe", namespace: "burst" },
-        spec: {
-          containers: [
-            { name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": String(gpus) } } },
-          ],
-        },
-      }),
-    });
-    if (res.exitCode === 0) throw new Error(`a dry-run pod asking for ${gpus} GPUs in "burst" was admitted`);
-  });
-}
-
-/** How many times kube-apiserver has called the Pod webhook (its apiserver_admission_webhook_request_total). */
-async function webhookCalls(c: ControlPlane): Promise<number> {
-  const text = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
-  let n = 0;
-  for (const line of text.split("\n")) {
-    if (
-      line.startsWith("apiserver_admission_webhook_request_total{") &&
-      line.includes('name="vpod-v1.kb.io"')
-    )
-      n += Number(line.slice(line.lastIndexOf(" ") + 1));
-  }
-  return n;
-}
 
 const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-"));
 const project = values.project ?? join(work, "gpubudget");
@@ -198,7 +185,7 @@ try {
   // Only namespaces holding a Deny budget are sent to the webhook: wait until the operator has labelled
   // "burst" (the budget's Enforcing condition), then until the webhook refuses a dry-run pod past it.
   await c.kubectl(["wait", "gb", "cap", "-n", "burst", "--for=condition=Enforcing", "--timeout=120s"]);
-  await webhookRefuses(c, 11);
+  await refusesDryRun(client, "burst", 11);
   const burstClients = Array.from({ length: 4 }, () => createClient(c.env.kubeConfig));
   const burstLatencies: number[] = [];
   const burstResults = await Promise.allSettled(
@@ -263,7 +250,7 @@ try {
     input: JSON.stringify({ apiVersion: "v1", kind: "List", items: restored.items }),
   });
   // The budget is full from the burst: a refusal says the webhook is called again.
-  await webhookRefuses(c, 1);
+  await refusesDryRun(client, "burst", 1);
   if (ENFORCEMENT === "Deny") {
     // Every namespace labelled, so each of the pods below is sent to the webhook.
     await c.kubectl(["wait", "gb", "--all", "-A", "--for=condition=Enforcing", "--timeout=300s"]);
