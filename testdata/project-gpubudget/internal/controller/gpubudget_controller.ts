@@ -363,6 +363,8 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
       const t = new UsageTracker({ waitForPods: podCacheWaiter(cache) });
       const pods = await cache.getInformer(Pod);
       const budgets = await cache.getInformer(GPUBudgetKind);
+      // resource.k8s.io/v1 is served from Kubernetes 1.34 (DRA GA): on an older cluster this informer
+      // never syncs, and the manager is never ready.
       const claims = await cache.getInformer(ResourceClaimKind);
       t.attach(
         pods,
