@@ -102,11 +102,19 @@ describe("claimDevices (ResourceQuota's <class>.deviceclass.resource.k8s.io/devi
   });
 
   it("does not count a claim made for a pod's DRA extended resource (the pod's resources are counted)", () => {
-    const extended = claim([{ name: "container-0-request-0", exactly: { deviceClassName: GPU, count: 2 } }], {
-      annotations: { [EXTENDED_RESOURCE_CLAIM_ANNOTATION]: "true" },
-    });
+    const requests = [{ name: "container-0-request-0", exactly: { deviceClassName: GPU, count: 2 } }];
+    const annotations = { [EXTENDED_RESOURCE_CLAIM_ANNOTATION]: "true" };
+    const owner = { apiVersion: "v1", kind: "Pod", name: "p", uid: "u", controller: true };
+    const extended = claim(requests, { annotations, ownerReferences: [owner] });
     expect(claimDevices(extended).size).toBe(0);
     expect(claimMilliGPUs(extended, [{ name: GPU }])).toBe(0);
+    // The annotation alone, which any tenant can set, is not enough.
+    expect(claimMilliGPUs(claim(requests, { annotations }), [{ name: GPU }])).toBe(2000);
+    expect(
+      claimMilliGPUs(claim(requests, { annotations, ownerReferences: [{ ...owner, controller: false }] }), [
+        { name: GPU },
+      ]),
+    ).toBe(2000);
   });
 });
 

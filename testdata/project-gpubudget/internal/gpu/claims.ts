@@ -34,7 +34,9 @@ import {
  *   one claim can be allocated (AllocationResultsMaxSize), an unknown mode counts nothing;
  * - a request with firstAvailable counts, per DeviceClass, its largest alternative;
  * - a claim the scheduler made for a pod's extended resource (DRA extended resources, KEP-5004: marked
- *   with the extended-resource-claim annotation) is not counted: the pod's own resources already are.
+ *   with the extended-resource-claim annotation and controlled by the pod) is not counted: the pod's own
+ *   resources already are. The annotation alone is not enough, or any tenant could set it; ResourceQuota
+ *   goes further and reads the owner pod, which a tenant could still name here (a known limit).
  */
 
 /** The most devices one claim can be allocated (resource.k8s.io AllocationResultsMaxSize). */
@@ -96,7 +98,7 @@ export function claimDevices(claim: ResourceClaim): Map<string, number> {
   const devices = new Map<string, number>();
   const add = (deviceClass: string, n: number) =>
     devices.set(deviceClass, (devices.get(deviceClass) ?? 0) + n);
-  if (claim.metadata?.annotations?.[EXTENDED_RESOURCE_CLAIM_ANNOTATION] === "true") return devices;
+  if (isExtendedResourceClaim(claim)) return devices;
   for (const request of claim.spec?.devices?.requests ?? []) {
     if (request.firstAvailable && request.firstAvailable.length > 0) {
       // The worst case per class: whichever alternative the scheduler picks fits under it.
@@ -111,6 +113,14 @@ export function claimDevices(claim: ResourceClaim): Map<string, number> {
     }
   }
   return devices;
+}
+
+/** Whether the scheduler made this claim for a pod's DRA extended resources: annotated and controlled by a Pod. */
+export function isExtendedResourceClaim(claim: ResourceClaim): boolean {
+  if (claim.metadata?.annotations?.[EXTENDED_RESOURCE_CLAIM_ANNOTATION] !== "true") return false;
+  return (claim.metadata?.ownerReferences ?? []).some(
+    (o) => o.apiVersion === "v1" && o.kind === "Pod" && o.controller === true,
+  );
 }
 
 /** The GPUs (in thousandths) a claim holds under a budget's device classes: each class's devices times its weight. */
