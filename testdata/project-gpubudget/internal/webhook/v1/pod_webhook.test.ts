@@ -341,7 +341,7 @@ describe("ResourceClaimCustomValidator", () => {
     const reservations = new BudgetReservations({ client, apiReader: client, tracker, ttlMs: 30_000 });
     return {
       tracker,
-      pods: new PodCustomValidator({ client, tracker, reservations }),
+      validator: new PodCustomValidator({ client, tracker, reservations }),
       claims: new ResourceClaimCustomValidator({ client, tracker, reservations }),
     };
   }
@@ -364,12 +364,12 @@ describe("ResourceClaimCustomValidator", () => {
       expect.objectContaining({ pod: "resourceclaim/fits", podUID: fits.metadata?.uid, milliGPUs: 1000 }),
     ]);
     // The reservation holds the claim's device until the cache sees it: a pod cannot take it meanwhile.
-    await expect(r.pods.validateCreate(gpuPod("pod", 1))).rejects.toThrow(
+    await expect(r.validator.validateCreate(gpuPod("pod", 1))).rejects.toThrow(
       "4 in use (3 allocated, 1 reserved), this pod asks for 1 (5/4)",
     );
     // Seen by the cache, the claim is counted there and its reservation no longer adds to it.
     r.tracker.upsertClaim(fits);
-    await expect(r.pods.validateCreate(gpuPod("pod2", 1))).rejects.toThrow(
+    await expect(r.validator.validateCreate(gpuPod("pod2", 1))).rejects.toThrow(
       "4 in use (4 allocated, 0 reserved)",
     );
   });
