@@ -2,12 +2,15 @@
  * The GPUBudget operator against real workloads, on envtest's cluster mode (one cluster for the file):
  * four simulated nodes with 8 GPUs each, the scheduler placing pods, the controller manager running
  * Deployments, ReplicaSets, Jobs, namespace deletion and node lifecycle, and kwok running the pods.
- * The project is scaffolded by the built CLI with no hand edits, as in gpubudget.test.ts.
+ * The project is scaffolded by the built CLI with no hand edits, as in gpubudget.test.ts. The controller
+ * manager also runs the resourceclaim controller, and DRA's ResourceSlices stand for the nodes' GPUs, so
+ * the scheduler allocates ResourceClaims (no driver: kwok runs the pods).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLUSTER_CONTROLLERS } from "../runtime/src/envtest/index.js";
 import { eventually } from "./support/eventually.js";
 import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
 import {
@@ -109,6 +112,8 @@ beforeAll(async () => {
     cluster: {
       nodes: NODES.map((name) => ({ name, capacity: { "nvidia.com/gpu": "8" } })),
       nodeMonitorGracePeriodSeconds: 8,
+      // Creates the ResourceClaims of pods' ResourceClaimTemplates (Dynamic Resource Allocation).
+      controllerManagerFlags: { controllers: [...CLUSTER_CONTROLLERS, "resourceclaim-controller"].join(",") },
     },
   });
   op = await startOperator(project, cp, { name: "cluster", logDir: join(work, "logs") });
@@ -336,5 +341,123 @@ describe("GPUBudget on a cluster that schedules", () => {
       expect(metricValue(text, "gpubudget_max_gpus", { namespace: ns, name: "b" })).toBeUndefined();
     });
     expect(await status("deploy", "b")).toMatchObject({ allocated: 2 }); // others untouched
+  });
+});
+
+// Issue 28 item 3: GPUs asked for through Dynamic Resource Allocation are counted and enforced. The nodes'
+// GPUs are published as ResourceSlices of a simulated driver; the scheduler allocates claims from them.
+describe("GPUBudget with Dynamic Resource Allocation", () => {
+  const DRIVER = "gpu.example.com";
+  const CLASS = "gpu.example.com";
+
+  const claimSpec = (count: number) => ({
+    devices: { requests: [{ name: "gpu", exactly: { deviceClassName: CLASS, count } }] },
+  });
+  /** A pod whose container uses the claim `claim` (a template's, or an existing claim's). */
+  const claimPod = (ns: string, name: string, source: Record<string, string>) => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace: ns },
+    spec: {
+      terminationGracePeriodSeconds: 5,
+      resourceClaims: [{ name: "gpu", ...source }],
+      containers: [
+        { name: "main", image: "registry.k8s.io/pause:3.10", resources: { claims: [{ name: "gpu" }] } },
+      ],
+    },
+  });
+
+  beforeAll(async () => {
+    await apply({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "DeviceClass",
+      metadata: { name: CLASS },
+      spec: { selectors: [{ cel: { expression: `device.driver == "${DRIVER}"` } }] },
+    });
+    for (const node of NODES) {
+      await apply({
+        apiVersion: "resource.k8s.io/v1",
+        kind: "ResourceSlice",
+        metadata: { name: `${node}-gpus` },
+        spec: {
+          driver: DRIVER,
+          nodeName: node,
+          pool: { name: node, generation: 1, resourceSliceCount: 1 },
+          devices: Array.from({ length: 8 }, (_, i) => ({ name: `gpu-${i}` })),
+        },
+      });
+    }
+  });
+
+  it("counts a template's claim once allocated, refuses claims over a Deny budget, and a template pod stays Pending", async () => {
+    const ns = await namespace("dra");
+    await kubectl(
+      ["apply", "-f", "-"],
+      budgetManifest(ns, "cap", 4, { enforcement: "Deny", deviceClasses: [{ name: CLASS }] }),
+    );
+    await expectEnforcing(kubectl, ns, "cap");
+    await apply({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaimTemplate",
+      metadata: { name: "two-gpus", namespace: ns },
+      spec: { spec: claimSpec(2) },
+    });
+
+    // A pod asking through a template: the resourceclaim controller creates its claim (admitted: 2/4),
+    // the scheduler allocates two of the node's devices, and the budget counts the claim.
+    await apply(claimPod(ns, "trainer", { resourceClaimTemplateName: "two-gpus" }));
+    await eventually(async () => {
+      expect((await pods(ns)).find((p) => p.metadata.name === "trainer")?.status.phase).toBe("Running");
+    }, 30_000);
+    const claims = JSON.parse((await kubectl(["get", "resourceclaims", "-n", ns, "-o", "json"])).stdout) as {
+      items: { status?: { allocation?: { devices?: { results?: { driver: string }[] } } } }[];
+    };
+    expect(claims.items).toHaveLength(1);
+    expect(claims.items[0]?.status?.allocation?.devices?.results?.map((r) => r.driver)).toEqual([
+      DRIVER,
+      DRIVER,
+    ]);
+    await expectStatus(ns, "cap", { allocated: 2, podCount: 0, claimCount: 1, ready: "True" });
+
+    // A claim created directly that would take the budget to 5/4 is refused by the webhook.
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: JSON.stringify({
+        apiVersion: "resource.k8s.io/v1",
+        kind: "ResourceClaim",
+        metadata: { name: "three", namespace: ns },
+        spec: claimSpec(3),
+      }),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toContain(
+      `resourceclaim denied: GPUBudget ${ns}/cap allows 4 GPUs (nvidia.com/gpu, DeviceClass ${CLASS}); 2 in use`,
+    );
+    expect(refused.all).toContain("this claim asks for 3 (5/4)");
+
+    // One that fits is admitted and counted at once, allocated or not (as ResourceQuota charges it),
+    // and a pod that uses it adds nothing more.
+    await apply({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name: "spare", namespace: ns },
+      spec: claimSpec(2),
+    });
+    await expectStatus(ns, "cap", { allocated: 4, claimCount: 2 });
+    await apply(claimPod(ns, "user", { resourceClaimName: "spare" }));
+
+    // The budget is full: a second template pod is created (it asks for no GPU itself), but its claim is
+    // refused, so it stays Pending, and its events say why.
+    await apply(claimPod(ns, "second", { resourceClaimTemplateName: "two-gpus" }));
+    await eventually(async () => {
+      const said = (await events(ns, "second")).map((e) => `${e.reason}: ${e.message}`).join("\n");
+      expect(said).toMatch(
+        /FailedResourceClaimCreation: PodResourceClaim gpu: .*admission webhook "vresourceclaim-v1\.kb\.io" denied the request: resourceclaim denied: GPUBudget dra\/cap allows 4 .*this claim asks for 2 \(6\/4\)/,
+      );
+    }, 30_000);
+    const second = (await pods(ns)).find((p) => p.metadata.name === "second");
+    expect(second?.status.phase).toBe("Pending");
+    expect(second?.spec.nodeName).toBeUndefined();
+    await expectStatus(ns, "cap", { allocated: 4, claimCount: 2, ready: "True" });
   });
 });

@@ -8,6 +8,8 @@ export type Kubectl = (args: string[], input?: string) => Promise<{ stdout: stri
 export interface BudgetStatus {
   allocated?: number;
   podCount?: number;
+  /** status.claimCount: the counted ResourceClaims (spec.deviceClasses). */
+  claimCount?: number;
   ready?: string;
   reason?: string;
   message?: string;
@@ -19,6 +21,7 @@ export async function budgetStatus(kubectl: Kubectl, namespace: string, name: st
     status?: {
       allocatedGPUs?: number;
       podCount?: number;
+      claimCount?: number;
       conditions?: { type: string; status: string; reason: string; message: string }[];
     };
   };
@@ -26,6 +29,7 @@ export async function budgetStatus(kubectl: Kubectl, namespace: string, name: st
   return {
     allocated: b.status?.allocatedGPUs,
     podCount: b.status?.podCount,
+    claimCount: b.status?.claimCount,
     ready: ready?.status,
     reason: ready?.reason,
     message: ready?.message,

@@ -37,12 +37,33 @@ export interface GPUBudgetResource {
   weight?: string;
 }
 
+// GPUBudgetDeviceClass is one DeviceClass whose devices a budget counts when pods ask for them through Dynamic
+// Resource Allocation (ResourceClaims, directly or from a ResourceClaimTemplate), and what one device of it
+// is worth in GPUs. A list of its own rather than a deviceClassName on resources entries: a resources name is
+// an extended resource (a domain-prefixed name counted per container) while a DeviceClass is a cluster object
+// counted per claim, by other rules (ResourceQuota's <class>.deviceclass.resource.k8s.io/devices); one
+// entry holding either would need a "one of" rule, and the two names are validated differently.
+export interface GPUBudgetDeviceClass {
+  // name is the DeviceClass, e.g. gpu.nvidia.com.
+  // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
+  // +kubebuilder:validation:MaxLength=253
+  name: string;
+
+  // weight is how many GPUs one device of this class counts as, a decimal written as a string:
+  // "1" for a whole GPU, "0.125" (or "125m") for a partition that is an eighth of one. Default "1".
+  // +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]{1,3})?|[0-9]+m)$`
+  // +kubebuilder:validation:MaxLength=16
+  // +optional
+  weight?: string;
+}
+
 // GPUBudgetReservation holds GPUs for a pod this budget admitted that the operator's caches may not
 // have seen yet, so that pods admitted at the same moment, by any webhook replica, see each other.
 export interface GPUBudgetReservation {
-  // pod is the name of the admitted pod.
+  // pod is the name of the admitted pod, or of the admitted ResourceClaim (then named "resourceclaim/<name>").
   pod: string;
-  // podUID is its uid.
+  // podUID is its uid (the claim's, for a claim). A claim's reservation is kept until it expires: the
+  // high-water mark below follows the Pod cache only.
   podUID: string;
   // podResourceVersion is the pod's resourceVersion before an update that made it hold more (a
   // relabel into this budget, a resize); empty for a create. The reservation is released on a replica
@@ -56,14 +77,15 @@ export interface GPUBudgetReservation {
   expiresAt: string;
 }
 
-// GPUBudgetSpec caps the GPUs the pods of one namespace (or the pods a selector picks in it) may hold.
+// GPUBudgetSpec caps the GPUs the pods and ResourceClaims of one namespace (or those a selector picks in it) may hold.
 // +kubebuilder:validation:XValidation:rule="!self.resourceName.startsWith('kubernetes.io/') && !self.resourceName.contains('.kubernetes.io/') && !self.resourceName.startsWith('requests.')",message="resourceName must be an extended resource such as nvidia.com/gpu, not a native kubernetes.io resource",fieldPath=".resourceName"
 export interface GPUBudgetSpec {
   // maxGPUs is the most GPUs the selected pods may hold together.
   // +kubebuilder:validation:Minimum=0
   maxGPUs: int64;
 
-  // selector picks the pods that count against this budget; all pods of the namespace when absent.
+  // selector picks the pods and ResourceClaims (by their own labels; a claim made from a template carries
+  // the template's labels) that count against this budget; all of the namespace when absent.
   // +optional
   selector?: LabelSelector;
 
@@ -85,6 +107,19 @@ export interface GPUBudgetSpec {
   // +optional
   resources?: GPUBudgetResource[];
 
+  // deviceClasses lists the DeviceClasses whose devices count too, each with a weight in GPUs, e.g.
+  // [{name: gpu.nvidia.com}], so a Deny budget cannot be bypassed by asking for GPUs through a
+  // ResourceClaim. Claims are counted by ResourceQuota's rules for <class>.deviceclass.resource.k8s.io/devices:
+  // each existing claim of the namespace (the claim is the unit, however many pods share it) at the
+  // devices it asks for: an exact count as asked, allocationMode All at 32 (the most one claim can be
+  // allocated), firstAvailable at its largest alternative. Claims the scheduler makes for a pod's extended
+  // resource (DRA extended resources) are not counted again: the pod's resources are.
+  // +listType=map
+  // +listMapKey=name
+  // +kubebuilder:validation:MaxItems=32
+  // +optional
+  deviceClasses?: GPUBudgetDeviceClass[];
+
   // enforcement is Report (count and report) or Deny (also refuse pods that would exceed the cap).
   // +kubebuilder:default=Report
   // +optional
@@ -93,8 +128,8 @@ export interface GPUBudgetSpec {
 
 // GPUBudgetStatus is what the controller observed.
 export interface GPUBudgetStatus {
-  // allocatedGPUs is the sum of the GPUs the counted pods hold (the scheduler's rule per pod, each
-  // resource times its weight, rounded up to a whole GPU). Counted pods are those the selector picks
+  // allocatedGPUs is the sum of the GPUs the counted pods and claims hold (the scheduler's rule per pod,
+  // each resource times its weight; each claim's devices times its class's weight; rounded up to a whole GPU). Counted pods are those the selector picks
   // that are not Succeeded or Failed, by ResourceQuota's rule: a pod in phase Unknown still counts (its
   // node may still run it), and a terminating pod counts until its deletionTimestamp plus
   // deletionGracePeriodSeconds has passed, after which it no longer does (a pod stuck terminating on a
@@ -106,10 +141,15 @@ export interface GPUBudgetStatus {
   // +optional
   podCount?: int32;
 
-  // resourceClaimPods is how many selected pods claim devices through resourceClaims (Dynamic Resource
-  // Allocation). Such claims are not counted: a budget counts extended resources only.
+  // claimCount is the number of counted ResourceClaims that ask for at least one device of deviceClasses.
   // +optional
-  resourceClaimPods?: int32;
+  claimCount?: int32;
+
+  // uncountedClaims is how many selected ResourceClaims ask for devices of no class in deviceClasses
+  // (Dynamic Resource Allocation the budget does not count): list their classes in deviceClasses if they
+  // are GPUs. Absent when there are none.
+  // +optional
+  uncountedClaims?: int32;
 
   // reservations are GPUs held for pods admitted under a Deny budget that the writer's cache had not
   // seen yet; written by the Pod webhook with optimistic concurrency, released once seen (see

@@ -43,13 +43,8 @@ import {
 } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
-import {
-  budgetResources,
-  budgetUsage,
-  DEFAULT_RESOURCE_NAME,
-  describeResources,
-  formatGPUs,
-} from "../gpu/podgpus.js";
+import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
+import { budgetResources, budgetUsage, DEFAULT_RESOURCE_NAME, formatGPUs } from "../gpu/podgpus.js";
 import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
 import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
@@ -88,6 +83,9 @@ export interface GPUBudgetReconcilerOptions {
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// ResourceClaims are counted (spec.deviceClasses). ResourceClaimTemplates are not read: a template's
+// claims are counted, and checked by the webhook, when the resourceclaim controller creates them.
+// +kubebuilder:rbac:groups=resource.k8s.io,resources=resourceclaims,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;patch
 // RBAC cannot say "only this label": the guard lets the manager's ServiceAccount change nothing else of a
 // namespace (not Pod Security Admission's labels), enforced by config/rbac/write_guards.yaml.
@@ -124,7 +122,7 @@ export class GPUBudgetReconciler implements Reconciler {
     }
 
     const resources = budgetResources(budget.spec);
-    const unit = describeResources(resources);
+    const unit = describeBudget(budget.spec);
     const now = Date.now();
     const pods = await client.list(Pod, { namespace });
     // Pod names only when utilization needs them: a reconcile does no work for a feature that is off.
@@ -133,6 +131,13 @@ export class GPUBudgetReconciler implements Reconciler {
       { resources, selector: budget.spec.selector },
       { now, podNames: !!this.options.utilization },
     );
+    // Claims count once each, in their own namespace, while they exist (ResourceQuota's rule, claims.ts).
+    const claims = await client.list(ResourceClaimKind, { namespace });
+    const claimUsage = budgetClaimUsage(claims, {
+      deviceClasses: budget.spec.deviceClasses ?? [],
+      selector: budget.spec.selector,
+    });
+    usage.allocatedMilli += claimUsage.allocatedMilli;
     const tracked = this.options.tracker?.usage(namespace, request.name, now);
     if (tracked && tracked.allocatedMilli !== usage.allocatedMilli) {
       // The recount from scratch is the truth; a difference is a bug in the incremental count.
@@ -156,8 +161,10 @@ export class GPUBudgetReconciler implements Reconciler {
       status.allocatedGPUs = allocatedGPUs;
       status.podCount = usage.podCount;
       status.observedGeneration = generation;
-      if (usage.resourceClaimPods > 0) status.resourceClaimPods = usage.resourceClaimPods;
-      else delete status.resourceClaimPods;
+      if (claimUsage.claimCount > 0) status.claimCount = claimUsage.claimCount;
+      else delete status.claimCount;
+      if (claimUsage.uncountedClaims > 0) status.uncountedClaims = claimUsage.uncountedClaims;
+      else delete status.uncountedClaims;
       // Expired reservations go, and so do those whose pods this replica's cache has seen (released up
       // to settledPodResourceVersion); the others stay (see internal/webhook/v1/reservations.ts).
       const tracker = this.options.tracker;
@@ -197,7 +204,10 @@ export class GPUBudgetReconciler implements Reconciler {
       exceeded: isExceeded,
     });
     if (written) {
-      context.log.info({ allocatedGPUs, maxGPUs: max, pods: usage.podCount }, "status updated");
+      context.log.info(
+        { allocatedGPUs, maxGPUs: max, pods: usage.podCount, claims: claimUsage.claimCount },
+        "status updated",
+      );
       if (isExceeded && !wasExceeded) {
         this.options.recorder.event(
           budget,
@@ -353,12 +363,21 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
       const t = new UsageTracker({ waitForPods: podCacheWaiter(cache) });
       const pods = await cache.getInformer(Pod);
       const budgets = await cache.getInformer(GPUBudgetKind);
-      t.attach(pods, budgets, (b: GPUBudget) => ({
-        namespace: b.metadata?.namespace ?? "",
-        name: b.metadata?.name ?? "",
-        selector: b.spec?.selector,
-        resources: budgetResources(b.spec ?? { maxGPUs: 0 }),
-      }));
+      // resource.k8s.io/v1 is served from Kubernetes 1.34 (DRA GA): on an older cluster this informer
+      // never syncs, and the manager is never ready.
+      const claims = await cache.getInformer(ResourceClaimKind);
+      t.attach(
+        pods,
+        budgets,
+        (b: GPUBudget) => ({
+          namespace: b.metadata?.namespace ?? "",
+          name: b.metadata?.name ?? "",
+          selector: b.spec?.selector,
+          resources: budgetResources(b.spec ?? { maxGPUs: 0 }),
+          deviceClasses: b.spec?.deviceClasses,
+        }),
+        claims,
+      );
       return t;
     })();
     trackers.set(mgr, tracker);
@@ -384,8 +403,8 @@ export interface SetupGPUBudgetOptions {
 
 /**
  * Registers two controllers. "gpubudget": For(GPUBudget) with the generation-changed predicate
- * (status writes do not wake it), Watches(Pod) mapped to the budgets of the pod's namespace through a
- * field index, and Watches(Namespace) when its enforcement label changes (the Enforcing condition).
+ * (status writes do not wake it), Watches(Pod) and Watches(ResourceClaim) mapped to the budgets of the
+ * object's namespace through a field index, and Watches(Namespace) when its enforcement label changes (the Enforcing condition).
  * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny budget.
  */
 export async function setupGPUBudgetController(
@@ -411,6 +430,14 @@ export async function setupGPUBudgetController(
       enqueueRequestsFromMapFunc((pod) => budgetsInNamespace(client, pod.metadata?.namespace)),
       {
         predicates: [podCountMayChange],
+      },
+    )
+    // A claim's spec is immutable: only its creation, labels and deletion change what it counts.
+    .watches(
+      ResourceClaimKind,
+      enqueueRequestsFromMapFunc((c: ResourceClaim) => budgetsInNamespace(client, c.metadata?.namespace)),
+      {
+        predicates: [claimCountMayChange],
       },
     )
     .watches(
@@ -501,11 +528,18 @@ export const podCountMayChange: Predicate<Pod> = {
         p.metadata?.labels,
         p.metadata?.deletionTimestamp,
         p.metadata?.deletionGracePeriodSeconds,
-        (p.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length,
         p.spec?.containers?.map((c) => c.resources),
         p.spec?.initContainers?.map((c) => [c.resources, c.restartPolicy]),
       ]);
     return counted(a) !== counted(b);
+  },
+};
+
+/** Drops claim updates that cannot change any budget (allocation, reservedFor, devices status): only labels. */
+export const claimCountMayChange: Predicate<ResourceClaim> = {
+  update({ objectOld: a, objectNew: b }) {
+    if (!a || !b) return true;
+    return JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {});
   },
 };
 

@@ -24,6 +24,7 @@ import { createFakeClient } from "@kbts/runtime/fake";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { type DeviceRequest, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import { UsageTracker } from "../gpu/usage.js";
 import type { BudgetMetrics } from "../metrics/metrics.js";
 import {
@@ -258,7 +259,7 @@ describe("GPUBudgetReconciler", () => {
     expect((await get("b")).status?.allocatedGPUs).toBe(2); // the recount is what status reports
   });
 
-  it("counts MIG slices by weight and reports pods with resourceClaims", async () => {
+  it("counts MIG slices by weight", async () => {
     await client.create(
       GPUBudgetKind,
       budget("mixed", 1, { resources: [{ name: GPU }, { name: "nvidia.com/mig-1g.10gb", weight: "0.125" }] }),
@@ -269,17 +270,51 @@ describe("GPUBudgetReconciler", () => {
         containers: [{ name: "c", image: "x", resources: { limits: { "nvidia.com/mig-1g.10gb": "10" } } }],
       },
     });
-    await client.create(Pod, {
-      ...gpuPod("dra", 0),
-      spec: {
-        containers: [{ name: "c", image: "x" }],
-        resourceClaims: [{ name: "gpu", resourceClaimName: "c" }],
-      } as Pod["spec"],
-    });
     await reconcile("mixed");
     const got = await get("mixed");
-    expect(got.status).toMatchObject({ allocatedGPUs: 2, podCount: 1, resourceClaimPods: 1 });
+    expect(got.status).toMatchObject({ allocatedGPUs: 2, podCount: 1 });
     expect(got.status?.conditions?.[0]).toMatchObject({ status: "False", message: "1.25/1 GPUs" });
+  });
+
+  it("counts the ResourceClaims of its DeviceClasses once each, and reports claims of other classes", async () => {
+    await client.create(
+      GPUBudgetKind,
+      budget("dra", 4, {
+        deviceClasses: [{ name: "gpu.example.com" }, { name: "mig.example.com", weight: "0.5" }],
+      }),
+    );
+    const claim = (name: string, requests: DeviceRequest[]): ResourceClaim => ({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name, namespace: NS },
+      spec: { devices: { requests } },
+    });
+    await client.create(
+      ResourceClaimKind,
+      claim("two", [{ name: "r", exactly: { deviceClassName: "gpu.example.com", count: 2 } }]),
+    );
+    await client.create(
+      ResourceClaimKind,
+      claim("slices", [{ name: "r", exactly: { deviceClassName: "mig.example.com", count: 3 } }]),
+    );
+    await client.create(
+      ResourceClaimKind,
+      claim("nic", [{ name: "r", exactly: { deviceClassName: "nic.example.com" } }]),
+    );
+    // Two pods share the claim "two": it counts once, and the pods add nothing.
+    for (const name of ["p1", "p2"]) {
+      await client.create(Pod, {
+        ...gpuPod(name, 0),
+        spec: {
+          containers: [{ name: "c", image: "x" }],
+          resourceClaims: [{ name: "gpu", resourceClaimName: "two" }],
+        } as Pod["spec"],
+      });
+    }
+    await reconcile("dra");
+    const got = await get("dra");
+    expect(got.status).toMatchObject({ allocatedGPUs: 4, podCount: 0, claimCount: 2, uncountedClaims: 1 });
+    expect(got.status?.conditions?.[0]).toMatchObject({ status: "True", message: "3.5/4 GPUs" });
   });
 
   it("drops expired reservations and keeps live ones", async () => {

@@ -241,16 +241,12 @@ describe("budgetUsage", () => {
     expect(usage.allocatedMilli).toBe(6375);
   });
 
-  it("reports pods that claim devices through resourceClaims", () => {
+  it("counts nothing for a pod's resourceClaims: the claims themselves are counted (claims.ts), once", () => {
     const claiming = pod("dra", { containers: [{ name: "a" }] });
     (claiming.spec as unknown as Record<string, unknown>).resourceClaims = [
       { name: "gpu", resourceClaimName: "c" },
     ];
-    expect(budgetUsage([claiming], gpus)).toMatchObject({
-      allocatedMilli: 0,
-      podCount: 0,
-      resourceClaimPods: 1,
-    });
+    expect(budgetUsage([claiming], gpus)).toMatchObject({ allocatedMilli: 0, podCount: 0 });
   });
 
   it("does not count pods that hold no GPU", () => {

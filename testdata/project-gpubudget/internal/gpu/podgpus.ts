@@ -126,11 +126,6 @@ export function isCounted(pod: Pod, now = Date.now()): boolean {
   return countsUntil(pod) > now;
 }
 
-/** Whether a pod claims devices through Dynamic Resource Allocation, which no budget can count. */
-export function hasResourceClaims(pod: Pod): boolean {
-  return ((pod.spec as { resourceClaims?: unknown[] } | undefined)?.resourceClaims?.length ?? 0) > 0;
-}
-
 /** One resource name a budget counts, and how many GPUs one unit of it is worth. */
 export interface BudgetResource {
   name: string;
@@ -220,6 +215,7 @@ export function selectorMatches(
   return true;
 }
 
+/** What the pods of a namespace hold under a budget (its claims are counted by claims.ts). */
 export interface BudgetUsage {
   /** GPUs held by the counted pods, in thousandths (weights make fractions). */
   allocatedMilli: number;
@@ -227,8 +223,6 @@ export interface BudgetUsage {
   podCount: number;
   /** Names of those pods, for the utilization query; only collected when asked for. */
   podNames: string[];
-  /** Selected pods that claim devices through resourceClaims (DRA), which the budget cannot count. */
-  resourceClaimPods: number;
   /** The next moment (ms) a counted terminating pod stops counting; Infinity when none will. */
   nextChangeAt: number;
 }
@@ -249,14 +243,12 @@ export function budgetUsage(
     allocatedMilli: 0,
     podCount: 0,
     podNames: [],
-    resourceClaimPods: 0,
     nextChangeAt: Number.POSITIVE_INFINITY,
   };
   for (const pod of pods) {
     const until = countsUntil(pod);
     if (until <= now) continue;
     if (!selectorMatches(rule.selector, pod.metadata?.labels)) continue;
-    if (hasResourceClaims(pod)) usage.resourceClaimPods += 1;
     const milli = podMilliGPUs(pod, rule.resources);
     if (milli <= 0) continue;
     usage.allocatedMilli += milli;
@@ -300,10 +292,6 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       containers: (spec.containers ?? []).map(keepResources),
       initContainers: spec.initContainers?.map(keepResources),
       overhead: spec.overhead,
-      // Only whether there are claims: a budget reports such pods, it cannot count them.
-      resourceClaims: (spec as { resourceClaims?: { name?: string }[] }).resourceClaims?.map((c) => ({
-        name: c.name,
-      })),
     },
     status: pod.status && { phase: pod.status.phase },
   } as unknown as T;

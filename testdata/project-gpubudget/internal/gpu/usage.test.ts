@@ -16,6 +16,7 @@ limitations under the License.
 
 import type { Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
+import { budgetClaimUsage, type ResourceClaim } from "./claims.js";
 import { budgetUsage, DEFAULT_RESOURCE_NAME as GPU } from "./podgpus.js";
 import { UsageTracker } from "./usage.js";
 
@@ -95,5 +96,47 @@ describe("UsageTracker", () => {
     expect(t.hasSeen("x", "7")).toBe(true);
     t.deletePod(pod("x", 1, { rv: "8" }));
     expect(t.hasSeen("x")).toBe(true);
+  });
+
+  it("counts ResourceClaims of the budget's classes once each, through creates, relabels and deletes", () => {
+    const t = new UsageTracker();
+    const budget = { ...ml, deviceClasses: [{ name: "gpu.example.com", weight: "0.5" }] };
+    const claim = (uid: string, devices: number, team: string): ResourceClaim => ({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name: uid, uid, namespace: "ns", labels: { team } },
+      spec: {
+        devices: {
+          requests: [{ name: "r", exactly: { deviceClassName: "gpu.example.com", count: devices } }],
+        },
+      },
+    });
+    const claims = new Map<string, ResourceClaim>();
+    const upsert = (c: ResourceClaim) => {
+      claims.set(c.metadata?.uid ?? "", c);
+      t.upsertClaim(c);
+    };
+    const check = () =>
+      expect(t.usage("ns", "ml")?.allocatedMilli).toBe(
+        budgetClaimUsage([...claims.values()], budget).allocatedMilli,
+      );
+    upsert(claim("a", 4, "ml"));
+    t.upsertBudget(budget); // a budget created after its claims counts them
+    check();
+    expect(t.usage("ns", "ml")).toEqual({ allocatedMilli: 2000, podCount: 0 });
+    upsert(claim("b", 2, "web"));
+    check();
+    upsert(claim("b", 2, "ml"));
+    check();
+    expect(t.usage("ns", "ml")?.allocatedMilli).toBe(3000);
+    expect(t.hasSeen("a")).toBe(true);
+    claims.delete("a");
+    t.deleteClaim(claim("a", 4, "ml"));
+    check();
+    expect(t.hasSeen("a")).toBe(true); // seen go: its reservation no longer adds to a decision
+    expect(
+      t.settle([{ podUID: "b", expiresAt: new Date(Date.now() + 1000).toISOString() }], undefined, Date.now())
+        .kept,
+    ).toHaveLength(1);
   });
 });

@@ -21,6 +21,7 @@ import {
   type LabelSelector,
   type Pod,
 } from "@kbts/runtime";
+import { type BudgetDeviceClass, claimMilliGPUs, type ResourceClaim } from "./claims.js";
 import { type BudgetResource, countsUntil, podMilliGPUs, selectorMatches } from "./podgpus.js";
 
 /** What the tracker needs of a budget: where it is and what it counts. */
@@ -29,6 +30,8 @@ export interface TrackedBudget {
   name: string;
   selector?: LabelSelector;
   resources: readonly BudgetResource[];
+  /** The DeviceClasses whose ResourceClaims it counts (claims.ts); none when absent. */
+  deviceClasses?: readonly BudgetDeviceClass[];
 }
 
 /** A budget's usage at one moment, read in constant time. */
@@ -40,6 +43,7 @@ export interface TrackedUsage {
 interface BudgetState {
   selector?: LabelSelector;
   resources: readonly BudgetResource[];
+  deviceClasses: readonly BudgetDeviceClass[];
   /** The rule as text, to tell a spec change that needs a recount from a status-only update. */
   rule: string;
   allocatedMilli: number;
@@ -64,6 +68,8 @@ export type PodCacheWaiter = (
 
 interface NamespaceState {
   pods: Map<string, Pod>;
+  /** uid -> ResourceClaim: each counts once, in its own namespace (claims.ts). */
+  claims: Map<string, ResourceClaim>;
   budgets: Map<string, BudgetState>;
   /** The newest pod version seen here: a version at or below it has passed this replica's cache. */
   newestVersion?: string;
@@ -85,6 +91,13 @@ export class UsageTracker {
   private readonly versions = new Map<string, string>();
   /** uid -> when this replica saw the pod deleted, and the version it was deleted at; kept for `forgetAfterMs`. */
   private readonly gone = new Map<string, { at: number; resourceVersion: string }>();
+  /**
+   * uid -> when this replica's ResourceClaim cache saw the claim (still there, or deleted within
+   * `forgetAfterMs`). A claim's reservation stops adding to a decision once seen here (hasSeen), but it is
+   * never released early (seenAt is for pods only): the settled high-water mark follows the Pod cache, so
+   * a claim's reservation stays on the budget until it expires and no replica can miss it.
+   */
+  private readonly claimsSeen = new Map<string, number>();
   private readonly forgetAfterMs: number;
   private readonly waitForPods?: PodCacheWaiter;
 
@@ -103,7 +116,12 @@ export class UsageTracker {
     pods: Informer<Pod>,
     budgets: Informer<B>,
     describe: (budget: B) => TrackedBudget,
+    claims?: Informer<ResourceClaim>,
   ): void {
+    claims?.addEventHandler((e) => {
+      if (e.type === "delete") this.deleteClaim(e.object);
+      else this.upsertClaim(e.object);
+    });
     budgets.addEventHandler((e) => {
       if (e.type === "delete") this.deleteBudget(describe(e.object));
       else this.upsertBudget(describe(e.object));
@@ -117,17 +135,19 @@ export class UsageTracker {
   upsertBudget(budget: TrackedBudget): void {
     const ns = this.namespace(budget.namespace);
     const name = budget.name;
-    const rule = JSON.stringify([budget.selector ?? null, budget.resources]);
+    const rule = JSON.stringify([budget.selector ?? null, budget.resources, budget.deviceClasses ?? []]);
     if (ns.budgets.get(name)?.rule === rule) return;
     const state: BudgetState = {
       selector: budget.selector,
       resources: budget.resources,
+      deviceClasses: budget.deviceClasses ?? [],
       rule,
       allocatedMilli: 0,
       podCount: 0,
       terminating: new Map(),
     };
     for (const pod of ns.pods.values()) add(state, pod, 1);
+    for (const claim of ns.claims.values()) addClaim(state, claim, 1);
     ns.budgets.set(name, state);
   }
 
@@ -168,6 +188,36 @@ export class UsageTracker {
     }
   }
 
+  upsertClaim(claim: ResourceClaim): void {
+    const uid = claim.metadata?.uid ?? "";
+    const ns = this.namespace(claim.metadata?.namespace ?? "");
+    const old = ns.claims.get(uid);
+    for (const state of ns.budgets.values()) {
+      if (old) addClaim(state, old, -1);
+      addClaim(state, claim, 1);
+    }
+    ns.claims.set(uid, claim);
+    this.claimsSeen.set(uid, Date.now());
+  }
+
+  deleteClaim(claim: ResourceClaim): void {
+    const uid = claim.metadata?.uid ?? "";
+    const ns = this.namespaces.get(claim.metadata?.namespace ?? "");
+    const old = ns?.claims.get(uid);
+    if (ns && old) {
+      for (const state of ns.budgets.values()) addClaim(state, old, -1);
+      ns.claims.delete(uid);
+    }
+    const now = Date.now();
+    this.claimsSeen.delete(uid); // re-inserted last, so the oldest stay first
+    this.claimsSeen.set(uid, now);
+    for (const [key, at] of this.claimsSeen) {
+      if (now - at < this.forgetAfterMs) break;
+      if (ns?.claims.has(key)) continue;
+      this.claimsSeen.delete(key);
+    }
+  }
+
   /** A budget's usage at `now`; undefined until this replica's cache has seen the budget. */
   usage(namespace: string, name: string, now = Date.now()): TrackedUsage | undefined {
     const state = this.namespaces.get(namespace)?.budgets.get(name);
@@ -186,7 +236,7 @@ export class UsageTracker {
    * pod is in the cache or was seen deleted; for an update, the cache holds another version of it.
    */
   hasSeen(uid: string, resourceVersion = ""): boolean {
-    return this.seenAt(uid, resourceVersion) !== undefined;
+    return this.seenAt(uid, resourceVersion) !== undefined || this.claimsSeen.has(uid);
   }
 
   /** The version at which `hasSeen(uid, resourceVersion)` became true (the deletion's, for a pod seen go). */
@@ -249,7 +299,7 @@ export class UsageTracker {
   private namespace(name: string): NamespaceState {
     let ns = this.namespaces.get(name);
     if (!ns) {
-      ns = { pods: new Map(), budgets: new Map() };
+      ns = { pods: new Map(), claims: new Map(), budgets: new Map() };
       this.namespaces.set(name, ns);
     }
     return ns;
@@ -268,4 +318,11 @@ function add(state: BudgetState, pod: Pod, sign: 1 | -1): void {
   const uid = pod.metadata?.uid ?? "";
   if (sign < 0) state.terminating.delete(uid);
   else if (Number.isFinite(until)) state.terminating.set(uid, { until, milli });
+}
+
+/** Adds (sign 1) or removes (sign -1) what `claim` holds under a budget (claims.ts). */
+function addClaim(state: BudgetState, claim: ResourceClaim, sign: 1 | -1): void {
+  if (state.deviceClasses.length === 0) return;
+  if (!selectorMatches(state.selector, claim.metadata?.labels)) return;
+  state.allocatedMilli += sign * claimMilliGPUs(claim, state.deviceClasses);
 }

@@ -25,10 +25,12 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { BUDGET_NAMESPACE_INDEX } from "../../controller/gpubudget_controller.js";
+import type { DeviceRequest, ResourceClaim } from "../../gpu/claims.js";
 import { budgetResources } from "../../gpu/podgpus.js";
 import { UsageTracker } from "../../gpu/usage.js";
 import { PodCustomValidator } from "./pod_webhook.js";
 import { BudgetReservations } from "./reservations.js";
+import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
 const CRDS = fileURLToPath(new URL("../../../config/crd/bases", import.meta.url));
 const NS = "team-a";
@@ -110,6 +112,7 @@ async function addBudget(r: Replica[], b: GPUBudget): Promise<GPUBudget> {
       name: b.metadata?.name ?? "",
       selector: created.spec.selector,
       resources: budgetResources(created.spec),
+      deviceClasses: created.spec.deviceClasses,
     });
   }
   return created;
@@ -332,5 +335,68 @@ describe("PodCustomValidator", () => {
     await expect(r.validator.validateCreate(gpuPod("again", 1, { resource: MIG }))).rejects.toThrow(
       "allows 1 GPUs (nvidia.com/gpu, nvidia.com/mig-1g.10gb×0.125); 1 in use (0.875 allocated, 0.125 reserved), this pod asks for 0.125 (1.125/1)",
     );
+  });
+});
+
+function gpuClaim(name: string, devices: number, deviceClassName = "gpu.example.com"): ResourceClaim {
+  const requests: DeviceRequest[] = [{ name: "gpu", exactly: { deviceClassName, count: devices } }];
+  return {
+    apiVersion: "resource.k8s.io/v1",
+    kind: "ResourceClaim",
+    metadata: { name, namespace: NS, uid: randomUUID() },
+    spec: { devices: { requests } },
+  };
+}
+
+describe("ResourceClaimCustomValidator", () => {
+  function claimReplica() {
+    const tracker = new UsageTracker();
+    const reservations = new BudgetReservations({ client, apiReader: client, tracker, ttlMs: 30_000 });
+    return {
+      tracker,
+      validator: new PodCustomValidator({ client, tracker, reservations }),
+      claims: new ResourceClaimCustomValidator({ client, tracker, reservations }),
+    };
+  }
+
+  it("denies a claim that would push a Deny budget past its cap, counting pods and claims together", async () => {
+    const r = claimReplica();
+    await addBudget(
+      [r],
+      budget("cap", 4, { enforcement: "Deny", deviceClasses: [{ name: "gpu.example.com" }] }),
+    );
+    r.tracker.upsertPod(gpuPod("running", 1));
+    r.tracker.upsertClaim(gpuClaim("held", 2));
+    await expect(r.claims.validateCreate(gpuClaim("more", 2))).rejects.toThrow(
+      "resourceclaim denied: GPUBudget team-a/cap allows 4 GPUs (nvidia.com/gpu, DeviceClass gpu.example.com); 3 in use (3 allocated, 0 reserved), this claim asks for 2 (5/4)",
+    );
+    const fits = gpuClaim("fits", 1);
+    await expect(r.claims.validateCreate(fits)).resolves.toEqual([]);
+    const status = (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status;
+    expect(status?.reservations).toEqual([
+      expect.objectContaining({ pod: "resourceclaim/fits", podUID: fits.metadata?.uid, milliGPUs: 1000 }),
+    ]);
+    // The reservation holds the claim's device until the cache sees it: a pod cannot take it meanwhile.
+    await expect(r.validator.validateCreate(gpuPod("pod", 1))).rejects.toThrow(
+      "4 in use (3 allocated, 1 reserved), this pod asks for 1 (5/4)",
+    );
+    // Seen by the cache, the claim is counted there and its reservation no longer adds to it.
+    r.tracker.upsertClaim(fits);
+    await expect(r.validator.validateCreate(gpuPod("pod2", 1))).rejects.toThrow(
+      "4 in use (4 allocated, 0 reserved)",
+    );
+  });
+
+  it("admits claims of classes the budget does not count, and only warns under Report", async () => {
+    const r = claimReplica();
+    await addBudget(
+      [r],
+      budget("cap", 1, { enforcement: "Deny", deviceClasses: [{ name: "gpu.example.com" }] }),
+    );
+    await addBudget([r], budget("report", 1, { deviceClasses: [{ name: "nic.example.com" }] }));
+    await expect(r.claims.validateCreate(gpuClaim("nics", 2, "nic.example.com"))).resolves.toEqual([
+      "GPUBudget team-a/report allows 1 GPUs (nvidia.com/gpu, DeviceClass nic.example.com); 0 in use, this claim asks for 2 (2/1); enforcement is Report, so the claim is admitted",
+    ]);
+    await expect(r.claims.validateUpdate()).resolves.toEqual([]);
   });
 });

@@ -27,17 +27,12 @@ import {
 import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { budgetsInNamespace, usageTrackerFor } from "../../controller/gpubudget_controller.js";
-import {
-  budgetResources,
-  describeResources,
-  formatGPUs,
-  isCounted,
-  podMilliGPUs,
-  selectorMatches,
-} from "../../gpu/podgpus.js";
+import { describeBudget, ResourceClaimKind } from "../../gpu/claims.js";
+import { budgetResources, formatGPUs, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
 import type { UsageTracker } from "../../gpu/usage.js";
 import { admissions } from "../../metrics/metrics.js";
 import { BudgetReservations } from "./reservations.js";
+import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
 // Pods are checked on create and on update: a relabel can move a running pod under a budget's
 // selector, and an in-place resize (the pods/resize subresource) can make it hold more. Each is
@@ -143,14 +138,18 @@ export class PodCustomValidator implements CustomValidator<Pod> {
         ? "it mirrors a static pod, which runs whatever admission says"
         : "enforcement is Report";
       warnings.push(
-        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeResources(resources)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); ${why}, so the pod is admitted`,
+        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeBudget(budget.spec)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); ${why}, so the pod is admitted`,
       );
     }
     return warnings;
   }
 }
 
-/** Registers the Pod validator at /validate--v1-pod on the manager's webhook server. */
+/**
+ * Registers the Pod validator at /validate--v1-pod and the ResourceClaim validator at
+ * /validate-resource-k8s-io-v1-resourceclaim on the manager's webhook server; both reserve through the
+ * same BudgetReservations, so pods and claims admitted at once queue behind one write per budget.
+ */
 export async function setupPodWebhookWithManager(
   mgr: Manager,
   options: { reservationTTLMs?: number } = {},
@@ -165,5 +164,8 @@ export async function setupPodWebhookWithManager(
   });
   webhookManagedBy(mgr, Pod)
     .withValidator(new PodCustomValidator({ client, tracker, reservations }))
+    .complete();
+  webhookManagedBy(mgr, ResourceClaimKind)
+    .withValidator(new ResourceClaimCustomValidator({ client, tracker, reservations }))
     .complete();
 }

@@ -17,7 +17,8 @@ limitations under the License.
 import { AdmissionDenied, type Client, isConflict, type ObjectKey, type Reader } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
-import { budgetResources, describeResources, formatGPUs } from "../../gpu/podgpus.js";
+import { describeBudget } from "../../gpu/claims.js";
+import { formatGPUs } from "../../gpu/podgpus.js";
 import type { UsageTracker } from "../../gpu/usage.js";
 
 /**
@@ -67,7 +68,11 @@ export interface ReservationOptions {
 
 /** What one admission asks of one budget. */
 export interface Claim {
+  /** What is admitted, as refusals name it: a pod (the default) or a ResourceClaim. */
+  kind?: "pod" | "resourceclaim";
+  /** Its name; a ResourceClaim's reservation records it as "resourceclaim/<name>". */
   pod: string;
+  /** Its uid (a ResourceClaim's, for a claim). */
   podUID: string;
   /** For an update: the pod's resourceVersion before it. */
   podResourceVersion?: string;
@@ -146,7 +151,7 @@ export class BudgetReservations {
       let reserved = 0;
       for (const r of kept) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
       const cap = budget.spec.maxGPUs * 1000;
-      const unit = describeResources(budgetResources(budget.spec));
+      const unit = describeBudget(budget.spec);
       const adding: GPUBudgetReservation[] = [];
       const writing: Waiting[] = [];
       for (const w of open) {
@@ -159,7 +164,9 @@ export class BudgetReservations {
           continue;
         }
         if (counted + reserved + claim.milliGPUs > cap) {
-          w.refuse(new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs)));
+          w.refuse(
+            new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)),
+          );
           continue;
         }
         if (claim.dryRun) {
@@ -171,7 +178,7 @@ export class BudgetReservations {
           continue;
         }
         const reservation: GPUBudgetReservation = {
-          pod: claim.pod,
+          pod: claim.kind === "resourceclaim" ? `resourceclaim/${claim.pod}` : claim.pod,
           podUID: claim.podUID,
           milliGPUs: claim.milliGPUs,
           expiresAt: new Date(now + ttlMs).toISOString(),
@@ -207,21 +214,23 @@ export class BudgetReservations {
 
 function busy(id: string, claim: Claim): AdmissionDenied {
   return new AdmissionDenied(
-    `pod denied: GPUBudget ${id} is busy with other admissions; could not reserve ${formatGPUs(claim.milliGPUs)} GPUs in time, try again`,
+    `${claim.kind ?? "pod"} denied: GPUBudget ${id} is busy with other admissions; could not reserve ${formatGPUs(claim.milliGPUs)} GPUs in time, try again`,
   );
 }
 
-/** The refusal: the budget, its cap, what is in use (counted and reserved) and what the pod asked for. */
+/** The refusal: the budget, its cap, what is in use (counted and reserved) and what the pod (or claim) asked for. */
 export function refusal(
   budget: GPUBudget,
   unit: string,
   countedMilli: number,
   reservedMilli: number,
   askedMilli: number,
+  kind: Claim["kind"] = "pod",
 ): string {
   const inUse = countedMilli + reservedMilli;
   const max = budget.spec.maxGPUs;
-  return `pod denied: GPUBudget ${budget.metadata?.namespace}/${budget.metadata?.name} allows ${max} ${unit}; ${formatGPUs(inUse)} in use (${formatGPUs(countedMilli)} allocated, ${formatGPUs(reservedMilli)} reserved), this pod asks for ${formatGPUs(askedMilli)} (${formatGPUs(inUse + askedMilli)}/${max})`;
+  const what = kind === "resourceclaim" ? "claim" : "pod";
+  return `${kind} denied: GPUBudget ${budget.metadata?.namespace}/${budget.metadata?.name} allows ${max} ${unit}; ${formatGPUs(inUse)} in use (${formatGPUs(countedMilli)} allocated, ${formatGPUs(reservedMilli)} reserved), this ${what} asks for ${formatGPUs(askedMilli)} (${formatGPUs(inUse + askedMilli)}/${max})`;
 }
 
 /**

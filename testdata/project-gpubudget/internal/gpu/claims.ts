@@ -1,0 +1,198 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { defineKind, type KubernetesObject, type LabelSelector, type ObjectMeta } from "@kbts/runtime";
+import {
+  type BudgetResource,
+  budgetResources,
+  describeResources,
+  formatGPUs,
+  quantityMilli,
+  selectorMatches,
+} from "./podgpus.js";
+
+/**
+ * GPUs asked for through Dynamic Resource Allocation, counted by ResourceQuota's rules for
+ * `<class>.deviceclass.resource.k8s.io/devices` (Kubernetes' claim quota evaluator):
+ *
+ * - the claim is the unit: it counts once in its own namespace while it exists, however many pods
+ *   share it and whether or not it is allocated yet (as ResourceQuota charges it from its creation);
+ * - per request, allocationMode ExactCount counts `count` devices (1 when unset), All counts the most
+ *   one claim can be allocated (AllocationResultsMaxSize), an unknown mode counts nothing;
+ * - a request with firstAvailable counts, per DeviceClass, its largest alternative;
+ * - a claim the scheduler made for a pod's extended resource (DRA extended resources, KEP-5004: marked
+ *   with the extended-resource-claim annotation and controlled by the pod) is not counted: the pod's own
+ *   resources already are. The annotation alone is not enough, or any tenant could set it; ResourceQuota
+ *   goes further and reads the owner pod, which a tenant could still name here (a known limit).
+ */
+
+/** The most devices one claim can be allocated (resource.k8s.io AllocationResultsMaxSize). */
+export const ALLOCATION_RESULTS_MAX_SIZE = 32;
+
+/** Marks the claim the scheduler creates for a pod's DRA-backed extended resources. */
+export const EXTENDED_RESOURCE_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim";
+
+/** One way of satisfying a request: a DeviceClass, a mode and a count. */
+export interface DeviceSubRequest {
+  name?: string;
+  deviceClassName?: string;
+  allocationMode?: string;
+  count?: number;
+}
+
+/** A request of a claim: exactly one way, or firstAvailable's alternatives in order of preference. */
+export interface DeviceRequest {
+  name?: string;
+  exactly?: DeviceSubRequest;
+  firstAvailable?: DeviceSubRequest[];
+}
+
+/** The part of a resource.k8s.io/v1 ResourceClaim the count needs. */
+export interface ResourceClaim extends KubernetesObject {
+  metadata?: ObjectMeta;
+  spec?: { devices?: { requests?: DeviceRequest[] } };
+  status?: {
+    allocation?: unknown;
+    reservedFor?: { resource?: string; name?: string; uid?: string }[];
+  };
+}
+
+export const ResourceClaimKind = defineKind<ResourceClaim>({
+  group: "resource.k8s.io",
+  version: "v1",
+  kind: "ResourceClaim",
+  plural: "resourceclaims",
+  namespaced: true,
+});
+
+/** One DeviceClass a budget counts, and how many GPUs one device of it is worth. */
+export interface BudgetDeviceClass {
+  name: string;
+  /** A Quantity ("1", "0.125", "125m"); 1 when absent. */
+  weight?: string | number;
+}
+
+/** Devices one way of a request counts: its count as asked, All at the most a claim can hold. */
+function subRequestDevices(sub: DeviceSubRequest): number {
+  const mode = sub.allocationMode ?? "ExactCount";
+  if (mode === "ExactCount") return sub.count ?? 1;
+  if (mode === "All") return ALLOCATION_RESULTS_MAX_SIZE;
+  return 0; // a mode this operator does not know counts nothing, as in ResourceQuota after a downgrade
+}
+
+/** The devices a claim counts per DeviceClass (ResourceQuota's rules, see above). */
+export function claimDevices(claim: ResourceClaim): Map<string, number> {
+  const devices = new Map<string, number>();
+  const add = (deviceClass: string, n: number) =>
+    devices.set(deviceClass, (devices.get(deviceClass) ?? 0) + n);
+  if (isExtendedResourceClaim(claim)) return devices;
+  for (const request of claim.spec?.devices?.requests ?? []) {
+    if (request.firstAvailable && request.firstAvailable.length > 0) {
+      // The worst case per class: whichever alternative the scheduler picks fits under it.
+      const largest = new Map<string, number>();
+      for (const sub of request.firstAvailable) {
+        const deviceClass = sub.deviceClassName ?? "";
+        largest.set(deviceClass, Math.max(largest.get(deviceClass) ?? 0, subRequestDevices(sub)));
+      }
+      for (const [deviceClass, n] of largest) add(deviceClass, n);
+    } else if (request.exactly) {
+      add(request.exactly.deviceClassName ?? "", subRequestDevices(request.exactly));
+    }
+  }
+  return devices;
+}
+
+/** Whether the scheduler made this claim for a pod's DRA extended resources: annotated and controlled by a Pod. */
+export function isExtendedResourceClaim(claim: ResourceClaim): boolean {
+  if (claim.metadata?.annotations?.[EXTENDED_RESOURCE_CLAIM_ANNOTATION] !== "true") return false;
+  return (claim.metadata?.ownerReferences ?? []).some(
+    (o) => o.apiVersion === "v1" && o.kind === "Pod" && o.controller === true,
+  );
+}
+
+/** The GPUs (in thousandths) a claim holds under a budget's device classes: each class's devices times its weight. */
+export function claimMilliGPUs(claim: ResourceClaim, deviceClasses: readonly BudgetDeviceClass[]): number {
+  if (deviceClasses.length === 0) return 0;
+  const devices = claimDevices(claim);
+  let milli = 0;
+  for (const c of deviceClasses) {
+    const n = devices.get(c.name) ?? 0;
+    if (n > 0) milli += n * quantityMilli(c.weight ?? 1);
+  }
+  return milli;
+}
+
+/** Whether a claim asks for devices, none of them of a class the budget counts. */
+export function isUncountedClaim(claim: ResourceClaim, deviceClasses: readonly BudgetDeviceClass[]): boolean {
+  const devices = claimDevices(claim);
+  let asks = false;
+  for (const [deviceClass, n] of devices) {
+    if (n <= 0) continue;
+    if (deviceClasses.some((c) => c.name === deviceClass)) return false;
+    asks = true;
+  }
+  return asks;
+}
+
+export interface ClaimUsage {
+  /** GPUs the counted claims hold, in thousandths. */
+  allocatedMilli: number;
+  /** Claims that hold at least one device of the budget's classes. */
+  claimCount: number;
+  /** Selected claims that ask for devices of no class the budget counts. */
+  uncountedClaims: number;
+}
+
+/** Sums what the claims of one namespace that a budget selects hold. */
+export function budgetClaimUsage(
+  claims: readonly ResourceClaim[],
+  rule: { deviceClasses: readonly BudgetDeviceClass[]; selector?: LabelSelector },
+): ClaimUsage {
+  const usage: ClaimUsage = { allocatedMilli: 0, claimCount: 0, uncountedClaims: 0 };
+  for (const claim of claims) {
+    if (!selectorMatches(rule.selector, claim.metadata?.labels)) continue;
+    const milli = claimMilliGPUs(claim, rule.deviceClasses);
+    if (milli > 0) {
+      usage.allocatedMilli += milli;
+      usage.claimCount += 1;
+    } else if (isUncountedClaim(claim, rule.deviceClasses)) {
+      usage.uncountedClaims += 1;
+    }
+  }
+  return usage;
+}
+
+/**
+ * What a budget counts as a refusal or event names it: its resources (describeResources), and its
+ * DeviceClasses when it has any: "GPUs (nvidia.com/gpu, DeviceClass gpu.nvidia.com)".
+ */
+export function describeBudget(spec: {
+  resources?: BudgetResource[];
+  resourceName?: string;
+  deviceClasses?: readonly BudgetDeviceClass[];
+}): string {
+  const resources = budgetResources(spec);
+  const classes = spec.deviceClasses ?? [];
+  if (classes.length === 0) return describeResources(resources);
+  const parts = [
+    ...resources.map((r) => ({ name: r.name, weight: r.weight })),
+    ...classes.map((c) => ({ name: `DeviceClass ${c.name}`, weight: c.weight })),
+  ].map((p) => {
+    const w = quantityMilli(p.weight ?? 1);
+    return w === 1000 ? p.name : `${p.name}×${formatGPUs(w)}`;
+  });
+  return `GPUs (${parts.join(", ")})`;
+}
