@@ -275,9 +275,14 @@ export class UsageTracker {
     return { kept, settled: newest };
   }
 
+  /** Whether this tracker has seen a pod event at or past `settled` in `namespace` (no mark: true). */
+  passedSettled(namespace: string, settled: string | undefined): boolean {
+    return settled === undefined || this.observedPast(namespace, settled);
+  }
+
   /** Resolves true once this replica's Pod cache has passed `settled` in `namespace`; false after timeoutMs. */
   async waitForSettled(namespace: string, settled: string | undefined, timeoutMs: number): Promise<boolean> {
-    if (settled === undefined || this.observedPast(namespace, settled)) return true;
+    if (settled === undefined || this.passedSettled(namespace, settled)) return true;
     if (this.waitForPods) return this.waitForPods(namespace, settled, timeoutMs);
     return false;
   }

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { Client, Pod } from "@kbts/runtime";
 import { createFakeClient } from "@kbts/runtime/fake";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { BUDGET_NAMESPACE_INDEX } from "../../controller/gpubudget_controller.js";
@@ -81,8 +81,11 @@ function replica(writer: Client = client): Replica {
   return { tracker, validator: new PodCustomValidator({ client: writer, tracker, reservations }) };
 }
 
-/** The shared client, counting the status writes made through it. */
-function countingWrites(): { client: Client; writes: () => number } {
+/** The shared client, counting the status writes made through it; each write first awaits `gate`. */
+function countingWrites(gate: () => Promise<void> = async () => {}): {
+  client: Client;
+  writes: () => number;
+} {
   let writes = 0;
   const counting = new Proxy(client, {
     get(target, prop, receiver) {
@@ -92,8 +95,9 @@ function countingWrites(): { client: Client; writes: () => number } {
         return new Proxy(status, {
           get(s, p, r) {
             if (p !== "update") return Reflect.get(s, p, r);
-            return (...args: Parameters<typeof status.update>) => {
+            return async (...args: Parameters<typeof status.update>) => {
               writes++;
+              await gate();
               return status.update(...args);
             };
           },
@@ -171,6 +175,23 @@ describe("PodCustomValidator", () => {
     expect(
       (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.reservations,
     ).toHaveLength(30);
+  });
+
+  it("refuses at once a pod that does not fit even without the write in flight", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { client: writer, writes } = countingWrites(() => held);
+    const r = replica(writer);
+    await addBudget([r], budget("cap", 2, { enforcement: "Deny" }));
+    const first = r.validator.validateCreate(gpuPod("first", 1));
+    await vi.waitFor(() => expect(writes()).toBe(1)); // its write is in flight, held
+    await expect(r.validator.validateCreate(gpuPod("too-big", 3))).rejects.toThrow(
+      "0 in use (0 allocated, 0 reserved), this pod asks for 3 (3/2)",
+    );
+    release();
+    await expect(first).resolves.toEqual([]);
   });
 
   it("keeps only the reservations of pods its cache has not seen, however many it admitted", async () => {

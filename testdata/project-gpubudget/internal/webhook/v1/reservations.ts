@@ -98,9 +98,25 @@ export class BudgetReservations {
   constructor(private readonly options: ReservationOptions) {}
 
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
-  reserve(key: ObjectKey, claim: Claim): Promise<void> {
+  async reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
     const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
+    if (this.waiting.has(id)) {
+      // A write is in flight. A claim that does not fit even without the admissions it carries is
+      // refused now rather than after that round trip: what this replica knows can only grow by them.
+      const budget = newest(await this.options.client.get(GPUBudgetKind, key), this.latest.get(id));
+      if (this.options.tracker.passedSettled(key.namespace ?? "", budget.status?.settledPodResourceVersion)) {
+        const { kept, counted, reserved } = this.measure(key, budget, Date.now());
+        if (
+          !kept.some(sameChange(claim)) &&
+          counted + reserved + claim.milliGPUs > budget.spec.maxGPUs * 1000
+        ) {
+          throw new AdmissionDenied(
+            refusal(budget, describeBudget(budget.spec), counted, reserved, claim.milliGPUs, claim.kind),
+          );
+        }
+      }
+    }
     return new Promise<void>((admit, refuse) => {
       const queue = this.waiting.get(id);
       if (queue) {
@@ -130,6 +146,27 @@ export class BudgetReservations {
   }
 
   /**
+   * What counts against the budget on this replica at `now`: its cache's usage, the live reservations
+   * it has not released (settle), and of those the GPUs its cache has not seen yet.
+   */
+  private measure(
+    key: ObjectKey,
+    budget: GPUBudget,
+    now: number,
+  ): { kept: GPUBudgetReservation[]; settled?: string; counted: number; reserved: number } {
+    const { tracker } = this.options;
+    const { kept, settled } = tracker.settle(
+      budget.status?.reservations ?? [],
+      budget.status?.settledPodResourceVersion,
+      now,
+    );
+    const counted = tracker.usage(key.namespace ?? "", key.name, now)?.allocatedMilli ?? 0;
+    let reserved = 0;
+    for (const r of kept) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
+    return { kept, settled, counted, reserved };
+  }
+
+  /**
    * Decides each admission of `batch` in order against the budget's latest version and writes the ones
    * that fit in one status update; refusals and dry runs are answered at once, admissions after the write.
    */
@@ -146,10 +183,9 @@ export class BudgetReservations {
         return;
       }
       const now = Date.now();
-      const { kept, settled } = tracker.settle(budget.status?.reservations ?? [], settledMark, now);
-      const counted = tracker.usage(namespace, key.name, now)?.allocatedMilli ?? 0;
-      let reserved = 0;
-      for (const r of kept) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
+      const measured = this.measure(key, budget, now);
+      const { kept, settled, counted } = measured;
+      let reserved = measured.reserved;
       const cap = budget.spec.maxGPUs * 1000;
       const unit = describeBudget(budget.spec);
       const adding: GPUBudgetReservation[] = [];
@@ -157,8 +193,7 @@ export class BudgetReservations {
       for (const w of open) {
         const { claim } = w;
         // The same pod and change already reserved: a retried request (e.g. after a replica died).
-        const same = (r: GPUBudgetReservation) =>
-          r.podUID === claim.podUID && (r.podResourceVersion ?? "") === (claim.podResourceVersion ?? "");
+        const same = sameChange(claim);
         if (kept.some(same) || adding.some(same)) {
           w.admit();
           continue;
@@ -210,6 +245,12 @@ export class BudgetReservations {
       }
     }
   }
+}
+
+/** Whether a reservation is for the same pod (or claim) and change as `claim`. */
+function sameChange(claim: Claim): (r: GPUBudgetReservation) => boolean {
+  return (r) =>
+    r.podUID === claim.podUID && (r.podResourceVersion ?? "") === (claim.podResourceVersion ?? "");
 }
 
 function busy(id: string, claim: Claim): AdmissionDenied {
