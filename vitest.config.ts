@@ -44,6 +44,14 @@ export default defineConfig({
             "testdata/project-*/**",
             "testdata/tutorial-*/**",
           ],
+          // Vitest's default is one worker less than the cores: one, on a 2-core machine, where many
+          // files wait on a subprocess (biome, tsc, controller-gen) half the time. Every unit file
+          // works in its own temp dirs and ephemeral ports; runtime builds take a lock.
+          maxWorkers: 2,
+          // A test that scaffolds a project and edits it takes 1-2 s alone, but over 5 s (Vitest's
+          // default limit) when its neighbour and other jobs load the machine. The limit only catches
+          // hangs; no unit test asserts its own speed through it.
+          testTimeout: 30_000,
         },
       },
       {
