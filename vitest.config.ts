@@ -44,6 +44,19 @@ export default defineConfig({
             "testdata/project-*/**",
             "testdata/tutorial-*/**",
           ],
+          // Vitest's default is one worker less than the cores: one, on a 2-core machine, where many
+          // files wait on a subprocess (biome, tsc, controller-gen) half the time. Every unit file
+          // works in its own temp dirs and ephemeral ports; runtime builds take a lock.
+          maxWorkers: 2,
+          // A test that scaffolds a project and edits it takes 1-2 s alone, but over 5 s (Vitest's
+          // default limit) when its neighbour and other jobs load the machine. The limit only catches
+          // hangs; no unit test asserts its own speed through it.
+          testTimeout: 30_000,
+          // Each worker loads the CLI, ts-morph and TypeScript once, not once per file: with isolation
+          // the fork and imports cost ~0.6 s of CPU for each of the 122 files, more than half the run
+          // for the 70 files whose tests take under 0.5 s. A test that changes process-wide state
+          // (cwd, env, stdout, timers, a logger) restores it; one that needs a fresh process spawns one.
+          isolate: false,
         },
       },
       {

@@ -40,7 +40,7 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 let dir: string;
 
 beforeAll(async () => {
-  buildRuntime();
+  await buildRuntime();
   dir = join(mkdtempSync(join(tmpdir(), "kbts-global-kinds-")), "globals");
   mkdirSync(dir);
   symlinkSync(join(REPO, "node_modules"), join(dir, "node_modules"));
