@@ -37,8 +37,12 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     expect(out).toMatch(
       /^ {2}update gpubudgets\/status\.capacity\.lab\.example\.com: used by client\.status\(\)\.update\(GPUBudgetKind\) at /m,
     );
+    // DRA: the claims a budget counts are read through the client and the cache.
+    expect(out).toMatch(
+      /^ {2}list resourceclaims\.resource\.k8s\.io: used by client\.list\(ResourceClaimKind\) at /m,
+    );
     expect(out).not.toContain("warning:");
-    expect(lines.at(-2)).toBe("explain-rbac: 5 markers, 13 permissions, 0 warnings");
+    expect(lines.at(-2)).toBe("explain-rbac: 6 markers, 16 permissions, 0 warnings");
   });
 
   it("warns of a cluster-wide write on a core kind that no guard narrows", async () => {
