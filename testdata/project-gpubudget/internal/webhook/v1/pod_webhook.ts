@@ -15,22 +15,16 @@ limitations under the License.
 */
 
 import {
-  AdmissionDenied,
   type AdmissionRequest,
-  type Client,
   type CustomValidator,
-  isNotFound,
   type Manager,
   Pod,
   webhookManagedBy,
 } from "@kbts/runtime";
-import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
-import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
-import { budgetsInNamespace, usageTrackerFor } from "../../controller/gpubudget_controller.js";
-import { describeBudget, ResourceClaimKind } from "../../gpu/claims.js";
-import { budgetResources, formatGPUs, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
-import type { UsageTracker } from "../../gpu/usage.js";
-import { admissions } from "../../metrics/metrics.js";
+import { usageTrackerFor } from "../../controller/gpubudget_controller.js";
+import { ResourceClaimKind } from "../../gpu/claims.js";
+import { budgetResources, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
+import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
 import { BudgetReservations } from "./reservations.js";
 import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
@@ -54,11 +48,7 @@ const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
 /** How long a reservation counts at most (--reservation-ttl): far longer than any cache's watch delay. */
 export const DEFAULT_RESERVATION_TTL_MS = 30_000;
 
-export interface PodValidatorOptions {
-  client: Client;
-  tracker: UsageTracker;
-  reservations: BudgetReservations;
-}
+export type PodValidatorOptions = BudgetCheckOptions;
 
 /**
  * Refuses a pod whose GPUs would push a Deny budget of its namespace past its cap; Report budgets only
@@ -85,63 +75,30 @@ export class PodCustomValidator implements CustomValidator<Pod> {
   private async check(oldPod: Pod | undefined, pod: Pod, dryRun: boolean): Promise<string[]> {
     const namespace = pod.metadata?.namespace;
     if (!namespace || !isCounted(pod)) return [];
-    // A mirror pod reflects a static pod that the kubelet runs whatever admission says: refusing it would
-    // only hide that pod from the budget. It is admitted and counted, and the budget reports the overrun.
-    const mirror = pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
-    const keys = await budgetsInNamespace(this.options.client, namespace);
-    const warnings: string[] = [];
-    for (const key of keys) {
-      let budget: GPUBudget;
-      try {
-        budget = await this.options.client.get(GPUBudgetKind, key);
-      } catch (err) {
-        if (isNotFound(err)) continue; // deleted since the index was read
-        throw err;
-      }
-      const resources = budgetResources(budget.spec);
-      const holds = (p: Pod | undefined) =>
-        p && isCounted(p) && selectorMatches(budget.spec.selector, p.metadata?.labels)
-          ? podMilliGPUs(p, resources)
-          : 0;
-      const asked = holds(pod) - holds(oldPod);
-      if (asked <= 0) continue;
-      const labels = { namespace, name: key.name };
-      if ((budget.spec.enforcement ?? "Report") === "Deny" && !mirror) {
-        try {
-          await this.options.reservations.reserve(key, {
-            pod: pod.metadata?.name ?? "",
-            podUID: pod.metadata?.uid ?? "",
-            podResourceVersion: oldPod?.metadata?.resourceVersion,
-            milliGPUs: asked,
-            dryRun,
-          });
-        } catch (err) {
-          admissions.inc({ ...labels, result: "denied" });
-          if (err instanceof AdmissionDenied) throw err;
-          // An error would fail open (failurePolicy Ignore) and admit the pod unchecked; a Deny budget
-          // that cannot be checked (API errors, a replica shutting down) refuses instead.
-          throw new AdmissionDenied(
-            `pod denied: GPUBudget ${namespace}/${key.name} could not be checked (${err instanceof Error ? err.message : String(err)}); try again`,
-          );
-        }
-        admissions.inc({ ...labels, result: "allowed" });
-        continue;
-      }
-      const counted = this.options.tracker.usage(namespace, key.name)?.allocatedMilli ?? 0;
-      const max = budget.spec.maxGPUs;
-      if (counted + asked <= max * 1000) {
-        admissions.inc({ ...labels, result: "allowed" });
-        continue;
-      }
-      admissions.inc({ ...labels, result: "warned" });
-      const why = mirror
-        ? "it mirrors a static pod, which runs whatever admission says"
-        : "enforcement is Report";
-      warnings.push(
-        `GPUBudget ${namespace}/${key.name} allows ${max} ${describeBudget(budget.spec)}; ${formatGPUs(counted)} in use, this pod asks for ${formatGPUs(asked)} (${formatGPUs(counted + asked)}/${max}); ${why}, so the pod is admitted`,
-      );
-    }
-    return warnings;
+    return checkBudgets(this.options, {
+      namespace,
+      claim: {
+        pod: pod.metadata?.name ?? "",
+        podUID: pod.metadata?.uid ?? "",
+        podResourceVersion: oldPod?.metadata?.resourceVersion,
+        dryRun,
+      },
+      milliGPUsFor: (budget) => {
+        const resources = budgetResources(budget.spec);
+        const holds = (p: Pod | undefined) =>
+          p && isCounted(p) && selectorMatches(budget.spec.selector, p.metadata?.labels)
+            ? podMilliGPUs(p, resources)
+            : 0;
+        return holds(pod) - holds(oldPod);
+      },
+      // A mirror pod reflects a static pod that the kubelet runs whatever admission says: refusing it
+      // would only hide that pod from the budget. It is admitted and counted, and the budget reports the
+      // overrun.
+      warnOnly:
+        pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined
+          ? "it mirrors a static pod, which runs whatever admission says"
+          : undefined,
+    });
   }
 }
 
