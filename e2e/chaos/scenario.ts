@@ -353,6 +353,7 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
     for (const fault of faults) {
       peakRss = 0;
       const before = replicas.length;
+      const faultStart = Date.now();
       startChurn();
       await hold(2_000);
       let problem: string | undefined;
@@ -393,7 +394,15 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
       const dead = replicas
         .filter((r) => r.exited && !leftByDesign(r))
         .map((r) => `${r.name} exited ${r.exitCode}: ${tail(r.logFile).slice(-600)}`);
-      if (!problem && Number.isNaN(correctAfterMs)) problem = `budgets still wrong: ${lastWrong.join(", ")}`;
+      if (!problem && Number.isNaN(correctAfterMs)) {
+        // Who led, and when, is what a wrong count is usually about (a failover inside the fault).
+        const leaders = replicas.flatMap((r) =>
+          logTimes(r.logFile, "successfully acquired lease")
+            .filter((t) => t >= faultStart)
+            .map((t) => `${r.name} at +${t - faultStart} ms`),
+        );
+        problem = `budgets still wrong: ${lastWrong.join(", ")}; leases acquired during the fault: ${leaders.join(", ") || "none"}`;
+      }
       if (!problem && correctAfterMs > fault.deadlineMs) problem = `correct only after ${correctAfterMs} ms`;
       if (!problem && dead.length > 0) problem = `replica died: ${dead.join(", ")}`;
       if (!problem && live().length !== 2) problem = `${live().length} replicas alive, want 2`;

@@ -143,6 +143,19 @@ describe("GPUBudget controller", () => {
     );
   });
 
+  it("puts back a count someone else wrote, as a leader's late write after a failover would", async () => {
+    const ns = await namespace();
+    await client.create(GPUBudgetKind, budget(ns, "budget", 4));
+    await client.create(Pod, gpuPod(ns, "g1", 3));
+    await eventually(async () => expect((await readyOf(ns, "budget")).allocated).toBe(3));
+    // No pod changes after this write, and the generation stays: only the status event can wake it.
+    const current = await client.get(GPUBudgetKind, { namespace: ns, name: "budget" });
+    await client
+      .status()
+      .update(GPUBudgetKind, { ...current, status: { ...current.status, allocatedGPUs: 2 } });
+    await eventually(async () => expect((await readyOf(ns, "budget")).allocated).toBe(3));
+  });
+
   it("stops counting a pod stuck terminating within one reconcile of its deletion timestamp plus grace", async () => {
     const ns = await namespace();
     await client.create(GPUBudgetKind, budget(ns, "budget", 4));

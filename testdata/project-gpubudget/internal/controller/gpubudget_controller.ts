@@ -29,6 +29,7 @@ import {
   type Manager,
   mergePatch,
   Namespace,
+  or,
   Pod,
   type Predicate,
   type Reader,
@@ -238,9 +239,11 @@ export class GPUBudgetReconciler implements Reconciler {
   /**
    * Applies `mutate` to a copy of the budget's status and writes it through the status subresource,
    * only when something changed (an unchanged status is never rewritten, so no self-triggered churn).
-   * Comparing with the cached budget is safe because the manager's client reads its own writes: the
-   * cache never hands back a budget older than our last status write, so a write is never skipped
-   * against a stale copy (and the generation predicate hides no correction).
+   * Comparing with the cached budget can skip a write against a stale copy only while a write the
+   * cache has not seen is on its way to it: our own answered writes are read back (the manager's
+   * client reads its own writes), and any other (one of ours whose answer was lost when the API
+   * server died after committing it, a previous leader's late write after a failover, a hand edit)
+   * reaches the cache as an update event that reconciles the budget again (countedStatusChanged).
    * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
    */
   private async writeStatus(
@@ -402,9 +405,10 @@ export interface SetupGPUBudgetOptions {
 }
 
 /**
- * Registers two controllers. "gpubudget": For(GPUBudget) with the generation-changed predicate
- * (status writes do not wake it), Watches(Pod) and Watches(ResourceClaim) mapped to the budgets of the
- * object's namespace through a field index, and Watches(Namespace) when its enforcement label changes (the Enforcing condition).
+ * Registers two controllers. "gpubudget": For(GPUBudget) when its spec or the counted part of its
+ * status changes (countedStatusChanged; its own status writes do not wake it), Watches(Pod) and
+ * Watches(ResourceClaim) mapped to the budgets of the object's namespace through a field index, and
+ * Watches(Namespace) when its enforcement label changes (the Enforcing condition).
  * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny budget.
  */
 export async function setupGPUBudgetController(
@@ -423,7 +427,7 @@ export async function setupGPUBudgetController(
     tracker: await usageTrackerFor(mgr),
   });
   controllerManagedBy(mgr)
-    .for(GPUBudgetKind, { predicates: [generationChangedPredicate()] })
+    .for(GPUBudgetKind, { predicates: [or(generationChangedPredicate(), countedStatusChanged)] })
     // Not the generation predicate here: a pod's phase (status) is exactly what changes what it holds.
     .watches(
       Pod,
@@ -514,6 +518,34 @@ const enforcementChanged: Predicate<GPUBudget> = {
   delete: () => true,
   generic: () => false,
 };
+
+/**
+ * Budget updates that change what the reconciler writes: its spec (generation), or the counted part
+ * of its status written by someone else. Without the second, a wrong count stays. A write whose
+ * answer was lost (the API server died after committing it), or a leader's last write landing after
+ * its successor counted, is not yet in the cache when the next reconcile finds its own (correct)
+ * figures there and skips its write; nothing wakes it again. The reconciler's own status writes are suppressed (suppressOwnWrites) and the webhook's
+ * reservation writes change neither part, so neither wakes it.
+ */
+export const countedStatusChanged: Predicate<GPUBudget> = {
+  create: () => false,
+  update: ({ objectOld, objectNew }) =>
+    canonical(countedStatus(objectOld)) !== canonical(countedStatus(objectNew)),
+  delete: () => false,
+  generic: () => false,
+};
+
+/** The status without the webhook's reservation fields. */
+function countedStatus(
+  budget: GPUBudget | undefined,
+): Omit<GPUBudgetStatus, "reservations" | "settledPodResourceVersion"> {
+  const {
+    reservations: _reservations,
+    settledPodResourceVersion: _settled,
+    ...counted
+  } = budget?.status ?? {};
+  return counted;
+}
 
 /**
  * Drops pod updates that cannot change any budget (condition and IP updates, annotations...): only
