@@ -158,14 +158,15 @@ describe("GPUBudget on a cluster that schedules", () => {
       metadata: { name: "infer", namespace: ns },
       spec: { replicas: 2, selector: { matchLabels: { app: "infer" } }, template: gpuTemplate("infer", 2) },
     });
-    // The budget is full before the scale-up, so every extra pod is over the cap whatever the cache has seen
-    // (a scale-up that only partly fits is the burst race the Job test below is about).
+    // The budget is full before the scale-up (its status says so), so kube-apiserver refuses every extra
+    // pod with the budget-full policy, without a webhook call (a scale-up that only partly fits goes to
+    // the webhook: the burst race the Job test below is about).
     await expectStatus(ns, "cap", { allocated: 4, podCount: 2 });
     await kubectl(["scale", "replicaset", "infer", "-n", ns, "--replicas=4"]);
     await eventually(async () => {
       const refusals = (await events(ns, "infer")).filter((e) => e.reason === "FailedCreate");
       expect(refusals.map((e) => e.message).join("\n")).toMatch(
-        /admission webhook "[^"]+" denied the request: .*GPUBudget rs\/cap allows 4 nvidia\.com\/gpu/,
+        /ValidatingAdmissionPolicy '[^']*budget-full' with binding '[^']*' denied request: GPUBudget rs\/cap allows 4 GPUs and 4 are in use/,
       );
     }, 60_000);
     expect(await pods(ns, "app=infer")).toHaveLength(2);

@@ -118,6 +118,30 @@ describe("the scaffolded GPUBudget project", () => {
     expect(hook?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
   });
 
+  it("installs the budget-full admission policy with the webhook, bound to Deny namespaces", async () => {
+    const out = await kubectl(["kustomize", join(project, "config/default")]);
+    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    type Doc = { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
+    const full = docs.filter((d) => JSON.stringify(d?.metadata ?? {}).includes("budget-full")) as Doc[];
+    const policy = full.find((d) => d.kind === "ValidatingAdmissionPolicy");
+    const binding = full.find((d) => d.kind === "ValidatingAdmissionPolicyBinding");
+    expect(policy?.metadata.name).toBe("gpubudget-budget-full");
+    expect(policy?.spec.paramKind).toEqual({
+      apiVersion: "capacity.lab.example.com/v1alpha1",
+      kind: "GPUBudget",
+    });
+    expect(binding?.spec).toMatchObject({
+      policyName: "gpubudget-budget-full",
+      validationActions: ["Deny"],
+      paramRef: { selector: {}, parameterNotFoundAction: "Allow" },
+      matchResources: {
+        namespaceSelector: {
+          matchExpressions: [{ key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny"] }, {}],
+        },
+      },
+    });
+  });
+
   it("installs the write guard of its namespace label with make deploy's kustomize", async () => {
     const out = await kubectl(["kustomize", join(project, "config/default")]);
     const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
@@ -127,7 +151,12 @@ describe("the scaffolded GPUBudget project", () => {
     };
     // config/rbac also holds the label's guard against everyone else (enforcement_label_guard.yaml).
     const guard = (kind: string) =>
-      docs.find((d) => d?.kind === kind && !JSON.stringify(d).includes("enforcement-label-guard")) as Policy;
+      docs.find(
+        (d) =>
+          d?.kind === kind &&
+          !JSON.stringify(d).includes("enforcement-label-guard") &&
+          !JSON.stringify(d).includes("budget-full"),
+      ) as Policy;
     const policy = guard("ValidatingAdmissionPolicy");
     const binding = guard("ValidatingAdmissionPolicyBinding");
     expect(policy.metadata.name).toBe("gpubudget-manager-guard-namespaces");
@@ -268,15 +297,17 @@ describe("one operator", () => {
       expect(res.all).toContain("GPUBudget mig/mixed allows 1");
     });
     await apply(gpuPodManifest("mig", "slices", 7, { resource: mig }));
-    await apply(gpuPodManifest("mig", "one-more", 1, { resource: mig }));
+    // Two more slices would make 1.125 GPUs: refused by the webhook (the budget is not full yet).
     const res = await cp.kubectl(["apply", "-f", "-"], {
-      input: gpuPodManifest("mig", "again", 1, { resource: mig }),
+      input: gpuPodManifest("mig", "two-more", 2, { resource: mig }),
       reject: false,
     });
     expect(res.exitCode).not.toBe(0);
     expect(res.all).toMatch(
-      /GPUBudget mig\/mixed allows 1 GPUs \(nvidia.com\/gpu, nvidia.com\/mig-1g.10gb×0.125\); 1 in use \(.*\), this pod asks for 0.125 \(1.125\/1\)/,
+      /GPUBudget mig\/mixed allows 1 GPUs \(nvidia.com\/gpu, nvidia.com\/mig-1g.10gb×0.125\); 0.875 in use \(.*\), this pod asks for 0.25 \(1.125\/1\)/,
     );
+    // One more slice makes exactly 1 GPU: admitted.
+    await apply(gpuPodManifest("mig", "one-more", 1, { resource: mig }));
   });
 
   it("sends no pod of a namespace with only a Report budget to the webhook, and still counts it", async () => {
@@ -412,6 +443,49 @@ describe("one operator", () => {
     }
   });
 
+  it("refuses a GPU pod over a full Deny budget in kube-apiserver, without a webhook call", async () => {
+    await namespace("full");
+    await apply(budgetManifest("full", "cap", 1, { enforcement: "Deny" }));
+    await enforcing("full", "cap");
+    await apply(gpuPodManifest("full", "first", 1));
+    await expectStatus("full", "cap", { allocated: 1, podCount: 1 });
+    const before = await webhookCalls();
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: gpuPodManifest("full", "second", 1),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toContain(
+      "ValidatingAdmissionPolicy 'budget-full' with binding 'budget-full' denied request: GPUBudget full/cap allows 1 GPUs and 1 are in use",
+    );
+    // A pod asking for no GPU is not the budget's business, full or not.
+    await apply(
+      JSON.stringify({
+        ...JSON.parse(gpuPodManifest("full", "cpu-only", 0)),
+        spec: { containers: [{ name: "c", image: "busybox" }] },
+      }),
+    );
+    expect(diff(await webhookCalls(), before)).toEqual({ [POLICY_REFUSALS]: 1 });
+    // Once the first pod finishes and the status shows room, the next one goes to the webhook and fits.
+    await kubectl([
+      "patch",
+      "pod",
+      "first",
+      "-n",
+      "full",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"phase":"Succeeded"}}',
+    ]);
+    await expectStatus("full", "cap", { allocated: 0 });
+    await apply(gpuPodManifest("full", "second", 1));
+    expect(diff(await webhookCalls(), before)).toMatchObject({
+      [POLICY_REFUSALS]: 1,
+      'apiserver_admission_webhook_request_total{code="200",rejected="false"}': 1,
+    });
+  });
+
   it("bypass: a GPU in a RuntimeClass's pod overhead is counted and refused past the cap", async () => {
     await namespace("overhead");
     await apply(
@@ -423,18 +497,19 @@ describe("one operator", () => {
         overhead: { podFixed: { "nvidia.com/gpu": "1" } },
       }),
     );
-    await apply(budgetManifest("overhead", "cap", 2, { enforcement: "Deny" }));
+    await apply(budgetManifest("overhead", "cap", 3, { enforcement: "Deny" }));
     await enforcing("overhead", "cap");
     const pod = JSON.parse(gpuPodManifest("overhead", "with-overhead", 1));
     pod.spec.runtimeClassName = "gpu-overhead";
     await apply(JSON.stringify(pod));
     await expectStatus("overhead", "cap", { allocated: 2, podCount: 1 });
+    // Room is left (2 of 3), so the webhook decides: 2 more would fit were the overhead not counted.
     const refused = await cp.kubectl(["apply", "-f", "-"], {
-      input: gpuPodManifest("overhead", "one-more", 1),
+      input: gpuPodManifest("overhead", "two-more", 2),
       reject: false,
     });
     expect(refused.exitCode).not.toBe(0);
-    expect(refused.all).toContain("this pod asks for 1 (3/2)");
+    expect(refused.all).toContain("this pod asks for 2 (4/3)");
   });
 
   it("bypass: the API server refuses a GPU to an ephemeral container and to an in-place resize", async () => {
@@ -815,10 +890,21 @@ async function replicaBalancer(
 }
 
 /** The API server's own counts of calls to the Pod webhook, by outcome (its /metrics). */
+/** The key webhookCalls() gives the pods kube-apiserver refused with the budget-full policy (no call). */
+const POLICY_REFUSALS = "budget-full policy refusals";
+
 async function webhookCalls(): Promise<Record<string, number>> {
   const text = (await cp.kubectl(["get", "--raw", "/metrics"])).stdout;
   const out: Record<string, number> = {};
   for (const line of text.split("\n")) {
+    if (
+      line.startsWith("apiserver_validating_admission_policy_check_total{") &&
+      line.includes('enforcement_action="deny"') &&
+      /policy="[^"]*budget-full"/.test(line)
+    ) {
+      out[POLICY_REFUSALS] = (out[POLICY_REFUSALS] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
+      continue;
+    }
     if (!line.includes('name="vpod-v1.kb.io"')) continue;
     const m =
       /^(apiserver_admission_webhook_(?:fail_open_count|request_total|rejection_count))\{([^}]*)\} (\S+)$/.exec(
@@ -951,14 +1037,15 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     await enforcing("follower", "cap");
     backends = [follower];
     try {
-      await apply(gpuPodManifest("follower", "fits", 2));
+      // Room is left (1 of 2), so kube-apiserver's budget-full policy lets the pod through to the webhook.
+      await apply(gpuPodManifest("follower", "fits", 1));
       await eventually(async () => {
         const res = await cp.kubectl(["apply", "-f", "-"], {
-          input: gpuPodManifest("follower", "over", 1),
+          input: gpuPodManifest("follower", "over", 2),
           reject: false,
         });
         expect(res.exitCode).not.toBe(0);
-        expect(res.all).toContain("GPUBudget follower/cap allows 2 nvidia.com/gpu; 2 in use");
+        expect(res.all).toContain("GPUBudget follower/cap allows 2 nvidia.com/gpu; 1 in use");
       });
     } finally {
       backends = [a, b];
@@ -973,12 +1060,20 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     console.log(`burst burst: admission requests answered by each replica ${JSON.stringify(byReplica)}`);
     for (const op of [a, b]) expect(byReplica[op.name], op.name).toBeGreaterThan(0);
     expect((byReplica[a.name] ?? 0) + (byReplica[b.name] ?? 0)).toBe(BURST);
-    // The API server's own counts: every refusal was the webhook's (so the fail-open check below is live).
-    expect(calls['apiserver_admission_webhook_request_total{code="403",rejected="true"}']).toBe(BURST - CAP);
+    // The API server's own counts: every refusal was the webhook's, or (once the budget's status showed
+    // it full) the budget-full policy's in kube-apiserver; the webhook's are there, so the fail-open
+    // check below is live.
+    const byWebhook = calls['apiserver_admission_webhook_request_total{code="403",rejected="true"}'] ?? 0;
+    expect(byWebhook + (calls[POLICY_REFUSALS] ?? 0)).toBe(BURST - CAP);
+    expect(byWebhook).toBeGreaterThan(0);
     expect(calls).not.toHaveProperty(["apiserver_admission_webhook_fail_open_count{}"]);
-    expect(refused[0]).toMatch(
-      /GPUBudget burst\/cap allows 10 nvidia.com\/gpu; 10 in use .*this pod asks for 1 \(11\/10\)/,
-    );
+    // The webhook's refusal, or its "busy, try again" when a decision could not be made in time.
+    const webhookSays =
+      /GPUBudget burst\/cap (allows 10 nvidia.com\/gpu; 10 in use .*this pod asks for 1 \(11\/10\)|is busy with other admissions)/;
+    const policySays =
+      /ValidatingAdmissionPolicy '[^']*budget-full' .* GPUBudget burst\/cap allows 10 GPUs and 10 are in use/;
+    expect(refused.filter((r) => !webhookSays.test(r) && !policySays.test(r))).toEqual([]);
+    expect(refused.filter((r) => webhookSays.test(r)).length).toBe(byWebhook);
     const pods = JSON.parse((await kubectl(["get", "pods", "-n", "burst", "-o", "json"])).stdout).items;
     expect(pods).toHaveLength(CAP);
     await expectStatus("burst", "cap", { allocated: CAP, ready: "True" });

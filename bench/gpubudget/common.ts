@@ -171,6 +171,24 @@ export async function webhookCalls(c: Pick<ControlPlane, "kubectl">): Promise<nu
 }
 
 /**
+ * Pods kube-apiserver refused in-process with the GPUBudget operator's budget-full admission policy
+ * (config/webhook/budget_full_policy.yaml): each is a budget check that needed no webhook call.
+ */
+export async function policyRefusals(c: Pick<ControlPlane, "kubectl">): Promise<number> {
+  const text = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
+  let n = 0;
+  for (const line of text.split("\n")) {
+    if (
+      line.startsWith("apiserver_validating_admission_policy_check_total{") &&
+      line.includes('enforcement_action="deny"') &&
+      /policy="[^"]*budget-full"/.test(line)
+    )
+      n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return n;
+}
+
+/**
  * Polls until a dry-run pod asking for `gpus` in `namespace` is refused, and, given `because`, refused
  * with a message containing it (which admission step refused: the webhook, or the quota plugin).
  */

@@ -22,6 +22,7 @@ const figures = (set: SetFigures["set"], over: Partial<SetFigures> = {}): SetFig
   latencies: [10, 20, 30],
   ...(set === "none" ? {} : { wrong: [] }),
   webhookCalls: set === "budget" ? 100 : 0,
+  policyRefusals: 0,
   ...over,
 });
 
@@ -103,8 +104,15 @@ describe("roundGoalLines", () => {
       figures("budget", { webhookCalls: 99 }),
     );
     expect(bypassed[0]).toBe(
-      "Deny/ResourceQuota create rate 1.00 (goal >= 1.0): not measured: the webhook was called 99 times for 100 budget creates",
+      "Deny/ResourceQuota create rate 1.00 (goal >= 1.0): not measured: the webhook was called 99 times and the budget-full policy refused 0 pods for 100 budget creates",
     );
+    // A pod the policy refused in kube-apiserver was checked against the budget without a webhook call.
+    const inProcess = roundGoalLines(
+      figures("none"),
+      figures("quota"),
+      figures("budget", { webhookCalls: 40, policyRefusals: 60 }),
+    );
+    expect(inProcess[0]).toBe("Deny/ResourceQuota create rate 1.00 (goal >= 1.0): met");
   });
 });
 
@@ -117,9 +125,9 @@ describe("mergeFigures and setTable", () => {
     expect(merged).toMatchObject({ attempted: 200, seconds: 2, latencies: [1, 2, 3], wrong: ["a: 51/50"] });
     const table = setTable([figures("none"), merged, figures("budget")], 50).split("\n");
     expect(table.slice(2)).toEqual([
-      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 |",
-      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 |",
-      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 |",
+      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 | 0 |",
+      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 | 0 |",
+      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 | 0 |",
     ]);
   });
 });
@@ -131,6 +139,7 @@ describe("steadyLines", () => {
     pairLatencies: [5, 7],
     unexpected: [],
     webhookCalls: set === "budget" ? 4 : 0,
+    policyRefusals: 0,
     attempted: 4,
     ...over,
   });
@@ -148,7 +157,7 @@ describe("steadyLines", () => {
       steady("budget", { webhookCalls: 0, unexpected: ["s-1 refused: busy"] }),
     );
     expect(lines.at(-1)).toBe(
-      "Deny p99 − quota p99 = 0 ms (goal <= 10 ms): not measured: the webhook was called 0 times for 4 budget creates",
+      "Deny p99 − quota p99 = 0 ms (goal <= 10 ms): not measured: the webhook was called 0 times and the budget-full policy refused 0 pods for 4 budget creates",
     );
     expect(lines[1]).toContain("UNEXPECTED: 1 (1× s-N refused: busy)");
   });

@@ -31,7 +31,7 @@ import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod, ResourceQuota } from "../../runtime/src/api/kinds.js";
 import { type APIClient, createClient, ForbiddenError } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { type Budget, GPUBudget, pool, refusesDryRun, webhookCalls } from "./common.js";
+import { type Budget, GPUBudget, policyRefusals, pool, refusesDryRun, webhookCalls } from "./common.js";
 
 /** The three namespace sets, in the order each round measures them. */
 export const SETS = ["none", "quota", "budget"] as const;
@@ -133,6 +133,8 @@ export interface SetFigures {
   wrong?: string[];
   /** Calls kube-apiserver made to the Pod webhook while this set was created. */
   webhookCalls: number;
+  /** Pods kube-apiserver refused with the budget-full admission policy, without a webhook call. */
+  policyRefusals: number;
 }
 
 /** Several rounds' figures of one set as one: sums, latencies together. */
@@ -150,6 +152,7 @@ export function mergeFigures(runs: readonly SetFigures[]): SetFigures {
     latencies: runs.flatMap((f) => f.latencies).sort((a, b) => a - b),
     ...(first.wrong ? { wrong: runs.flatMap((f) => f.wrong ?? []) } : {}),
     webhookCalls: sum((f) => f.webhookCalls),
+    policyRefusals: sum((f) => f.policyRefusals),
   };
 }
 
@@ -159,22 +162,29 @@ const ms = (x: number) => x.toFixed(1);
 /** The per-set table (Markdown). */
 export function setTable(sets: readonly SetFigures[], cap: number): string {
   const lines = [
-    "| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls |",
-    "|---|---|---|---|---|---|---|---|",
+    "| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls | policy refusals |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const f of sets) {
     const exact = f.wrong === undefined ? "n/a (no cap)" : f.wrong.length === 0 ? `yes (${cap} each)` : "NO";
     lines.push(
-      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} |`,
+      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} | ${f.policyRefusals} |`,
     );
   }
   return lines.join("\n");
 }
 
-/** Why the budget figures do not measure the webhook, or undefined when every create was sent to it. */
-function notMeasured(budget: SetFigures): string | undefined {
-  return budget.webhookCalls < budget.attempted
-    ? `not measured: the webhook was called ${budget.webhookCalls} times for ${budget.attempted} budget creates`
+/**
+ * Why the budget figures do not measure the budget, or undefined when every create was checked against
+ * it: sent to the webhook, or refused by the budget-full policy in kube-apiserver.
+ */
+function notMeasured(budget: {
+  webhookCalls: number;
+  policyRefusals: number;
+  attempted: number;
+}): string | undefined {
+  return budget.webhookCalls + budget.policyRefusals < budget.attempted
+    ? `not measured: the webhook was called ${budget.webhookCalls} times and the budget-full policy refused ${budget.policyRefusals} pods for ${budget.attempted} budget creates`
     : undefined;
 }
 
@@ -208,6 +218,7 @@ export interface SteadyFigures {
   /** Creates that ended otherwise than they should (a refused one admitted, a pair one refused...). */
   unexpected: string[];
   webhookCalls: number;
+  policyRefusals: number;
   attempted: number;
 }
 
@@ -217,14 +228,11 @@ export function steadyLines(quota: SteadyFigures, budget: SteadyFigures): string
   const lines: string[] = [];
   for (const f of [quota, budget]) {
     lines.push(
-      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${reasons(f.unexpected)})` : ""}`,
+      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}, policy refusals ${f.policyRefusals}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${reasons(f.unexpected)})` : ""}`,
     );
   }
   const diff = percentile(all(budget), 99) - percentile(all(quota), 99);
-  const skipped =
-    budget.webhookCalls < budget.attempted
-      ? `not measured: the webhook was called ${budget.webhookCalls} times for ${budget.attempted} budget creates`
-      : undefined;
+  const skipped = notMeasured(budget);
   lines.push(
     `Deny p99 − quota p99 = ${diff.toFixed(0)} ms (goal <= ${P99_GOAL_MS} ms): ${skipped ?? (diff <= P99_GOAL_MS ? "met" : "NOT met")}`,
   );
@@ -408,6 +416,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         .sort((a, b) => a.k - b.k || a.i - b.i)
         .map(({ i, k }) => gpuPod(names[i] as string, `p-${k}`, 1));
       const calls0 = await webhookCalls(c);
+      const policy0 = await policyRefusals(c);
       const results: { ms: number; outcome: Outcome; error?: string }[] = [];
       const t0 = performance.now();
       await pool(pods, options.concurrency, async (pod) => {
@@ -415,6 +424,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
       });
       const seconds = (performance.now() - t0) / 1000;
       const calls = (await webhookCalls(c)) - calls0;
+      const refusedByPolicy = (await policyRefusals(c)) - policy0;
       let wrong: string[] | undefined;
       if (set !== "none") {
         wrong = [];
@@ -433,10 +443,11 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         latencies: results.map((r) => r.ms).sort((a, b) => a - b),
         ...(wrong ? { wrong } : {}),
         webhookCalls: calls,
+        policyRefusals: refusedByPolicy,
       };
       runs.push(figures);
       console.log(
-        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls} (load ${fmtLoad()})`,
+        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy} (load ${fmtLoad()})`,
       );
       const notAdmitted = results.flatMap((r) =>
         r.outcome === "admitted" ? [] : [`${r.outcome}: ${r.error ?? ""}`],
@@ -509,9 +520,11 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
           pairLatencies: [],
           unexpected: [],
           webhookCalls: 0,
+          policyRefusals: 0,
           attempted: 2 * pairs,
         };
         const calls0 = await webhookCalls(c);
+        const policy0 = await policyRefusals(c);
         const started = performance.now();
         const inflight: Promise<void>[] = [];
         for (let k = 0; k < pairs; k++) {
@@ -539,6 +552,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         }
         await Promise.all(inflight);
         figures.webhookCalls = (await webhookCalls(c)) - calls0;
+        figures.policyRefusals = (await policyRefusals(c)) - policy0;
         figures.refusedLatencies.sort((a, b) => a - b);
         figures.pairLatencies.sort((a, b) => a - b);
         steady.push(figures);

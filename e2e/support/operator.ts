@@ -5,7 +5,7 @@
  * Everything listens on and talks to 127.0.0.1 only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
@@ -104,6 +104,20 @@ export function webhookConfigurations(projectDir: string): Doc[] {
   return manifests;
 }
 
+/**
+ * The project's ValidatingAdmissionPolicies and their bindings in config/webhook (the GPUBudget
+ * operator's budget-full policy), which config/webhook's kustomization installs with the webhook.
+ */
+export function admissionPolicies(projectDir: string): string[] {
+  const dir = join(projectDir, "config/webhook");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".yaml"))
+    .flatMap((f) => parseAllDocuments(readFileSync(join(dir, f), "utf8")).map((d) => d.toJS() as Doc))
+    .filter((d) => d?.kind === "ValidatingAdmissionPolicy" || d?.kind === "ValidatingAdmissionPolicyBinding")
+    .map((d) => JSON.stringify(d));
+}
+
 export interface ControlPlane {
   env: Environment;
   kubectl(
@@ -131,6 +145,19 @@ export async function startControlPlane(
     },
   });
   const kubectlBin = env.binaries?.kubectl ?? "kubectl";
+  const policies = admissionPolicies(projectDir);
+  if (policies.length > 0) {
+    const applied = await execa(kubectlBin, ["apply", "-f", "-"], {
+      env: { KUBECONFIG: env.kubeconfigPath },
+      all: true,
+      reject: false,
+      input: policies.join("\n"),
+    });
+    if (applied.exitCode !== 0) {
+      await env.stop();
+      throw new Error(`kubectl apply of config/webhook's admission policies failed:\n${applied.all ?? ""}`);
+    }
+  }
   return {
     env,
     async kubectl(args, options = {}) {

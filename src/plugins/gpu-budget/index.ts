@@ -173,6 +173,8 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   addListItem(scaffold, "config/webhook/kustomization.yaml", "patches", {
     path: "pod_namespace_selector_patch.yaml",
   });
+  // Refusals of pods over a full Deny budget, in kube-apiserver, without a webhook call.
+  addListItem(scaffold, "config/webhook/kustomization.yaml", "resources", "budget_full_policy.yaml");
   // The e2e suite's Pod webhook check sends what that patch lets through.
   const podCheckKey = webhookCheckKey({ core: true, qualifiedGroup: "", version: "v1", kind: "Pod" });
   addWebhookCheckManifest(scaffold, scaffold.fragment(E2E_WEBHOOK_CHECK_FRAGMENT, { ...data, podCheckKey }));

@@ -137,6 +137,12 @@ export interface GPUBudgetStatus {
   // +optional
   allocatedGPUs?: int64;
 
+  // allocatedMilliGPUs is the same sum in thousandths of a GPU, not rounded: what the budget-full admission
+  // policy (config/webhook/budget_full_policy.yaml) compares with maxGPUs to refuse pods in kube-apiserver.
+  // +kubebuilder:validation:Minimum=0
+  // +optional
+  allocatedMilliGPUs?: int64;
+
   // podCount is the number of counted pods that hold at least one GPU.
   // +optional
   podCount?: int32;

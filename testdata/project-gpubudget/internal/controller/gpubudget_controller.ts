@@ -160,6 +160,7 @@ export class GPUBudgetReconciler implements Reconciler {
     let nextExpiry = Number.POSITIVE_INFINITY;
     const written = await this.writeStatus(budget, (status, generation) => {
       status.allocatedGPUs = allocatedGPUs;
+      status.allocatedMilliGPUs = usage.allocatedMilli;
       status.podCount = usage.podCount;
       status.observedGeneration = generation;
       if (claimUsage.claimCount > 0) status.claimCount = claimUsage.claimCount;

@@ -272,7 +272,8 @@ describe("GPUBudgetReconciler", () => {
     });
     await reconcile("mixed");
     const got = await get("mixed");
-    expect(got.status).toMatchObject({ allocatedGPUs: 2, podCount: 1 });
+    // Whole GPUs round up; the admission policy compares the thousandths with the cap.
+    expect(got.status).toMatchObject({ allocatedGPUs: 2, allocatedMilliGPUs: 1250, podCount: 1 });
     expect(got.status?.conditions?.[0]).toMatchObject({ status: "False", message: "1.25/1 GPUs" });
   });
 
