@@ -20,6 +20,7 @@ import {
   dependent,
   dependentsController,
   isNotFound,
+  type KubeConfig,
   type KubernetesObject,
   type Manager,
   Namespace,
@@ -161,7 +162,7 @@ interface Figures {
 
 async function run(
   direct: Client,
-  kubeConfig: Parameters<typeof createManager>[0]["kubeConfig"],
+  kubeConfig: KubeConfig,
   prefix: string,
   condition: string,
   operator: (mgr: Manager, counted: { reconciles: number }) => void,
