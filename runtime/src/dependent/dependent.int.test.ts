@@ -10,6 +10,7 @@ import type { Condition, KubernetesObject } from "../api/meta.js";
 import type { Cache } from "../cache/types.js";
 import { createClient } from "../client/client.js";
 import { isNotFound } from "../client/errors.js";
+import { isWriteObservable } from "../client/own-writes.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
@@ -18,7 +19,12 @@ import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import { dependentsController } from "./controller.js";
 import { type Dependent, dependent, PRIMARY_ANNOTATION } from "./dependent.js";
-import { ControllerExpectations, controllerOwnerKey, observeExpectations } from "./expectations.js";
+import {
+  ControllerExpectations,
+  controllerOwnerKey,
+  expectOwnCreations,
+  observeExpectations,
+} from "./expectations.js";
 import { crdEstablished } from "./ready.js";
 import { WriteCounter } from "./testdata/write-counter.js";
 import type { WorkflowResult } from "./workflow.js";
@@ -508,5 +514,51 @@ describe("expectations", () => {
     await eventually(() => expect(expectations.satisfied(key)).toBe(true));
     const after = await client.list(ConfigMap, { namespace: ns });
     expect(after.filter((c) => controllerOwnerKey(c, App) === key)).toHaveLength(1);
+  }, 60_000);
+
+  it("creations through the client of objects the primary owns raise the expectations before they are sent", async () => {
+    const ns = "dep-expect-own";
+    const { client, cache } = await start(ns, []);
+    const owner = await direct.create(App, {
+      metadata: { name: "demo", namespace: ns },
+      spec: { message: "m" },
+    } as App);
+    const key = `${ns}/demo`;
+    if (!isWriteObservable(client)) throw new Error("the manager's client cannot be observed");
+    // Raised by the client's write observers alone: nothing lowers these.
+    const raisedOnly = new ControllerExpectations();
+    const stopRaising = expectOwnCreations(client, raisedOnly, key, App, { namespace: ns, name: "demo" });
+    // Raised the same way and lowered by the cache's informer.
+    const fed = new ControllerExpectations();
+    const stopFedRaising = expectOwnCreations(client, fed, key, App, { namespace: ns, name: "demo" });
+    const informer = await cache.getInformer(ConfigMap);
+    observeExpectations(informer, fed, (cm) => controllerOwnerKey(cm, App));
+    const ownerRef = {
+      apiVersion: "dep.kbts.io/v1",
+      kind: "App",
+      name: "demo",
+      uid: owner.metadata?.uid ?? "",
+      controller: true,
+    };
+    for (let i = 0; i < 2; i++) {
+      await client.create(ConfigMap, {
+        metadata: { generateName: "own-", namespace: ns, ownerReferences: [ownerRef] },
+      });
+    }
+    await expect(
+      client.create(ConfigMap, {
+        metadata: { name: "Not_Valid", namespace: ns, ownerReferences: [ownerRef] },
+      }),
+    ).rejects.toThrow();
+    await client.create(ConfigMap, { metadata: { name: "not-owned", namespace: ns } });
+    expect(raisedOnly.getExpectations(key)).toEqual({ add: 2, del: 0 });
+    await eventually(() => expect(fed.satisfied(key)).toBe(true));
+    expect(fed.getExpectations(key)).toEqual({ add: 0, del: 0 });
+    stopRaising();
+    stopFedRaising();
+    await client.create(ConfigMap, {
+      metadata: { generateName: "own-", namespace: ns, ownerReferences: [ownerRef] },
+    });
+    expect(raisedOnly.getExpectations(key)).toEqual({ add: 2, del: 0 });
   }, 60_000);
 });

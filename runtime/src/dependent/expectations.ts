@@ -13,12 +13,17 @@
  * Expectations cover what it cannot: deletes (an immediate delete returns no object whose
  * resourceVersion could be awaited), creates with generateName seen by other reconciles' lists, and a
  * cache lagging past the bound. Both are fed by the same informer, so once expectations are
- * satisfied a cached list holds every object counted.
+ * satisfied a cached list holds every object counted. And `expectOwnCreations` raises them from the
+ * same write observers the client uses to know a reconcile's own writes: every create through the
+ * client of an object owned by the primary counts, raised before it is sent (as client-go's
+ * controllers do, so the informer's event can never come first) and lowered again if it fails.
  */
 
 import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Informer } from "../cache/types.js";
+import type { WriteObservable } from "../client/own-writes.js";
+import type { ObjectKey } from "../client/types.js";
 
 /** client-go's ExpectationsTimeout. */
 export const DEFAULT_EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
@@ -147,6 +152,29 @@ export function observeExpectations<T extends KubernetesObject>(
         expectations.deletionObserved(key, uid);
         return;
     }
+  });
+}
+
+/**
+ * Until the returned function is called, every create sent through `client` of an object whose
+ * owner references name the primary `primaryKind`/`primary` raises the creations expected under
+ * `key` (before it is sent); a create that fails lowers them back.
+ */
+export function expectOwnCreations(
+  client: WriteObservable,
+  expectations: ControllerExpectations,
+  key: string,
+  primaryKind: Kind,
+  primary: ObjectKey,
+): () => void {
+  return client.observeWritesTo(primaryKind, primary, {
+    willWrite(write) {
+      if (write.verb !== "create" || write.subresource !== undefined) return () => {};
+      expectations.raiseExpectations(key, 1, 0);
+      return (answer) => {
+        if (!answer) expectations.lowerExpectations(key, 1, 0);
+      };
+    },
   });
 }
 

@@ -17,6 +17,7 @@ export {
   controllerOwnerKey,
   DEFAULT_EXPECTATIONS_TIMEOUT_MS,
   type ExpectationsOptions,
+  expectOwnCreations,
   observeExpectations,
 } from "./expectations.js";
 export { matchesDesired } from "./matches.js";
