@@ -10,6 +10,7 @@ export * from "./conditions/index.js";
 export * from "./controller/index.js";
 export * from "./controllerutil/index.js";
 export * from "./conversion/index.js";
+export * from "./dependent/index.js";
 export * from "./events/index.js";
 export * from "./handler/index.js";
 export * from "./healthz/index.js";

@@ -38,6 +38,7 @@ const FLOORS: string[][] = [
   ["manager"],
   ["controller"],
   ["builder"],
+  ["dependent"],
   ["envtest", "fake"],
   ["index.ts"],
 ];

@@ -196,8 +196,10 @@ export class WriteObservers {
         const slash = ref.apiVersion?.indexOf("/") ?? -1;
         const group = slash < 0 ? "" : ref.apiVersion.slice(0, slash);
         const gk = group === "" ? ref.kind : `${ref.kind}.${group}`;
-        // An owner is in the child's namespace, or cluster-scoped.
-        const ns = key?.namespace ? `${key.namespace}/` : "";
+        // An owner is in the child's namespace, or cluster-scoped. A create with only generateName
+        // has no key yet: its body names the namespace.
+        const childNs = key?.namespace ?? (body as KubernetesObject | undefined)?.metadata?.namespace;
+        const ns = childNs ? `${childNs}/` : "";
         for (const id of [`${gk}|${ns}${ref.name}`, `${gk}|${ref.name}`]) {
           for (const o of this.byObject.get(id) ?? []) out.add(o);
         }

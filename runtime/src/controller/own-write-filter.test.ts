@@ -139,6 +139,9 @@ describe("which writes are a reconcile's own", () => {
     expect(writeObserversFor(Child, { namespace: "ns", name: "child" }, owned)).toEqual([observer]);
     expect(writeObserversFor(Child, { namespace: "ns", name: "child" }, {})).toEqual([]);
     expect(writeObserversFor(Widget, { namespace: "other", name: "w" }, {})).toEqual([]);
+    // A create with only generateName has no key yet: the body's namespace places the owner.
+    const generated = { metadata: { ...owned.metadata, generateName: "child-", namespace: "ns" } };
+    expect(writeObserversFor(Child, undefined, generated)).toEqual([observer]);
     stop();
     expect(writeObserversFor(Widget, { namespace: "ns", name: "w" }, {})).toEqual([]);
   });
