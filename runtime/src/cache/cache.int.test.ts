@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineKind, metadataOnly } from "../api/kind.js";
 import { ConfigMap, Namespace, Pod } from "../api/kinds.js";
@@ -256,6 +257,20 @@ describe("cache-backed client", () => {
     expect(cache.peekInformer(ConfigMap)?.reflectors).toHaveLength(2);
     // Cluster-scoped kinds are still watched cluster-wide.
     expect((await client.list(Namespace)).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("one reflector per namespace adds no abort listener to the cache's signal per namespace", async () => {
+    // Every request listens for its signal's abort: twelve reflectors on the stop signal itself would pile
+    // up listeners there past Node's limit of ten (a MaxListenersExceededWarning per cache).
+    const namespaces = Array.from({ length: 12 }, (_, i) => `many-${i}`);
+    const cache = createCache(env.kubeConfig, { logger: quiet, namespaces });
+    const ac = new AbortController();
+    stops.push(ac);
+    void cache.start(ac.signal);
+    const informer = await cache.getInformer(ConfigMap);
+    expect(informer.reflectors).toHaveLength(12);
+    await until("the twelve watches to run", () => informer.reflectors.every((r) => r.stats.watches > 0));
+    expect(getEventListeners(ac.signal, "abort").length).toBeLessThan(namespaces.length);
   });
 
   it("applies per-kind transforms instead of the default", async () => {

@@ -155,8 +155,12 @@ export class Reflector {
     return this.options.namespace;
   }
 
-  /** Runs until the signal aborts; never rejects. */
-  async run(signal: AbortSignal): Promise<void> {
+  /** Runs until `stop` aborts; never rejects. */
+  async run(stop: AbortSignal): Promise<void> {
+    // A signal of its own that follows `stop` (AbortSignal.any adds no listener to its sources): every
+    // request listens for its signal's abort, and a cache with a reflector per namespace and kind on one
+    // shared signal would pile those listeners up there (Node warns past ten).
+    const signal = AbortSignal.any([stop]);
     let needList = true;
     while (!signal.aborted) {
       try {
