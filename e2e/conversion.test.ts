@@ -139,7 +139,8 @@ describe.sequential("testdata/project-multiversion", () => {
   });
 
   it("serves v1alpha1, v1 and v2 of one object through the runtime's conversion webhook", async () => {
-    const build = await make("build");
+    // The production build, what the Deployment's command runs (node dist/manager/manager.mjs).
+    const build = await make("build-bundle");
     expect(build.exitCode, build.all).toBe(0);
 
     // The release before the hub: the same CRD with v1alpha1 as its storage version.
