@@ -33,6 +33,7 @@ import { serviceAccountKubeconfig } from "./support/service-account.js";
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deploy-"));
 const project = join(work, "gpubudget");
+const imageRoot = mkdtempSync(join(tmpdir(), "kbts-e2e-image-"));
 const NS = "gpubudget-system";
 const SA = "gpubudget-controller-manager";
 const DEPLOY = ["DEPLOY_CONFIG=config/certrotation"];
@@ -106,13 +107,16 @@ beforeAll(async () => {
   await scaffoldProject(project);
   await buildProject(project);
   imageNode = await nodeLtsBin();
-  image = await buildDockerfile(project, { root: join(work, "image"), nodeBin: imageNode });
+  // The project links @kbts/runtime and kbts to this checkout (file:), which package-lock.json records
+  // relative to the project: the build's stages sit as deep as the project, so npm ci finds them.
+  image = await buildDockerfile(project, { root: imageRoot, nodeBin: imageNode });
 }, 600_000);
 
 afterAll(async () => {
   for (const op of operators) await op.stop();
   await env?.stop();
   rmSync(work, { recursive: true, force: true });
+  rmSync(imageRoot, { recursive: true, force: true });
 });
 
 describe.sequential("make deploy, then the operator with its in-cluster identity", () => {
