@@ -139,8 +139,7 @@ describe.sequential("testdata/project-multiversion", () => {
   });
 
   it("serves v1alpha1, v1 and v2 of one object through the runtime's conversion webhook", async () => {
-    // The production build, what the Deployment's command runs (node dist/manager/manager.mjs).
-    const build = await make("build-bundle");
+    const build = await make("build");
     expect(build.exitCode, build.all).toBe(0);
 
     // The release before the hub: the same CRD with v1alpha1 as its storage version.
@@ -306,6 +305,9 @@ describe.sequential("without cert-manager: make deploy DEPLOY_CONFIG=config/cert
     await env?.stop();
     env = await startEnvironment({ kubeconfigPath: join(work, "kubeconfig-certrotation") });
     const kubeconfig = env.kubeconfigPath;
+    // The production build, what the Deployment's command runs (node dist/manager/manager.mjs).
+    const bundle = await make("build-bundle");
+    expect(bundle.exitCode, bundle.all).toBe(0);
     const deployed = await make("deploy", { ...DEPLOY, KUBECONFIG: kubeconfig });
     expect(deployed.exitCode, deployed.all).toBe(0);
     const rendered = await kubectl(["kustomize", join(project, "config/certrotation")]);
