@@ -34,8 +34,6 @@ const OPTIONAL = {
   "utf-8-validate": "ws's optional native UTF-8 check (a C++ addon); ws uses its JavaScript code",
   encoding: "node-fetch's optional charset conversion; node-fetch uses UTF-8",
   "supports-color": "debug's optional color detection; debug logs without colors",
-  "@opentelemetry/api":
-    "tracing's API, an optional peer dependency of @kbts/runtime; add it to dependencies to trace",
 };
 
 /** Leaves out the OPTIONAL modules that cannot be resolved from where they are imported. */
@@ -43,7 +41,7 @@ const optionalModules = {
   name: "optional-modules",
   setup(b) {
     const left = new Map();
-    const filter = new RegExp(`^(${Object.keys(OPTIONAL).join("|").replaceAll("/", "\\/")})$`);
+    const filter = new RegExp(`^(${Object.keys(OPTIONAL).join("|")})$`);
     b.onResolve({ filter }, async (args) => {
       if (args.pluginData === "optional-modules") return undefined;
       const resolved = await b.resolve(args.path, {
