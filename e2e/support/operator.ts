@@ -177,13 +177,9 @@ export interface OperatorOptions {
   extraArgs?: string[];
   logDir: string;
   /**
-   * Run this executable with the same flags instead of `node dist/cmd/main.js`: the Kubebuilder (Go)
-   * GPUBudget operator of bench/gpubudget --compare-go, whose flags have the same names.
-   */
-  executable?: string;
-  /**
-   * Run the manager with this command and the same flags instead of `node dist/cmd/main.js`: e.g. the
-   * production build, [node, dist/manager/manager.mjs] (make build-bundle).
+   * Run the manager with this command and the same flags instead of `node dist/cmd/main.js`: the
+   * production build, [node, dist/manager/manager.mjs] (make build-bundle), or the Kubebuilder (Go)
+   * GPUBudget operator of bench/gpubudget --compare-go, [its binary], whose flags have the same names.
    */
   command?: string[];
   /** More environment for the operator (e.g. a deploy-image controller's <KIND>_IMAGE). */
@@ -215,11 +211,7 @@ export async function startOperator(
   mkdirSync(options.logDir, { recursive: true });
   const logFile = join(options.logDir, `${name}.log`);
   const log = createWriteStream(logFile);
-  const [file, ...commandArgs] = options.executable
-    ? [options.executable, ...args.slice(1)]
-    : options.command
-      ? [...options.command, ...args.slice(1)]
-      : ["node", ...args];
+  const [file, ...commandArgs] = options.command ? [...options.command, ...args.slice(1)] : ["node", ...args];
   const spawnedAt = performance.now();
   const child = spawn(file as string, commandArgs, {
     cwd: projectDir,
