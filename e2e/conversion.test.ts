@@ -305,6 +305,9 @@ describe.sequential("without cert-manager: make deploy DEPLOY_CONFIG=config/cert
     await env?.stop();
     env = await startEnvironment({ kubeconfigPath: join(work, "kubeconfig-certrotation") });
     const kubeconfig = env.kubeconfigPath;
+    // The production build, what the Deployment's command runs (node dist/manager/manager.mjs).
+    const bundle = await make("build-bundle");
+    expect(bundle.exitCode, bundle.all).toBe(0);
     const deployed = await make("deploy", { ...DEPLOY, KUBECONFIG: kubeconfig });
     expect(deployed.exitCode, deployed.all).toBe(0);
     const rendered = await kubectl(["kustomize", join(project, "config/certrotation")]);

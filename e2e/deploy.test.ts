@@ -1,15 +1,17 @@
 /**
  * `make deploy` of the scaffolded GPUBudget operator on the local control plane, then the operator run as
- * a host process with exactly the identity its Deployment gives it (@kbts/runtime/envtest's
+ * a host process from its image (the Dockerfile's build, modelled without a container engine by
+ * support/dockerfile.ts: the production bundle, node and nothing else) with exactly the identity its
+ * Deployment gives it (@kbts/runtime/envtest's
  * startOperatorOnHost, as every project's scaffolded test/e2e runs it): the ServiceAccount's token from
  * the TokenRequest API, the cluster CA and KUBERNETES_SERVICE_HOST/PORT, no kubeconfig. No cert-manager
  * and no container engine exist here, so it is deployed with config/certrotation (the operator keeps its
  * own webhook certificate) and the webhook Service's endpoints point at this machine, as the endpoints
  * controller would point them at the pod. `make undeploy` then removes everything `make deploy` made.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import {
   type Environment,
   type HostOperator,
@@ -20,8 +22,10 @@ import {
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { type BuildResult, buildDockerfile } from "./support/dockerfile.js";
 import { eventually } from "./support/eventually.js";
 import { ENFORCEMENT_LABEL, expectEnforcing } from "./support/gpubudget.js";
+import { nodeLtsBin } from "./support/node-lts.js";
 import { budgetManifest, buildProject, gpuPodManifest, scaffoldProject } from "./support/operator.js";
 import { run } from "./support/run.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
@@ -29,22 +33,37 @@ import { serviceAccountKubeconfig } from "./support/service-account.js";
 const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deploy-"));
 const project = join(work, "gpubudget");
+const imageRoot = mkdtempSync(join(tmpdir(), "kbts-e2e-image-"));
 const NS = "gpubudget-system";
 const SA = "gpubudget-controller-manager";
 const DEPLOY = ["DEPLOY_CONFIG=config/certrotation"];
 
 let env: Environment;
 let makeEnv: Record<string, string>;
+/** The image the Dockerfile builds, and the Node.js it runs on (its NODE_VERSION). */
+let image: BuildResult;
+let imageNode: string;
 const operators: HostOperator[] = [];
 
-/** The operator on this host with its pod's identity, its Deployment's args as JSON logs. */
+/** Every file of the image with its size and modification time: what a run must leave as it is. */
+function imageFiles(): string[] {
+  return readdirSync(image.dir, { recursive: true, encoding: "utf8" })
+    .sort()
+    .map((f) => {
+      const st = statSync(join(image.dir, f));
+      return `${f} ${st.size} ${st.mtimeMs}`;
+    });
+}
+
+/** The operator on this host from its image, with its pod's identity, its Deployment's args as JSON logs. */
 async function startOperator(): Promise<HostOperator> {
   const op = await startOperatorOnHost({
     kubeconfig: env.kubeconfigPath,
     namespace: NS,
     deployment: SA,
-    cwd: project,
+    cwd: image.dir,
     args: ["--zap-devel=false"],
+    env: { ...image.env, PATH: `${imageNode}${delimiter}${process.env.PATH ?? ""}` },
   });
   operators.push(op);
   return op;
@@ -87,16 +106,43 @@ beforeAll(async () => {
   };
   await scaffoldProject(project);
   await buildProject(project);
+  imageNode = await nodeLtsBin();
+  // The project links @kbts/runtime and kbts to this checkout (file:), which package-lock.json records
+  // relative to the project: the build's stages sit as deep as the project, so npm ci finds them.
+  image = await buildDockerfile(project, { root: imageRoot, nodeBin: imageNode });
 }, 600_000);
 
 afterAll(async () => {
   for (const op of operators) await op.stop();
   await env?.stop();
   rmSync(work, { recursive: true, force: true });
+  rmSync(imageRoot, { recursive: true, force: true });
 });
 
 describe.sequential("make deploy, then the operator with its in-cluster identity", () => {
   let op: HostOperator;
+
+  it("the image holds node's entry point for the production bundle and no node_modules", async () => {
+    const dockerfile = readFileSync(join(project, "Dockerfile"), "utf8");
+    const pinned = /^ARG NODE_VERSION=(\d+)$/m.exec(dockerfile)?.[1];
+    const { stdout: version } = await execa(join(imageNode, "node"), ["--version"]);
+    expect(`v${pinned}.`, "the Dockerfile's NODE_VERSION is the Node.js this test runs the image on").toBe(
+      version.slice(0, `v${pinned}.`.length),
+    );
+    expect(image.entrypoint).toEqual(["node", "dist/manager/manager.mjs"]);
+    const files = readdirSync(image.dir, { recursive: true, encoding: "utf8" });
+    expect(files.filter((f) => /node_modules|package\.json/.test(f))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "dist/manager/manager.mjs",
+        "dist/manager/main.mjs",
+        "dist/manager/main.mjs.map",
+      ]),
+    );
+    expect(files.some((f) => f.startsWith("dist/manager/compile-cache/"))).toBe(true);
+    // Each optional module the bundle leaves out is named, with why.
+    expect(image.log.join("\n")).toMatch(/not bundled: bufferutil: ws's optional native/);
+  });
 
   it("make install and make deploy apply server-side on the local control plane", async () => {
     await make(["install"]);
@@ -114,6 +160,7 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
   }, 180_000);
 
   it("reconciles, takes the leader Lease and serves webhooks and metrics with only the generated RBAC", async () => {
+    const before = imageFiles();
     op = await startOperator();
     // The operator issues its webhook certificate into the Secret and injects the CA.
     await eventually(async () => {
@@ -199,6 +246,8 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
     await kubectlOK(["delete", "clusterrolebinding", "gpubudget-metrics-reader-e2e"]);
     await op.stop();
     expect(op.output()).not.toMatch(/forbidden/i);
+    // Its root file system can be read-only: the compile cache made at build time is only read.
+    expect(imageFiles()).toEqual(before);
   }, 240_000);
 
   it("the operator's token may change its namespace label and nothing else of a namespace (write guard)", async () => {

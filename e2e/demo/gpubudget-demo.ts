@@ -26,6 +26,7 @@ import {
   startOperator,
   withProgress,
 } from "../support/operator.js";
+import { run } from "../support/run.js";
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
@@ -82,14 +83,21 @@ async function main(): Promise<void> {
     await buildProject(project, { show: true });
   }
 
+  heading("Build the manager as its image does (npm run build-bundle: one esbuild bundle, no node_modules)");
+  await run("npm", ["run", "build-bundle"], { cwd: project, show: true });
+
   heading("Start a local control plane (etcd + kube-apiserver) with the GPUBudget CRD and the Pod webhook");
   cp = await withProgress("starting etcd and kube-apiserver", startControlPlane(project));
   process.stdout.write(`API server ${cp.env.apiServerURL}; KUBECONFIG=${cp.env.kubeconfigPath}\n`);
 
-  heading("Run the operator (node dist/cmd/main.js)");
+  heading("Run the operator (node dist/manager/manager.mjs)");
   operator = await withProgress(
     "waiting for /readyz",
-    startOperator(project, cp, { name: "operator", logDir: join(work, "logs") }),
+    startOperator(project, cp, {
+      name: "operator",
+      logDir: join(work, "logs"),
+      command: [process.execPath, "dist/manager/manager.mjs"],
+    }),
   );
   process.stdout.write(
     `metrics on http://127.0.0.1:${operator.metricsPort}/metrics, logs in ${operator.logFile}\n`,

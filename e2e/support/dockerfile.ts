@@ -195,6 +195,10 @@ export async function buildDockerfile(project: string, options: BuildOptions): P
               "/bin",
             ].join(delimiter),
             HOME: home,
+            // This machine's way to the registry (a proxy's CA), as a docker daemon would have it.
+            ...(process.env.NODE_EXTRA_CA_CERTS
+              ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }
+              : {}),
             npm_config_cache: npmCache,
             npm_config_update_notifier: "false",
             ...stage.env,

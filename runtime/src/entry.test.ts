@@ -30,8 +30,11 @@ function staticImports(file: string): string[] {
   return out;
 }
 
-/** Every package the entry module reaches through static imports (relative modules followed). */
-function packagesReached(entry: string): Map<string, string> {
+/**
+ * Every package the entry module reaches through static imports (relative modules followed); with
+ * `builtins`, node's built-in modules (node:*) instead.
+ */
+function packagesReached(entry: string, builtins = false): Map<string, string> {
   const packages = new Map<string, string>();
   const seen = new Set<string>();
   const visit = (file: string) => {
@@ -42,7 +45,7 @@ function packagesReached(entry: string): Map<string, string> {
         const base = resolve(dirname(file), spec).replace(/\.js$/, "");
         const target = [`${base}.ts`, join(base, "index.ts")].find((p) => existsSync(p));
         if (target) visit(target);
-      } else if (!spec.startsWith("node:")) {
+      } else if (spec.startsWith("node:") === builtins) {
         packages.set(spec, file.slice(SRC.length));
       }
     }
@@ -58,18 +61,48 @@ describe("the main entry point (@kbts/runtime)", () => {
     expect([...reached.keys()].sort()).toEqual([
       "@kubernetes/client-node/dist/config_types.js",
       "pino",
-      "prom-client/lib/counter",
-      "prom-client/lib/gauge",
-      "prom-client/lib/histogram",
-      "prom-client/lib/metrics/",
-      "prom-client/lib/registry",
-      "prom-client/lib/summary",
+      "prom-client/lib/counter.js",
+      "prom-client/lib/gauge.js",
+      "prom-client/lib/histogram.js",
+      "prom-client/lib/metrics/eventLoopLag.js",
+      "prom-client/lib/metrics/gc.js",
+      "prom-client/lib/metrics/heapSizeAndUsed.js",
+      "prom-client/lib/metrics/heapSpacesSizeAndUsed.js",
+      "prom-client/lib/metrics/osMemoryHeap.js",
+      "prom-client/lib/metrics/processHandles.js",
+      "prom-client/lib/metrics/processMaxFileDescriptors.js",
+      "prom-client/lib/metrics/processOpenFileDescriptors.js",
+      "prom-client/lib/metrics/processRequests.js",
+      "prom-client/lib/metrics/processResources.js",
+      "prom-client/lib/metrics/processStartTime.js",
+      "prom-client/lib/metrics/version.js",
+      "prom-client/lib/registry.js",
+      "prom-client/lib/summary.js",
       "yaml",
+    ]);
+  });
+
+  // What a plain manager (no HTTP/2, no tracing) loads of node itself at start. node:http2 is loaded only
+  // with enableHTTP2 (tls/server.ts), @opentelemetry/api only with a tracer provider (tracing.ts).
+  it("statically loads none of node's HTTP/2", () => {
+    expect([...packagesReached(join(SRC, "index.ts"), true).keys()].sort()).toEqual([
+      "node:crypto",
+      "node:fs",
+      "node:fs/promises",
+      "node:http",
+      "node:https",
+      "node:net",
+      "node:os",
+      "node:path",
+      "node:perf_hooks",
+      "node:tls",
+      "node:util",
     ]);
   });
 
   it("finds a heavy import when there is one", () => {
     expect(packagesReached(join(SRC, "envtest", "fault-proxy.ts")).has("@kubernetes/client-node")).toBe(true);
     expect(packagesReached(join(SRC, "fake", "index.ts")).has("ajv")).toBe(true);
+    expect(packagesReached(join(SRC, "envtest", "host-operator.ts"), true).has("node:https")).toBe(true);
   });
 });

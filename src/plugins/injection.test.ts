@@ -88,10 +88,21 @@ function liveOccurrences(path: string, text: string, needle: string): number[] {
 }
 
 function checkProject(dir: string, marker: string): void {
-  const scripts = ["manifests", "generate", "fmt", "lint", "typecheck", "test", "test-e2e", "build", "start"];
+  const scripts = [
+    "manifests",
+    "generate",
+    "fmt",
+    "lint",
+    "typecheck",
+    "test",
+    "test-e2e",
+    "build",
+    "build-bundle",
+    "start",
+  ];
   for (const f of files(dir)) {
     const text = readFileSync(join(dir, f), "utf8");
-    if (f.endsWith(".ts")) {
+    if (f.endsWith(".ts") || f.endsWith(".mjs")) {
       expect(liveOccurrences(f, text, marker), `${f} runs the payload`).toEqual([]);
     } else if (f.endsWith(".json")) {
       const value = JSON.parse(text) as Record<string, unknown>;

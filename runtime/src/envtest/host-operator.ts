@@ -35,6 +35,8 @@ export interface HostOperatorOptions {
   args?: string[];
   /** How long the manager may take to answer /healthz (default 60 s). */
   startTimeoutMs?: number;
+  /** More environment for the manager, over its pod's: e.g. PATH with the node its image runs. */
+  env?: Record<string, string>;
 }
 
 export interface HostOperator {
@@ -123,6 +125,7 @@ export async function startOperatorOnHost(options: HostOperatorOptions): Promise
     KUBERNETES_SERVICE_PORT: api.port || "443",
     KBTS_SERVICE_ACCOUNT_DIR: mount,
     ...containerEnv(container, namespace, serviceAccount, where),
+    ...options.env,
   };
   const manager = new ControlPlaneProcess({
     name: `the manager of ${where}`,

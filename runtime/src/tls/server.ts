@@ -9,12 +9,7 @@
  * Handlers get the same request/response API either way (node's HTTP/2 compatibility layer).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  createSecureServer as createHttp2SecureServer,
-  type Http2SecureServer,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-} from "node:http2";
+import type { Http2SecureServer, Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { SecureContextOptions } from "node:tls";
 
@@ -57,7 +52,8 @@ export function createTLSServer(options: TLSServerOptions, handler: TLSRequestHa
       handler,
     );
   }
-  const server = createHttp2SecureServer(
+  // node:http2 is loaded only when it is on: a manager with HTTP/2 off (the default) never loads it.
+  const server = process.getBuiltinModule("node:http2").createSecureServer(
     {
       ...tls,
       allowHTTP1: true,

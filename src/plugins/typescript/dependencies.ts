@@ -97,6 +97,7 @@ export const NODE_LTS_MAJOR = "24";
  */
 export function devToolVersions(): {
   biome: string;
+  esbuild: string;
   typesNode: string;
   typescript: string;
   vite: string;
@@ -106,6 +107,7 @@ export function devToolVersions(): {
   const dev = { ...pkg.dependencies, ...pkg.devDependencies };
   return {
     biome: dev["@biomejs/biome"] ?? "^2.6.8",
+    esbuild: dev.esbuild ?? "^0.28.2",
     typesNode: dev["@types/node"] ?? "^20.19.0",
     typescript: dev.typescript ?? "~5.9.3",
     vite: dev.vite ?? "8.3.8",
