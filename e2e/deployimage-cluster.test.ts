@@ -4,7 +4,8 @@
  * and no hand edits, built, and its manager run against the cluster with the image config/manager sets.
  * The controller is one Deployment dependent (dependentsController): the sample's Deployment runs its
  * pods on the kwok nodes, the custom resource reports Ready from the workflow's conditions, with an
- * Applied event, its size drives the replicas, and it is deleted at once (no finalizer: the Deployment
+ * Applied event, its size drives the replicas (a hand-made scale is taken back, another manager's
+ * label kept: server-side apply), and it is deleted at once (no finalizer: the Deployment
  * names it as its controlling owner, so garbage collection removes it). That collection is not waited
  * for: envtest installs CRDs after the controller manager starts, and the garbage collector picks up
  * new kinds every 30 s only.
@@ -171,6 +172,19 @@ describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
       expect(now).toHaveLength(2);
       for (const p of now) expect(NODES).toContain(p.spec.nodeName);
     }, 60_000);
+  });
+
+  it("takes back the replicas someone scaled by hand, and keeps the label someone else added", async () => {
+    const at = ["deployment", "memcached-sample", "-n", "default"];
+    await kubectl(["label", ...at, "team=cache"]);
+    await kubectl(["scale", ...at, "--replicas=5"]);
+    await eventually(async () => {
+      const d = await getJSON<{ metadata: { labels?: Record<string, string> }; spec: { replicas: number } }>(
+        at,
+      );
+      expect(d.spec.replicas).toBe(2);
+      expect(d.metadata.labels).toMatchObject({ team: "cache" });
+    }, 30_000);
   });
 
   it("deleting it waits for no finalizer: the custom resource is gone at once", async () => {
