@@ -2,10 +2,13 @@
  * A deploy-image/v1-alpha operator on envtest's cluster mode (the scheduler, the controller manager and
  * kwok's simulated nodes): the project is scaffolded by the built CLI with Kubebuilder's example flags
  * and no hand edits, built, and its manager run against the cluster with the image config/manager sets.
- * The sample's Deployment runs its pods on the kwok nodes, the custom resource reports Available, its
- * size drives the replicas, and deleting it runs the finalizer (an event, then it is gone). The Deployment
- * names it as its controlling owner; its garbage collection is not waited for: envtest installs CRDs
- * after the controller manager starts, and the garbage collector picks up new kinds every 30 s only.
+ * The controller is one Deployment dependent (dependentsController): the sample's Deployment runs its
+ * pods on the kwok nodes, the custom resource reports Ready from the workflow's conditions, with an
+ * Applied event, its size drives the replicas (a hand-made scale is taken back, another manager's
+ * label kept: server-side apply), and it is deleted at once (no finalizer: the Deployment
+ * names it as its controlling owner, so garbage collection removes it). That collection is not waited
+ * for: envtest installs CRDs after the controller manager starts, and the garbage collector picks up
+ * new kinds every 30 s only.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,6 +67,14 @@ const pods = async () =>
       "app.kubernetes.io/managed-by=MemcachedController",
     ])
   ).items;
+const memcachedEvents = async () =>
+  (
+    await getJSON<{ items: { type: string; reason: string; message: string }[] }>([
+      ...["events", "-n", "default", "--field-selector", "involvedObject.kind=Memcached"],
+    ])
+  ).items;
+/** The event the controller records when it applies the Deployment. */
+const APPLIED = expect.objectContaining({ type: "Normal", reason: "Applied", message: "Deployment applied" });
 const running = async () =>
   (await pods()).filter((p) => p.status.phase === "Running" && !p.metadata.deletionTimestamp);
 
@@ -104,7 +115,7 @@ afterAll(async () => {
 });
 
 describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
-  it("deploys the sample's image: its pods run on the kwok nodes as the flags said, and it is Available", async () => {
+  it("deploys the sample's image: its pods run on the kwok nodes as the flags said, and it is Ready", async () => {
     await kubectl(["apply", "-f", join(project, SAMPLE)]);
     const [pod] = await eventually(async () => {
       const now = await running();
@@ -125,13 +136,15 @@ describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
     }>(["deployment", "memcached-sample", "-n", "default"]);
     const memcached = await eventually(async () => {
       const m = await getJSON<MemcachedView>(["memcached", "memcached-sample", "-n", "default"]);
-      expect(m.status?.conditions?.find((c) => c.type === "Available")).toMatchObject({
-        status: "True",
-        reason: "Reconciling",
-      });
+      const condition = (type: string) => m.status?.conditions?.find((c) => c.type === type);
+      expect(condition("Ready")).toMatchObject({ status: "True", reason: "DependentsReady" });
+      expect(condition("Progressing")).toMatchObject({ status: "False" });
+      expect(condition("Degraded")).toMatchObject({ status: "False" });
       return m;
     });
-    expect(memcached.metadata.finalizers).toEqual(["example.com.testproject.org/finalizer"]);
+    // The garbage collector deletes the Deployment with it: no finalizer.
+    expect(memcached.metadata.finalizers).toBeUndefined();
+    await eventually(async () => expect(await memcachedEvents()).toContainEqual(APPLIED));
     expect(deployment.metadata.ownerReferences).toEqual([
       expect.objectContaining({
         kind: "Memcached",
@@ -161,24 +174,25 @@ describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
     }, 60_000);
   });
 
-  it("deleting it runs the finalizer: a Deleting event, and the custom resource is gone", async () => {
+  it("takes back the replicas someone scaled by hand, and keeps the label someone else added", async () => {
+    const at = ["deployment", "memcached-sample", "-n", "default"];
+    await kubectl(["label", ...at, "team=cache"]);
+    await kubectl(["scale", ...at, "--replicas=5"]);
+    await eventually(async () => {
+      const d = await getJSON<{ metadata: { labels?: Record<string, string> }; spec: { replicas: number } }>(
+        at,
+      );
+      expect(d.spec.replicas).toBe(2);
+      expect(d.metadata.labels).toMatchObject({ team: "cache" });
+    }, 30_000);
+  });
+
+  it("deleting it waits for no finalizer: the custom resource is gone at once", async () => {
     await kubectl(["delete", "memcached", "memcached-sample", "-n", "default", "--timeout=60s"]);
-    // kubectl delete waits for the object to go: the finalizer was removed.
+    // kubectl delete waits for the object to go.
     const gone = await cp.kubectl(["get", "memcached", "memcached-sample", "-n", "default"], {
       reject: false,
     });
     expect(gone.all).toContain("NotFound");
-    await eventually(async () => {
-      const now = await getJSON<{ items: { type: string; reason: string; message: string }[] }>([
-        ...["events", "-n", "default", "--field-selector", "involvedObject.kind=Memcached"],
-      ]);
-      expect(now.items).toContainEqual(
-        expect.objectContaining({
-          type: "Warning",
-          reason: "Deleting",
-          message: "Custom Resource memcached-sample is being deleted from the namespace default",
-        }),
-      );
-    });
   });
 });

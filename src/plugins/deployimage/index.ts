@@ -16,8 +16,9 @@ export { DEPLOY_IMAGE_PLUGIN_KEY } from "./record.js";
  * deploy-image/v1-alpha --image IMAGE` runs the project's base plugin (types, controller, CRD
  * kustomization, RBAC roles, PROJECT entry), then writes over its stubs an API with spec.size (and
  * spec.containerPort with --image-container-port) and status conditions, and a controller that deploys
- * the image as a Deployment owned by the custom resource, with a finalizer, events and the Available
- * and Degraded conditions. The image reaches the controller through <KIND>_IMAGE, set in
+ * the image as a Deployment owned by the custom resource: one dependent resource of @kbts/runtime's
+ * dependentsController (server-side applied, no write in steady state, Ready / Progressing / Degraded
+ * conditions from the workflow, events when it is written or fails). The image reaches the controller through <KIND>_IMAGE, set in
  * config/manager/manager.yaml. PROJECT records the flags under the plugin's key, so `alpha generate`
  * replays them.
  */
@@ -157,8 +158,6 @@ function templateFiles(): TemplateFile[] {
     file("config/samples/{{group}}_{{version}}_{{kindLower}}.yaml", "overwrite"),
     file("internal/controller/{{groupDir}}{{kindLower}}_controller.ts", "overwrite"),
     file("internal/controller/{{groupDir}}{{kindLower}}_controller.test.ts", "overwrite"),
-    // Shared by every deploy-image kind of the group: written once, then the user's.
-    file("internal/controller/{{groupDir}}conditions.ts", "skip"),
   ];
 }
 

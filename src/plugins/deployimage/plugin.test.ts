@@ -38,12 +38,13 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
         "api/v1alpha1/memcached_types.ts",
         "internal/controller/memcached_controller.ts",
         "internal/controller/memcached_controller.test.ts",
-        "internal/controller/conditions.ts",
         "config/samples/example.com_v1alpha1_memcached.yaml",
         "config/manager/manager.yaml",
       ]),
     );
     expect(result.next).toContain("$ make manifests");
+    // The conditions come from the dependents' workflow: no shared reasons file any more.
+    expect(result.written).not.toContain("internal/controller/conditions.ts");
 
     const types = read("api/v1alpha1/memcached_types.ts");
     expect(types).toMatch(/\+kubebuilder:default=1\n.*\n.*\n\s+size\?: int32;/);
@@ -56,10 +57,18 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
       'ports: [{ containerPort: memcached.spec.containerPort, name: "memcached" }]',
     );
     expect(controller).toMatch(/runAsNonRoot: true,\n\s+runAsUser: 1001,/);
-    expect(controller).toContain('const memcachedFinalizer = "example.com.testproject.org/finalizer";');
+    // The Deployment is a dependent of dependentsController, ready when available; no finalizer.
+    expect(controller).toContain("export const memcachedDeployment = dependent(Deployment, {");
+    expect(controller).toContain("ready: deploymentAvailable,");
+    expect(controller).toMatch(
+      /dependentsController\(mgr, MemcachedKind, \{\n\s+name: "memcached",\n\s+dependents: \[memcachedDeployment\],/,
+    );
+    expect(controller).not.toMatch(/addFinalizer|createOrUpdate|setStatusCondition/);
     expect(controller).toContain("process.env.MEMCACHED_IMAGE");
     expect(controller).toContain('mgr.getEventRecorderFor("memcached-controller")');
-    expect(controller).toContain(".owns(Deployment)");
+    expect(read("internal/controller/memcached_controller.test.ts")).toContain(
+      "new Workflow([memcachedDeployment], {",
+    );
     for (const marker of [
       "groups=example.com.testproject.org,resources=memcacheds/finalizers,verbs=update",
       'groups="",resources=events,verbs=create;patch',
