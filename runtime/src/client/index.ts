@@ -18,6 +18,7 @@ export {
   serviceAccountDir,
 } from "./config.js";
 export * from "./errors.js";
+export { getIfExists } from "./get-if-exists.js";
 export { type Cluster, type Context, type KubeConfig, LoadedKubeConfig, type User } from "./kubeconfig.js";
 export {
   acceptFor,

@@ -1,6 +1,6 @@
 import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { isNotFound } from "../client/errors.js";
+import { getIfExists } from "../client/get-if-exists.js";
 import { mergeFrom } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { writeBack } from "../client/writeback.js";
@@ -24,7 +24,7 @@ export async function createOrUpdate<T extends KubernetesObject>(
   mutate: MutateFn<T>,
 ): Promise<"unchanged" | "created" | "updated"> {
   const key = keyOf(obj);
-  const live = await getOrUndefined(client, kind, key);
+  const live = await getIfExists(client, kind, key);
   if (!live) {
     await mutateChecked(mutate, obj, key);
     writeBack(obj, await client.create(kind, obj));
@@ -50,7 +50,7 @@ export async function createOrPatch<T extends KubernetesObject>(
   mutate: MutateFn<T>,
 ): Promise<OperationResult> {
   const key = keyOf(obj);
-  const live = await getOrUndefined(client, kind, key);
+  const live = await getIfExists(client, kind, key);
   if (!live) {
     await mutateChecked(mutate, obj, key);
     writeBack(obj, await client.create(kind, obj));
@@ -93,19 +93,6 @@ function keyOf(obj: KubernetesObject): Key {
   if (!name) throw new Error("createOrUpdate/createOrPatch need metadata.name set on the object");
   const namespace = obj.metadata?.namespace;
   return namespace ? { namespace, name } : { name };
-}
-
-async function getOrUndefined<T extends KubernetesObject>(
-  client: Client,
-  kind: Kind<T>,
-  key: Key,
-): Promise<T | undefined> {
-  try {
-    return await client.get(kind, key);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
 }
 
 async function mutateChecked<T extends KubernetesObject>(

@@ -24,6 +24,7 @@ import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { objectKey } from "../client/client.js";
 import { isNotFound } from "../client/errors.js";
+import { getIfExists } from "../client/get-if-exists.js";
 import type { Client, ObjectKey } from "../client/types.js";
 import { setControllerReference } from "../controllerutil/ownerref.js";
 import { jsonClone } from "../internal/json.js";
@@ -150,20 +151,6 @@ export function desiredObject<P extends KubernetesObject, T extends KubernetesOb
   return obj;
 }
 
-/** The cached object, or undefined when it does not exist. */
-export async function currentObject<T extends KubernetesObject>(
-  client: Client,
-  kind: Kind<T>,
-  key: ObjectKey,
-): Promise<T | undefined> {
-  try {
-    return await client.get(kind, key);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 /**
  * Brings one dependent to its desired state: applies it (server-side, forced, as `fieldManager`)
  * unless the cached copy already matches, in which case nothing is sent.
@@ -176,7 +163,7 @@ export async function reconcileDependent<P extends KubernetesObject, T extends K
   primary: P,
 ): Promise<DependentApplyResult<T>> {
   const desired = desiredObject(dep, primaryKind, primary);
-  const actual = await currentObject(client, dep.kind, objectKey(dep.kind, desired));
+  const actual = await getIfExists(client, dep.kind, objectKey(dep.kind, desired));
   if (actual && matchesDesired(desired, actual)) return { object: actual, wrote: false };
   const object = await client.apply(dep.kind, desired, { fieldManager, force: true });
   return { object, wrote: true };
@@ -194,7 +181,7 @@ export async function deleteDependent<P extends KubernetesObject, T extends Kube
 ): Promise<T | undefined> {
   const desired = desiredObject(dep, primaryKind, primary);
   const key = objectKey(dep.kind, desired);
-  const actual = await currentObject(client, dep.kind, key);
+  const actual = await getIfExists(client, dep.kind, key);
   if (!actual) return undefined;
   if (garbageCollected(dep.kind, primary, desired)) return actual; // the garbage collector's job
   // Only what this primary made: a same-named object of someone else is left alone.
