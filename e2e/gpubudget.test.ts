@@ -14,6 +14,7 @@ import { parse as parseYaml } from "yaml";
 import type { Pod as PodObject } from "../runtime/src/api/core.js";
 import { Pod } from "../runtime/src/api/kinds.js";
 import { createClient } from "../runtime/src/client/index.js";
+import { budgetFullRefusals, POD_WEBHOOK } from "./support/apiserver-metrics.js";
 import { eventually } from "./support/eventually.js";
 import {
   type BudgetStatus,
@@ -889,23 +890,20 @@ async function replicaBalancer(
   };
 }
 
-/** The API server's own counts of calls to the Pod webhook, by outcome (its /metrics). */
 /** The key webhookCalls() gives the pods kube-apiserver refused with the budget-full policy (no call). */
 const POLICY_REFUSALS = "budget-full policy refusals";
 
+/**
+ * The API server's own counts (its /metrics): calls to the Pod webhook by outcome, and the pods the
+ * budget-full policy refused without a call (POLICY_REFUSALS, absent while 0).
+ */
 async function webhookCalls(): Promise<Record<string, number>> {
   const text = (await cp.kubectl(["get", "--raw", "/metrics"])).stdout;
   const out: Record<string, number> = {};
+  const refused = budgetFullRefusals(text);
+  if (refused > 0) out[POLICY_REFUSALS] = refused;
   for (const line of text.split("\n")) {
-    if (
-      line.startsWith("apiserver_validating_admission_policy_check_total{") &&
-      line.includes('enforcement_action="deny"') &&
-      /policy="[^"]*budget-full"/.test(line)
-    ) {
-      out[POLICY_REFUSALS] = (out[POLICY_REFUSALS] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
-      continue;
-    }
-    if (!line.includes('name="vpod-v1.kb.io"')) continue;
+    if (!line.includes(`name="${POD_WEBHOOK}"`)) continue;
     const m =
       /^(apiserver_admission_webhook_(?:fail_open_count|request_total|rejection_count))\{([^}]*)\} (\S+)$/.exec(
         line,

@@ -1,5 +1,6 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
+import { budgetFullRefusals, podWebhookCalls } from "../../e2e/support/apiserver-metrics.js";
 import { eventually } from "../../e2e/support/eventually.js";
 import type { ControlPlane } from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
@@ -156,36 +157,17 @@ export function budgetStatusTimer(informer: Informer<Budget>, timeoutMs: number)
   };
 }
 
-/** How many times kube-apiserver has called the Pod webhook (its apiserver_admission_webhook_request_total). */
-export async function webhookCalls(c: Pick<ControlPlane, "kubectl">): Promise<number> {
-  const text = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
-  let n = 0;
-  for (const line of text.split("\n")) {
-    if (
-      line.startsWith("apiserver_admission_webhook_request_total{") &&
-      line.includes('name="vpod-v1.kb.io"')
-    )
-      n += Number(line.slice(line.lastIndexOf(" ") + 1));
-  }
-  return n;
+/** The API server's budget checks so far: Pod webhook calls, and refusals by the budget-full policy. */
+export async function budgetChecks(
+  c: Pick<ControlPlane, "kubectl">,
+): Promise<{ webhookCalls: number; policyRefusals: number }> {
+  const metrics = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
+  return { webhookCalls: podWebhookCalls(metrics), policyRefusals: budgetFullRefusals(metrics) };
 }
 
-/**
- * Pods kube-apiserver refused in-process with the GPUBudget operator's budget-full admission policy
- * (config/webhook/budget_full_policy.yaml): each is a budget check that needed no webhook call.
- */
-export async function policyRefusals(c: Pick<ControlPlane, "kubectl">): Promise<number> {
-  const text = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
-  let n = 0;
-  for (const line of text.split("\n")) {
-    if (
-      line.startsWith("apiserver_validating_admission_policy_check_total{") &&
-      line.includes('enforcement_action="deny"') &&
-      /policy="[^"]*budget-full"/.test(line)
-    )
-      n += Number(line.slice(line.lastIndexOf(" ") + 1));
-  }
-  return n;
+/** How many times kube-apiserver has called the Pod webhook (its apiserver_admission_webhook_request_total). */
+export async function webhookCalls(c: Pick<ControlPlane, "kubectl">): Promise<number> {
+  return (await budgetChecks(c)).webhookCalls;
 }
 
 /**

@@ -31,7 +31,7 @@ import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod, ResourceQuota } from "../../runtime/src/api/kinds.js";
 import { type APIClient, createClient, ForbiddenError } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { type Budget, GPUBudget, policyRefusals, pool, refusesDryRun, webhookCalls } from "./common.js";
+import { type Budget, budgetChecks, GPUBudget, pool, refusesDryRun } from "./common.js";
 
 /** The three namespace sets, in the order each round measures them. */
 export const SETS = ["none", "quota", "budget"] as const;
@@ -415,16 +415,16 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         // Interleaved over the namespaces, so every namespace fills (and refuses) under concurrency.
         .sort((a, b) => a.k - b.k || a.i - b.i)
         .map(({ i, k }) => gpuPod(names[i] as string, `p-${k}`, 1));
-      const calls0 = await webhookCalls(c);
-      const policy0 = await policyRefusals(c);
+      const checks0 = await budgetChecks(c);
       const results: { ms: number; outcome: Outcome; error?: string }[] = [];
       const t0 = performance.now();
       await pool(pods, options.concurrency, async (pod) => {
         results.push(await timedCreate(client, pod));
       });
       const seconds = (performance.now() - t0) / 1000;
-      const calls = (await webhookCalls(c)) - calls0;
-      const refusedByPolicy = (await policyRefusals(c)) - policy0;
+      const checks = await budgetChecks(c);
+      const calls = checks.webhookCalls - checks0.webhookCalls;
+      const refusedByPolicy = checks.policyRefusals - checks0.policyRefusals;
       let wrong: string[] | undefined;
       if (set !== "none") {
         wrong = [];
@@ -523,8 +523,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
           policyRefusals: 0,
           attempted: 2 * pairs,
         };
-        const calls0 = await webhookCalls(c);
-        const policy0 = await policyRefusals(c);
+        const checks0 = await budgetChecks(c);
         const started = performance.now();
         const inflight: Promise<void>[] = [];
         for (let k = 0; k < pairs; k++) {
@@ -551,8 +550,9 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
           );
         }
         await Promise.all(inflight);
-        figures.webhookCalls = (await webhookCalls(c)) - calls0;
-        figures.policyRefusals = (await policyRefusals(c)) - policy0;
+        const checks = await budgetChecks(c);
+        figures.webhookCalls = checks.webhookCalls - checks0.webhookCalls;
+        figures.policyRefusals = checks.policyRefusals - checks0.policyRefusals;
         figures.refusedLatencies.sort((a, b) => a - b);
         figures.pairLatencies.sort((a, b) => a - b);
         steady.push(figures);
