@@ -8,10 +8,14 @@
  * not installed starts no failing informer.
  *
  * Each reconcile: read the primary (cached); when it is being deleted, run the workflow's cleanup
- * and then drop the finalizer; otherwise add the finalizer if some dependent needs an explicit
- * delete, reconcile the workflow, and write the Ready / Progressing / Degraded conditions to status
- * only when one changed. A steady-state reconcile therefore writes nothing. Failures are rethrown
- * after status is written, so the controller retries with backoff while status already says why.
+ * and the user's `finalize`, then drop the finalizer; otherwise add the finalizer if some dependent
+ * needs an explicit delete (or `finalize` is set), reconcile the workflow, record an event on the
+ * primary for each dependent written or failed, and write the Ready / Progressing / Degraded
+ * conditions to status only when one changed. A steady-state reconcile therefore writes nothing.
+ * Events come before the status write: a write that fails on a conflict is retried, and the retry
+ * finds the dependent already applied, so an event recorded after it would be lost. Failures are
+ * rethrown after status is written, so the controller retries with backoff while status already
+ * says why.
  */
 
 import type { Kind } from "../api/kind.js";
@@ -28,7 +32,13 @@ import type { EventHandler } from "../handler/types.js";
 import type { Manager } from "../manager/types.js";
 import type { Result } from "../reconcile/types.js";
 import { type Dependent, primaryKeyFrom } from "./dependent.js";
-import { type CleanupResult, setWorkflowConditions, Workflow, type WorkflowResult } from "./workflow.js";
+import {
+  type CleanupResult,
+  DependentError,
+  setWorkflowConditions,
+  Workflow,
+  type WorkflowResult,
+} from "./workflow.js";
 
 export interface DependentsControllerOptions<P extends KubernetesObject> {
   dependents: readonly Dependent<P>[];
@@ -36,8 +46,23 @@ export interface DependentsControllerOptions<P extends KubernetesObject> {
   name?: string;
   /** Server-side apply field manager; default the controller name. */
   fieldManager?: string;
-  /** Finalizer added when some dependent needs an explicit delete; default `dependents.kbts.io/<name>`. */
+  /**
+   * Finalizer added when some dependent needs an explicit delete, or `finalize` is set; default
+   * `dependents.kbts.io/<name>`.
+   */
   finalizer?: string;
+  /**
+   * Cleanup of the user's own before a primary goes (backups, accounts outside the cluster): called once
+   * the dependents' cleanup is done, before the finalizer is removed; a throw keeps the finalizer and
+   * retries with backoff. Setting it puts the finalizer on every primary.
+   */
+  finalize?(primary: P): void | Promise<void>;
+  /**
+   * Record an event on the primary for each dependent written (Normal `Applied`, "<dependent> applied")
+   * or failed (Warning `Failed`, the error), through the recorder `<name>-controller` (default true).
+   * None in steady state.
+   */
+  events?: boolean;
   /** Write Ready, Progressing and Degraded to status.conditions (default true; needs a status subresource). */
   conditions?: boolean;
   /** Reconcile again after this long while some dependent is not ready (default: only on events). */
@@ -66,6 +91,8 @@ export function dependentsController<P extends KubernetesObject>(
   const finalizer = options.finalizer ?? `dependents.kbts.io/${name}`;
   const client: Client = mgr.getClient();
   const workflow = new Workflow(options.dependents, { primaryKind, client, fieldManager });
+  const recorder = (options.events ?? true) ? mgr.getEventRecorderFor(`${name}-controller`) : undefined;
+  const needsFinalizer = (primary: P) => options.finalize !== undefined || workflow.needsCleanup(primary);
 
   const toPrimary = enqueueRequestsFromMapFunc((obj: KubernetesObject) => {
     const key = primaryKeyFrom(primaryKind, obj);
@@ -116,12 +143,13 @@ export function dependentsController<P extends KubernetesObject>(
         options.onCleanup?.(primary, cleanup);
         if (cleanup.errors.length > 0) throw new AggregateError(cleanup.errors, cleanup.errors.join("; "));
         if (!cleanup.done) return { requeueAfter: options.cleanupRequeueAfterMs ?? 1_000 };
+        await options.finalize?.(primary);
         const finalizers = (primary.metadata.finalizers ?? []).filter((f) => f !== finalizer);
         await client.patch(primaryKind, key, lockedPatch(primary, { metadata: { finalizers } }));
         return undefined;
       }
 
-      if (!containsFinalizer(primary, finalizer) && workflow.needsCleanup(primary)) {
+      if (!containsFinalizer(primary, finalizer) && needsFinalizer(primary)) {
         const finalizers = [...(primary.metadata?.finalizers ?? []), finalizer];
         primary = await client.patch(primaryKind, key, lockedPatch(primary, { metadata: { finalizers } }));
       }
@@ -130,6 +158,9 @@ export function dependentsController<P extends KubernetesObject>(
       for (const r of result.dependents) {
         const dep = options.dependents.find((d) => d.name === r.name);
         if (dep && lateKinds.has(dep.kind) && r.state !== "inactive") watchLate(dep.kind);
+        if (r.state === "failed")
+          recorder?.event(primary, "Warning", "Failed", new DependentError(r.name, r.error).message);
+        else if (r.wrote) recorder?.event(primary, "Normal", "Applied", `${r.name} applied`);
       }
       if (options.conditions ?? true) await writeConditions(client, primaryKind, key, primary, result);
       options.onReconciled?.(primary, result);

@@ -5,7 +5,7 @@
 // by the workflow itself and that deletion is watched happen.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineKind, type Kind } from "../api/kind.js";
-import { ConfigMap, CustomResourceDefinition, Deployment, Namespace } from "../api/kinds.js";
+import { ConfigMap, CustomResourceDefinition, Deployment, Event, Namespace } from "../api/kinds.js";
 import type { Condition, KubernetesObject } from "../api/meta.js";
 import type { Cache } from "../cache/types.js";
 import { createClient } from "../client/client.js";
@@ -17,6 +17,7 @@ import { type Environment, startEnvironment } from "../envtest/index.js";
 import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
+import type { Manager } from "../manager/types.js";
 import { dependentsController } from "./controller.js";
 import { type Dependent, dependent, PRIMARY_ANNOTATION } from "./dependent.js";
 import {
@@ -26,6 +27,7 @@ import {
   observeExpectations,
 } from "./expectations.js";
 import { crdEstablished } from "./ready.js";
+import { DependentsReconciler } from "./reconciler.js";
 import { WriteCounter } from "./testdata/write-counter.js";
 import type { WorkflowResult } from "./workflow.js";
 
@@ -112,8 +114,15 @@ interface Started {
   cache: Cache;
 }
 
-/** A manager for one namespace running dependentsController(App) with these dependents. */
-async function start(ns: string, dependents: Dependent<App>[]): Promise<Started> {
+/**
+ * A manager for one namespace running dependentsController(App) with these dependents, or what
+ * `setup` wires instead.
+ */
+async function start(
+  ns: string,
+  dependents: Dependent<App>[],
+  setup?: (mgr: Manager) => void,
+): Promise<Started> {
   await direct.create(Namespace, { metadata: { name: ns } });
   const writes = new WriteCounter();
   const reconciled: WorkflowResult[] = [];
@@ -125,11 +134,14 @@ async function start(ns: string, dependents: Dependent<App>[]): Promise<Started>
     cache: { namespaces: [ns] },
     newClient: (kc, o) => writes.wrap(createClient(kc, { cache: o.cache, logger: o.logger })),
   });
-  dependentsController(mgr, App, {
-    name: `app-${ns}`,
-    dependents,
-    onReconciled: (_, result) => reconciled.push(result),
-  });
+  if (setup) setup(mgr);
+  else {
+    dependentsController(mgr, App, {
+      name: `app-${ns}`,
+      dependents,
+      onReconciled: (_, result) => reconciled.push(result),
+    });
+  }
   const stop = new AbortController();
   stops.push(stop);
   // lint-tests: allow swallowed-error — a background manager, stopped at teardown: the test's waits fail if it dies
@@ -469,6 +481,87 @@ describe("dependent resources", () => {
       (await getOrUndefined(Shard, undefined, `${ns}-db`)) ? undefined : true,
     );
     await eventually("the App gone", async () => ((await app(ns)) ? undefined : true));
+  }, 60_000);
+
+  it("a DependentsReconciler records an event per write and failure, and finalizes before the primary goes", async () => {
+    const ns = "dep-reconciler";
+    const finalized: string[] = [];
+    const strict = dependent(ConfigMap, {
+      name: "strict",
+      desired: (a: App) => {
+        if (a.spec.message === "bad") throw new Error("message must not be bad");
+        return { metadata: { name: `${a.metadata?.name}-strict` }, data: { message: a.spec.message } };
+      },
+    });
+    class AppReconciler extends DependentsReconciler<App> {
+      readonly kind = App;
+      override readonly name = `app-${ns}`;
+      readonly dependents = [configMap, strict];
+      override finalize(a: App): void {
+        finalized.push(a.metadata?.name ?? "");
+        this.recorder.event(a, "Normal", "Finalized", "cleaned up");
+      }
+    }
+    const { writes } = await start(ns, [], (mgr) => new AppReconciler(mgr.getClient()).setupWithManager(mgr));
+    const events = async () =>
+      (await direct.list(Event, { namespace: ns }))
+        .filter((e) => e.involvedObject.kind === "App")
+        .map((e) => ({ type: e.type, reason: e.reason, message: e.message, count: e.count }));
+    await direct.create(App, { metadata: { name: "demo", namespace: ns }, spec: { message: "m" } } as App);
+
+    // finalize is defined, so the primary holds the finalizer although no dependent needs a delete.
+    const ready = await eventually("Ready", async () => {
+      const a = await app(ns);
+      return condition(a, "Ready")?.status === "True" ? a : undefined;
+    });
+    expect(ready.metadata?.finalizers).toEqual([`dependents.kbts.io/app-${ns}`]);
+    await eventually(async () =>
+      expect(await events()).toEqual(
+        expect.arrayContaining([
+          { type: "Normal", reason: "Applied", message: "config applied", count: 1 },
+          { type: "Normal", reason: "Applied", message: "strict applied", count: 1 },
+        ]),
+      ),
+    );
+    // Steady state: a reconcile with nothing to do writes nothing and records nothing.
+    const before = writes.total;
+    await touch(ns, 1);
+    await eventually(async () => expect((await app(ns))?.metadata?.annotations?.touched).toBe("1"));
+    expect(writes.total).toBe(before);
+
+    await direct.patch(App, { namespace: ns, name: "demo" }, mergePatch({ spec: { message: "bad" } }));
+    await eventually(async () =>
+      expect(await events()).toContainEqual(
+        expect.objectContaining({
+          type: "Warning",
+          reason: "Failed",
+          message: "dependent strict: message must not be bad",
+        }),
+      ),
+    );
+    // The sibling was still applied, and said so again.
+    await eventually(async () =>
+      expect(await events()).toContainEqual({
+        type: "Normal",
+        reason: "Applied",
+        message: "config applied",
+        count: 2,
+      }),
+    );
+    expect(finalized).toEqual([]);
+
+    // Deleted while `strict` cannot say what it wants: cleanup must not need desired() to let it go.
+    await direct.delete(App, { namespace: ns, name: "demo" });
+    await eventually("the App gone", async () => ((await app(ns)) ? undefined : true));
+    expect(finalized).toEqual(["demo"]);
+    await eventually(async () =>
+      expect(await events()).toContainEqual({
+        type: "Normal",
+        reason: "Finalized",
+        message: "cleaned up",
+        count: 1,
+      }),
+    );
   }, 60_000);
 });
 

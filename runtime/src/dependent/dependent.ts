@@ -7,7 +7,8 @@
  *
  * Reconciling one dependent:
  * 1. `desired(primary)` is completed: apiVersion/kind from the Kind, the primary's namespace for a
- *    namespaced dependent that names none, and a link to the primary. The link is a controller owner
+ *    namespaced dependent that names none (and the primary's name, when it names none and lives in
+ *    the primary's namespace), and a link to the primary. The link is a controller owner
  *    reference when garbage collection can follow it (a cluster-scoped primary, or a dependent in the
  *    primary's namespace); otherwise (a cluster-scoped or cross-namespace dependent of a namespaced
  *    primary, which an owner reference cannot name) it is the `dependents.kbts.io/primary`
@@ -124,9 +125,6 @@ export function desiredObject<P extends KubernetesObject, T extends KubernetesOb
   obj.apiVersion = apiVersionOf(dep.kind);
   obj.kind = dep.kind.kind;
   obj.metadata ??= {};
-  if (!obj.metadata.name) {
-    throw new Error(`dependent ${dep.name}: desired() returned a ${dep.kind.kind} without metadata.name`);
-  }
   if (dep.kind.namespaced) {
     obj.metadata.namespace ??= primary.metadata?.namespace;
     if (!obj.metadata.namespace) {
@@ -137,6 +135,20 @@ export function desiredObject<P extends KubernetesObject, T extends KubernetesOb
   } else if (obj.metadata.namespace) {
     throw new Error(
       `dependent ${dep.name}: ${dep.kind.kind} is cluster-scoped: leave metadata.namespace out`,
+    );
+  }
+  // One object per primary in the primary's namespace may go by the primary's name (JOSDK's default);
+  // elsewhere two primaries of one name would fight over it.
+  if (
+    !obj.metadata.name &&
+    obj.metadata.namespace &&
+    obj.metadata.namespace === primary.metadata?.namespace
+  ) {
+    obj.metadata.name = primary.metadata?.name;
+  }
+  if (!obj.metadata.name) {
+    throw new Error(
+      `dependent ${dep.name}: desired() returned a ${dep.kind.kind} without metadata.name (only a dependent in its primary's namespace takes the primary's name)`,
     );
   }
   const owner = { ...primary, apiVersion: apiVersionOf(primaryKind), kind: primaryKind.kind };
@@ -167,6 +179,34 @@ export async function reconcileDependent<P extends KubernetesObject, T extends K
   if (actual && matchesDesired(desired, actual)) return { object: actual, wrote: false };
   const object = await client.apply(dep.kind, desired, { fieldManager, force: true });
   return { object, wrote: true };
+}
+
+/**
+ * Deletes what this primary made of a dependent's kind outside the garbage collector's reach, found by
+ * the primary annotation: cleanup's way when `desired()` fails for the primary as it is now (a spec
+ * that broke it must not keep the primary from being deleted). Returns true when nothing is left.
+ */
+export async function deleteAnnotatedDependents<P extends KubernetesObject>(
+  client: Client,
+  dep: Dependent<P>,
+  primaryKind: Kind<P>,
+  primary: P,
+): Promise<boolean> {
+  const ref = primaryReference(primaryKind, primary);
+  const made = (await client.list(dep.kind)).filter(
+    (o) => o.metadata?.annotations?.[PRIMARY_ANNOTATION] === ref,
+  );
+  for (const o of made) {
+    if (o.metadata?.deletionTimestamp) continue;
+    const key = { namespace: o.metadata?.namespace, name: o.metadata?.name ?? "" };
+    const uid = o.metadata?.uid;
+    await client
+      .delete(dep.kind, key, { propagationPolicy: "Background", preconditions: uid ? { uid } : undefined })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+  }
+  return made.length === 0;
 }
 
 /**

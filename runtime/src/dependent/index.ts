@@ -22,6 +22,7 @@ export {
 } from "./expectations.js";
 export { matchesDesired } from "./matches.js";
 export { crdEstablished, deploymentAvailable } from "./ready.js";
+export { DependentsReconciler } from "./reconciler.js";
 export {
   type CleanupResult,
   DependentError,

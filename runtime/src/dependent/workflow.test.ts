@@ -88,9 +88,16 @@ describe("desiredObject", () => {
 
   it("says what is wrong with a desired object", async () => {
     const { primary } = await setup();
-    expect(() => desiredObject(cm("a", { desired: () => ({ metadata: {} }) }), Primary, primary)).toThrow(
-      "dependent a: desired() returned a ConfigMap without metadata.name",
+    // In the primary's namespace, a dependent without a name takes the primary's; elsewhere it must name one.
+    expect(
+      desiredObject(cm("a", { desired: () => ({ metadata: {} }) }), Primary, primary).metadata?.name,
+    ).toBe(primary.metadata?.name);
+    const elsewhere = cm("b", { desired: () => ({ metadata: { namespace: "elsewhere" } }) });
+    expect(() => desiredObject(elsewhere, Primary, primary)).toThrow(
+      "dependent b: desired() returned a ConfigMap without metadata.name (only a dependent in its primary's namespace",
     );
+    const unnamedOnCluster = dependent(Cluster, { desired: () => ({}) });
+    expect(() => desiredObject(unnamedOnCluster, Primary, primary)).toThrow("without metadata.name");
     const nsOnCluster = dependent(Cluster, { desired: () => ({ metadata: { name: "t", namespace: "ns" } }) });
     expect(() => desiredObject(nsOnCluster, Primary, primary)).toThrow("Thing is cluster-scoped");
     expect(() => dependent(ConfigMap, { name: "bad name", desired: () => ({}) })).toThrow(

@@ -29,6 +29,7 @@ import type { Client } from "../client/types.js";
 import { type ConditionInput, setStatusCondition } from "../conditions/conditions.js";
 import {
   type Dependent,
+  deleteAnnotatedDependents,
   deleteDependent,
   desiredObject,
   garbageCollected,
@@ -148,7 +149,14 @@ export class Workflow<P extends KubernetesObject> {
           if (after.some((a) => !a.deleted)) return { deleted: false };
           try {
             if (dep.activeWhen && !(await dep.activeWhen(primary))) return { deleted: true };
-            const desired = desiredObject(dep, this.options.primaryKind, primary);
+            let desired: KubernetesObject;
+            try {
+              desired = desiredObject(dep, this.options.primaryKind, primary);
+            } catch {
+              // No desired object to name it by: find what this primary made by its annotation.
+              const { client, primaryKind } = this.options;
+              return { deleted: await deleteAnnotatedDependents(client, dep, primaryKind, primary) };
+            }
             if (garbageCollected(dep.kind, primary, desired)) return { deleted: true };
             const actual = await deleteDependent(this.options.client, dep, this.options.primaryKind, primary);
             const gone = dep.deletedWhen ? await dep.deletedWhen(actual, primary) : actual === undefined;
