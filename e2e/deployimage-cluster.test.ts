@@ -1,29 +1,27 @@
 /**
- * A deploy-image/v1-alpha operator on envtest's cluster mode (the scheduler, the controller manager and
- * kwok's simulated nodes): the project is scaffolded by the built CLI with Kubebuilder's example flags
- * and no hand edits, built, and its manager run against the cluster with the image config/manager sets.
- * The controller is one Deployment dependent (dependentsController): the sample's Deployment runs its
- * pods on the kwok nodes, the custom resource reports Ready from the workflow's conditions, with an
- * Applied event, its size drives the replicas (a hand-made scale is taken back, another manager's
- * label kept: server-side apply), and it is deleted at once (no finalizer: the Deployment
- * names it as its controlling owner, so garbage collection removes it). That collection is not waited
- * for: envtest installs CRDs after the controller manager starts, and the garbage collector picks up
- * new kinds every 30 s only.
+ * testdata/project-memcached, Kubebuilder's deploy-image Memcached operator on dependent resources
+ * (issue 31), passes its own `make test` and runs on envtest's cluster mode (the scheduler, the
+ * controller manager and kwok's simulated nodes). The golden project is what `kbts init` and `create
+ * api --plugins deploy-image/v1-alpha` write with Kubebuilder's example flags and no hand edits; it is
+ * installed with the runtime linked to this checkout, built, and its manager run against the cluster
+ * with the image config/manager sets. The controller is one Deployment dependent
+ * (DependentsReconciler): the sample's Deployment runs its pods on the kwok nodes, the custom resource
+ * reports Ready from the workflow's conditions, with an Applied event, its size drives the replicas (a
+ * hand-made scale is taken back, another manager's label kept: server-side apply), and deleting it runs
+ * the scaffolded `finalize` (a Deleting event, as Kubebuilder's tutorial records) before its finalizer
+ * goes. The Deployment needs no finalizer: it names the custom resource as its controlling owner, so
+ * garbage collection removes it. That collection is not waited for: envtest installs CRDs after the
+ * controller manager starts, and the garbage collector picks up new kinds every 30 s only.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { eventually } from "./support/eventually.js";
-import {
-  buildProject,
-  type ControlPlane,
-  type Operator,
-  startControlPlane,
-  startOperator,
-} from "./support/operator.js";
-import { KBTS } from "./support/paths.js";
+import { installGoldenProject } from "./support/golden-project.js";
+import { runMake } from "./support/make.js";
+import { type ControlPlane, type Operator, startControlPlane, startOperator } from "./support/operator.js";
 import { run } from "./support/run.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-deployimage-"));
@@ -88,16 +86,10 @@ function managerImageEnv(): string | undefined {
 }
 
 beforeAll(async () => {
-  mkdirSync(project);
-  const kbts = (args: string[]) => run("node", [KBTS, ...args], { cwd: project });
-  await kbts(["init", "--domain", "testproject.org", "--repo", "example.com/memcached", "--skip-install"]);
-  await kbts([
-    ...["create", "api", "--group", "example.com", "--version", "v1alpha1", "--kind", "Memcached"],
-    ...["--plugins", "deploy-image/v1-alpha", "--image", IMAGE],
-    ...["--image-container-command", "memcached,--memory-limit=64,-o,modern,-v"],
-    ...["--image-container-port", "11211", "--run-as-user", "1001"],
-  ]);
-  await buildProject(project);
+  const install = await installGoldenProject("project-memcached", project);
+  expect(install.exitCode, install.all).toBe(0);
+  const build = await run("npm", ["run", "build"], { cwd: project, reject: false });
+  expect(build.exitCode, build.all).toBe(0);
   cp = await startControlPlane(project, { cluster: { nodes: NODES.map((name) => ({ name })) } });
   const image = managerImageEnv();
   expect(image).toBe(IMAGE);
@@ -114,7 +106,13 @@ afterAll(async () => {
   if (process.env.KEEP_E2E !== "true") rmSync(work, { recursive: true, force: true });
 });
 
-describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
+describe.sequential("testdata/project-memcached on a cluster that schedules", () => {
+  it("passes its own make test: the controller's workflow on a local control plane", async () => {
+    const test = await runMake(project, "test");
+    expect(test.exitCode, test.all).toBe(0);
+    expect(test.all).toMatch(/memcached_controller\.test\.ts \(4 tests\)/);
+  });
+
   it("deploys the sample's image: its pods run on the kwok nodes as the flags said, and it is Ready", async () => {
     await kubectl(["apply", "-f", join(project, SAMPLE)]);
     const [pod] = await eventually(async () => {
@@ -142,8 +140,8 @@ describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
       expect(condition("Degraded")).toMatchObject({ status: "False" });
       return m;
     });
-    // The garbage collector deletes the Deployment with it: no finalizer.
-    expect(memcached.metadata.finalizers).toBeUndefined();
+    // The scaffolded finalize() puts DependentsReconciler's finalizer on it.
+    expect(memcached.metadata.finalizers).toEqual(["dependents.kbts.io/memcached"]);
     await eventually(async () => expect(await memcachedEvents()).toContainEqual(APPLIED));
     expect(deployment.metadata.ownerReferences).toEqual([
       expect.objectContaining({
@@ -187,12 +185,21 @@ describe.sequential("deploy-image/v1-alpha on a cluster that schedules", () => {
     }, 30_000);
   });
 
-  it("deleting it waits for no finalizer: the custom resource is gone at once", async () => {
+  it("deleting it runs finalize (a Deleting event), then the custom resource is gone", async () => {
     await kubectl(["delete", "memcached", "memcached-sample", "-n", "default", "--timeout=60s"]);
-    // kubectl delete waits for the object to go.
+    // kubectl delete waits for the object to go, hence for the controller to drop its finalizer.
     const gone = await cp.kubectl(["get", "memcached", "memcached-sample", "-n", "default"], {
       reject: false,
     });
     expect(gone.all).toContain("NotFound");
+    await eventually(async () =>
+      expect(await memcachedEvents()).toContainEqual(
+        expect.objectContaining({
+          type: "Warning",
+          reason: "Deleting",
+          message: "Custom Resource is being deleted",
+        }),
+      ),
+    );
   });
 });

@@ -106,6 +106,35 @@ GOLDEN_PROJECTS["project-crontab"] = [
   ["generate"],
 ];
 
+// Issue 31's Memcached operator: Kubebuilder's deploy-image example (its project-v4-with-plugins
+// flags), whose scaffolded controller is built on dependent resources; the README counts its lines
+// beside the hand-written versions (testdata/memcached-lines.test.ts keeps the count true).
+GOLDEN_PROJECTS["project-memcached"] = [
+  [
+    "init",
+    "--domain=testproject.org",
+    "--repo=example.com/memcached",
+    "--project-name=memcached",
+    "--runtime=registry",
+    "--skip-install",
+  ],
+  [
+    "create",
+    "api",
+    "--group=example.com",
+    "--version=v1alpha1",
+    "--kind=Memcached",
+    "--image=memcached:1.6.26-alpine3.19",
+    "--image-container-command=memcached,--memory-limit=64,-o,modern,-v",
+    "--image-container-port=11211",
+    "--run-as-user=1001",
+    "--plugins=deploy-image/v1-alpha",
+  ],
+  { overlay: "tutorial-memcached" },
+  ["manifests"],
+  ["generate"],
+];
+
 // One kind in three versions (issue 15): v1alpha1 first, then v1 and v2; the types diverge
 // (testdata/tutorial-multiversion/types), v1 becomes the conversion hub with v1alpha1 and v2 as spokes,
 // and the scaffolded conversion stubs are filled in (tutorial-multiversion/conversion).

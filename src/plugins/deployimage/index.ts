@@ -203,8 +203,11 @@ export function deployImageData(ctx: Pick<PluginContext, "config">, r: ResourceM
     command: o.command ?? "",
     commandArgs: commandArgs(o.command ?? ""),
   };
+  const data = resourceData(ctx, r);
   return {
-    ...resourceData(ctx, r),
+    ...data,
+    // DependentsReconciler names its controller after the lower-case kind unless told otherwise.
+    ownControllerName: data.controllerName === r.kind.toLowerCase() ? "" : data.controllerName,
     image,
     imageEnvVar: imageEnvVar(r.kind),
     // A container port's name is an IANA service name: at most 15 characters.

@@ -57,15 +57,19 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
       'ports: [{ containerPort: memcached.spec.containerPort, name: "memcached" }]',
     );
     expect(controller).toMatch(/runAsNonRoot: true,\n\s+runAsUser: 1001,/);
-    // The Deployment is a dependent of dependentsController, ready when available; no finalizer.
+    // The Deployment is a dependent, ready when available; the reconciler is a DependentsReconciler
+    // of that one dependent, named after the kind (no name line), with a finalize of its own.
     expect(controller).toContain("export const memcachedDeployment = dependent(Deployment, {");
     expect(controller).toContain("ready: deploymentAvailable,");
     expect(controller).toMatch(
-      /dependentsController\(mgr, MemcachedKind, \{\n\s+name: "memcached",\n\s+dependents: \[memcachedDeployment\],/,
+      /export class MemcachedReconciler extends DependentsReconciler<Memcached> \{\n\s+readonly kind = MemcachedKind;\n\s+readonly dependents = \[memcachedDeployment\];\n/,
+    );
+    expect(controller).not.toContain("readonly name");
+    expect(controller).toMatch(
+      /override finalize\(memcached: Memcached\): void \{\n\s+this\.recorder\.event\(memcached, "Warning", "Deleting"/,
     );
     expect(controller).not.toMatch(/addFinalizer|createOrUpdate|setStatusCondition/);
     expect(controller).toContain("process.env.MEMCACHED_IMAGE");
-    expect(controller).toContain('mgr.getEventRecorderFor("memcached-controller")');
     expect(read("internal/controller/memcached_controller.test.ts")).toContain(
       "new Workflow([memcachedDeployment], {",
     );
@@ -77,7 +81,7 @@ describe("create api --plugins deploy-image/v1-alpha", { timeout: 60_000 }, () =
     ]) {
       expect(controller).toContain(`// +kubebuilder:rbac:${marker}`);
     }
-    // The base plugin's registration stands: the reconciler takes the manager's recorder itself.
+    // The base plugin's registration stands: DependentsReconciler takes the manager's recorder itself.
     expect(read("cmd/main.ts")).toContain("new MemcachedReconciler(mgr.getClient()).setupWithManager(mgr);");
 
     const sample = parseYaml(read("config/samples/example.com_v1alpha1_memcached.yaml"));
