@@ -63,6 +63,12 @@ describe("informer events", () => {
     });
     await cache.waitForCacheSync();
     expect(informer.hasSynced()).toBe(true);
+    // Streamed by WatchList, unless this file runs as cache.paged-list.int.test.ts.
+    const streamed = process.env.KBTS_WATCH_LIST === "false" ? 0 : 1;
+    expect(cache.peekInformer(ConfigMap)?.reflectors[0]?.stats).toMatchObject({
+      lists: 1,
+      streamedLists: streamed,
+    });
 
     const cm = await direct.create(ConfigMap, { metadata: { name: "e", namespace: "c1" }, data: { v: "1" } });
     await direct.update(ConfigMap, { ...cm, data: { v: "2" } });

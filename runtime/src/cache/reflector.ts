@@ -5,12 +5,16 @@
  * need it), never requests bookmarks (so every reconnect after a quiet period risks a 410 and a full
  * relist), and on any error other than 410 or a timeout it emits `error` and stops for good, which
  * is how Node operators' watches "silently die" (client-node#364, #1933, #2424). This loop:
- *  - lists in pages, then watches from the list's resourceVersion with allowWatchBookmarks=true and
- *    a server-side timeout randomised in [min, 2·min) like client-go (5–10 min), so replicas do not
- *    reconnect in lockstep;
+ *  - gets the initial state as a stream (WatchList, KEP-3157: a watch with sendInitialEvents=true whose
+ *    initial ADDED events end with a bookmark annotated k8s.io/initial-events-end), so the API server
+ *    never builds the whole list in memory; a server that refuses it (the WatchList feature gate off,
+ *    or older than 1.27) answers 400/422, and this reflector then lists in pages from then on;
+ *  - then watches from that resourceVersion with allowWatchBookmarks=true and a server-side timeout
+ *    randomised in [min, 2·min) like client-go (5–10 min), so replicas do not reconnect in lockstep;
  *  - on 410 Gone (HTTP or an ERROR event) or "resource version too large", relists;
  *  - on every other failure or a stream that ends too soon, reconnects with exponential backoff
- *    (800 ms → 30 s, ±25 % jitter, reset after a healthy period), resuming from the last
+ *    (800 ms → 30 s, ±25 % jitter, reset after a healthy period; never shorter than the Retry-After
+ *    of a 429 or 5xx, which the REST client has already honoured a few times), resuming from the last
  *    resourceVersion it saw; but a watch that worked (lived past minHealthyWatchMs or delivered
  *    events) and then broke is forgiven, as client-go does: the failure count resets and it
  *    reconnects at once. Counting such breaks as failures escalated the delay to 30 s under a
@@ -74,7 +78,16 @@ export interface ReflectorTuning {
    */
   minHealthyWatchMs: number;
   allowWatchBookmarks: boolean;
+  /**
+   * Get the initial state by WatchList when the server offers it (default true; false lists in pages,
+   * as the environment variable KBTS_WATCH_LIST=false also makes every reflector do, like client-go's
+   * KUBE_FEATURE_WatchListClient).
+   */
+  watchList: boolean;
 }
+
+/** The annotation of the bookmark that ends a WatchList stream's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = "k8s.io/initial-events-end";
 
 export const defaultReflectorTuning: Readonly<ReflectorTuning> = Object.freeze({
   pageSize: 500,
@@ -87,6 +100,7 @@ export const defaultReflectorTuning: Readonly<ReflectorTuning> = Object.freeze({
   backoffResetMs: 120_000,
   minHealthyWatchMs: 1_000,
   allowWatchBookmarks: true,
+  watchList: process.env.KBTS_WATCH_LIST !== "false",
 });
 
 export interface ReflectorOptions {
@@ -103,7 +117,10 @@ export interface ReflectorOptions {
 
 /** Counters for tests, benchmarks and debugging. */
 export interface ReflectorStats {
+  /** Initial states got, by a paged list or a WatchList stream. */
   lists: number;
+  /** Of those, the ones streamed by WatchList. */
+  streamedLists: number;
   watches: number;
   events: number;
   bookmarks: number;
@@ -126,6 +143,7 @@ class StallError extends Error {
 export class Reflector {
   readonly stats: ReflectorStats = {
     lists: 0,
+    streamedLists: 0,
     watches: 0,
     events: 0,
     bookmarks: 0,
@@ -140,9 +158,12 @@ export class Reflector {
   private lastFailureAt = 0;
   /** Set by watchOnce when the watch that just failed had worked first. */
   private lastWatchWorked = false;
+  /** Cleared when the server refuses a WatchList request: paged lists from then on. */
+  private streamInitialState: boolean;
 
   constructor(private readonly options: ReflectorOptions) {
     this.tuning = { ...defaultReflectorTuning, ...options.tuning };
+    this.streamInitialState = this.tuning.watchList;
     this.log = options.logger.child({
       component: "reflector",
       kind: groupKindOf(options.kind),
@@ -196,7 +217,7 @@ export class Reflector {
           this.log.info({ err: errorMessage(err) }, "watch broke after it worked; reconnecting at once");
           continue;
         }
-        const delay = this.nextBackoff();
+        const delay = Math.max(this.nextBackoff(), retryAfterMs(err));
         this.log.error(
           {
             attempt: this.failuresInARow,
@@ -227,9 +248,81 @@ export class Reflector {
     return resourcePath(kind, { namespace: kind.namespaced ? namespace : undefined });
   }
 
-  /** Lists every page; hands the result to the sink; returns the list's resourceVersion. */
-  private async list(signal: AbortSignal): Promise<string> {
+  /** Gets the initial state (streamed, or listed in pages) and hands it to the sink. */
+  private async list(signal: AbortSignal): Promise<void> {
+    if (this.streamInitialState) {
+      try {
+        await this.streamList(signal);
+        return;
+      } catch (err) {
+        if (!refusesWatchList(err)) throw err;
+        this.streamInitialState = false;
+        this.log.info(
+          { err: errorMessage(err) },
+          "the API server does not stream lists (WatchList); listing in pages",
+        );
+      }
+    }
+    await this.pagedList(signal);
+  }
+
+  /**
+   * WatchList: a watch with sendInitialEvents=true from no resourceVersion (resourceVersionMatch
+   * NotOlderThan: at least as fresh as a quorum read) delivers every object as ADDED, then a bookmark
+   * annotated k8s.io/initial-events-end whose resourceVersion is the state's. The stream is closed
+   * there and the regular watch resumes from that resourceVersion, so no event falls between them.
+   */
+  private async streamList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
+    const min = this.tuning.minWatchTimeoutSeconds;
+    const path =
+      this.collectionPath() +
+      queryString({
+        watch: "true",
+        sendInitialEvents: "true",
+        allowWatchBookmarks: "true",
+        resourceVersionMatch: "NotOlderThan",
+        timeoutSeconds: Math.floor(min + Math.random() * min),
+        labelSelector,
+        fieldSelector,
+      });
+    const items: KubernetesObject[] = [];
+    let rv: string | undefined;
+    const done = new AbortController();
+    try {
+      await rest.watch(
+        path,
+        (event: WatchEvent) => {
+          if (rv !== undefined) return;
+          const obj = event.object as KubernetesObject;
+          if (event.type === "ADDED") items.push(sink.prepare ? sink.prepare(obj) : obj);
+          else if (event.type === "BOOKMARK") {
+            if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== "true") return;
+            rv = obj.metadata?.resourceVersion ?? "";
+            done.abort();
+          } else if (event.type === "ERROR") {
+            const status = event.object as Status;
+            throw errorFromStatus({ apiVersion: "v1", kind: "Status", status: "Failure", ...status });
+          } else {
+            throw new Error(`unexpected ${event.type} event before the end of a WatchList's initial events`);
+          }
+        },
+        AbortSignal.any([signal, done.signal]),
+        acceptFor(this.options.kind, "watch"),
+      );
+    } catch (err) {
+      if (!(err instanceof RequestAbortedError && rv !== undefined && !signal.aborted)) throw err;
+    }
+    if (rv === undefined)
+      throw new Error("the WatchList stream ended before its initial-events-end bookmark");
+    this.stats.streamedLists++;
+    this.settle(items, rv);
+  }
+
+  /** Lists every page and hands the result to the sink. */
+  private async pagedList(signal: AbortSignal): Promise<void> {
+    const { rest, labelSelector, fieldSelector } = this.options;
+    const sink = this.options.sink;
     let items: KubernetesObject[] = [];
     let cont: string | undefined;
     let rv = "";
@@ -267,13 +360,17 @@ export class Reflector {
       cont = page.metadata?.continue || undefined;
       if (!cont) break;
     }
+    this.settle(items, rv);
+  }
+
+  /** The initial state is complete at `rv`: the sink gets it, and the watch resumes from there. */
+  private settle(items: KubernetesObject[], rv: string): void {
     this.stats.lists++;
     this.stats.lastError = undefined;
     this.stats.stalled = undefined;
     this.stats.lastResourceVersion = rv;
-    sink.replace(items, rv);
-    sink.progress?.(rv);
-    return rv;
+    this.options.sink.replace(items, rv);
+    this.options.sink.progress?.(rv);
   }
 
   /**
@@ -424,6 +521,21 @@ export function backoffDelay(
     tuning.backoffInitialMs * 2 ** Math.min(Math.max(attempt, 1) - 1, 30),
   );
   return base * (0.75 + random() * 0.5);
+}
+
+/**
+ * A server without WatchList refuses its parameters as invalid (422: "sendInitialEvents is forbidden
+ * for watch unless the WatchList feature gate is enabled") or, behind some proxies, as a bad request.
+ */
+function refusesWatchList(err: unknown): boolean {
+  return err instanceof ApiError && (err.code === 422 || err.code === 400);
+}
+
+/** The wait a 429 or 5xx asked for (Status details.retryAfterSeconds, or the Retry-After header); 0 without. */
+function retryAfterMs(err: unknown): number {
+  if (!(err instanceof ApiError)) return 0;
+  const seconds = err.status.details?.retryAfterSeconds ?? 0;
+  return Math.min(seconds, 60) * 1000;
 }
 
 function isTooLargeResourceVersion(err: unknown): boolean {

@@ -17,7 +17,7 @@ import { TLSSocket } from "node:tls";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
-import { errorFromResponse } from "./errors.js";
+import { type ApiError, errorFromResponse } from "./errors.js";
 import type { KubeConfig } from "./kubeconfig.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -132,7 +132,7 @@ export class RestClient {
         if (req.signal?.aborted) throw new RequestAbortedError("aborted");
         continue;
       }
-      throw errorFromResponse(code, body.toString("utf8"));
+      throw errorWithRetryAfter(res, code, body);
     }
   }
 
@@ -150,8 +150,7 @@ export class RestClient {
     const res = await this.send({ method: "GET", path, signal, accept }, undefined, true);
     const code = res.statusCode ?? 0;
     if (code !== 200) {
-      const body = await readBody(res, signal);
-      throw errorFromResponse(code, body.toString("utf8"));
+      throw errorWithRetryAfter(res, code, await readBody(res, signal));
     }
     await new Promise<void>((resolve, reject) => {
       let buffered = "";
@@ -424,6 +423,20 @@ export function warningsOf(res: Pick<http.IncomingMessage, "rawHeaders">): strin
     out.push(m ? m[1]!.replace(/\\(.)/g, "$1") : raw);
   }
   return out;
+}
+
+/**
+ * The error of a failed answer; a Retry-After header the Status body does not repeat goes into its
+ * details.retryAfterSeconds (the field the API server uses for it), so a caller that retries later
+ * (the reflector) can honour it.
+ */
+function errorWithRetryAfter(res: http.IncomingMessage, code: number, body: Buffer): ApiError {
+  const err = errorFromResponse(code, body.toString("utf8"));
+  const seconds = Number(res.headers["retry-after"]);
+  if ((code === 429 || code >= 500) && Number.isFinite(seconds) && seconds >= 0) {
+    err.status.details = { retryAfterSeconds: seconds, ...err.status.details };
+  }
+  return err;
 }
 
 /** client-go retries 429 and 5xx answers that carry Retry-After (seconds), capped here at 10 s. */
