@@ -22,7 +22,7 @@ import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../met
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server/server.js";
 import { offeredProtocols, type TLSServer } from "../tls/server.js";
-import { loadTracing, useTracerProvider } from "../tracing/tracing.js";
+import { loadTracing, tracingWanted, useTracerProvider } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
 import { createManagedWebhookServer } from "../webhookcerts/serving.js";
 import type { Manager, ManagerOptions, Runnable } from "./types.js";
@@ -234,7 +234,7 @@ class ControllerManager implements Manager {
     this.started = true;
     registerProcessMetrics();
     if (this.options.tracerProvider) useTracerProvider(this.options.tracerProvider);
-    await loadTracing();
+    if (tracingWanted()) await loadTracing();
 
     let failed: Error | undefined;
     const stop = new Promise<void>((resolve) => {
