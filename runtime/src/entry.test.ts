@@ -2,8 +2,10 @@
  * What importing @kbts/runtime loads: an operator's fixed memory and start-up CPU are mostly the
  * modules its entry point pulls in (issue 17). client-node's index loads its whole generated API
  * (~800 modules, ~65 MiB resident); prom-client's index loads @opentelemetry/api (~90 modules); ajv,
- * CEL and the fake client are for tests. Those are loaded only
- * when used (a dynamic import()) or from their own entry points (@kbts/runtime/fake, /envtest).
+ * CEL and the fake client are for tests; the YAML parser is for kubeconfig files, not a pod's service
+ * account. Those are loaded only when used (a dynamic import(), or a require() in a function) or from
+ * their own entry points (@kbts/runtime/fake, /envtest). manager/lazy-loading.test.ts runs a manager
+ * and checks what it loads.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

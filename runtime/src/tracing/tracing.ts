@@ -2,10 +2,9 @@
  * Optional OpenTelemetry spans (issue 17.5): watch event → queue → reconcile → each API call.
  *
  * `@opentelemetry/api` is an optional peer dependency, loaded with a dynamic import when a manager or
- * controller starts (loadTracing) with a tracer provider registered (tracingWanted); without it every
- * hook here runs its function and nothing else.
- * With it but no SDK registered, the API's no-op tracer makes spans that record nothing, and no
- * links are kept. Spans go to the global tracer provider, or to useTracerProvider's.
+ * controller starts (loadTracing) with a tracer provider registered (tracingWanted); without the
+ * package, or without a provider, it is not loaded and every hook here runs its function and nothing
+ * else. Spans go to the global tracer provider, or to useTracerProvider's.
  *
  * - Each watch event a controller's kind source receives is a CONSUMER span (a root), during which its
  *   predicates and handler run; every request the handler enqueues adds an "enqueued" span event.
