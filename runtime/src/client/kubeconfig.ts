@@ -6,23 +6,16 @@
  * and credentials are applied as its KubeConfig.applyToHTTPSOptions applies them: CA, client
  * certificates, tokens and token files, basic auth, impersonation and exec plugins (its ExecAuth, loaded
  * on first use). Anything rarer (an auth-provider such as oidc, azure or gcp, or a proxy-url) is handed
- * to client-node's KubeConfig, loaded only then.
+ * to client-node's KubeConfig, loaded only then. The YAML parser and client-node's config_types are
+ * loaded only to read a file (fromFile): a pod's service account (fromClusterAndUser) needs neither.
  */
 import { readFileSync } from "node:fs";
 import type { RequestOptions } from "node:https";
 import { dirname, isAbsolute, join } from "node:path";
 import type { KubeConfig as ClientNodeKubeConfig } from "@kubernetes/client-node";
-import {
-  type Cluster,
-  type Context,
-  newClusters,
-  newContexts,
-  newUsers,
-  type User,
-} from "@kubernetes/client-node/dist/config_types.js";
+import type { Cluster, Context, User } from "@kubernetes/client-node/dist/config_types.js";
 import type { ExecAuth } from "@kubernetes/client-node/dist/exec_auth.js";
 import type { FileAuth } from "@kubernetes/client-node/dist/file_auth.js";
-import { parse as parseYaml } from "yaml";
 
 export type { Cluster, Context, User };
 
@@ -54,6 +47,7 @@ export class LoadedKubeConfig implements KubeConfig {
   static fromFile(path: string): LoadedKubeConfig {
     const kc = new LoadedKubeConfig();
     try {
+      const { parseYaml, newClusters, newContexts, newUsers } = fileParser();
       const doc = (parseYaml(readFileSync(path, "utf8")) ?? {}) as Record<string, unknown>;
       kc.clusters = newClusters(doc.clusters);
       kc.users = newUsers(doc.users);
@@ -175,6 +169,22 @@ export class LoadedKubeConfig implements KubeConfig {
     });
     return this.clientNode;
   }
+}
+
+type ConfigTypes = typeof import("@kubernetes/client-node/dist/config_types.js");
+
+/**
+ * The YAML parser and client-node's entry validation, loaded on the first file read. fromFile is
+ * synchronous, so this is a require(), not an import(): in a bundle, the bundler's `require` (esbuild
+ * bundles a literal name and runs it only when called); under tsc's output, node's, by createRequire
+ * (node:module taken as getBuiltinModule, so that it too is loaded only here).
+ */
+function fileParser(): { parseYaml: typeof import("yaml").parse } & ConfigTypes {
+  if (typeof require === "function") {
+    return { parseYaml: require("yaml").parse, ...require("@kubernetes/client-node/dist/config_types.js") };
+  }
+  const load = process.getBuiltinModule("node:module").createRequire(import.meta.url);
+  return { parseYaml: load("yaml").parse, ...load("@kubernetes/client-node/dist/config_types.js") };
 }
 
 function fileOrBase64(file: string | undefined, data: string | undefined): Buffer | undefined {

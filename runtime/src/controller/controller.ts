@@ -27,7 +27,13 @@ import {
   type Result,
   TerminalError,
 } from "../reconcile/types.js";
-import { loadTracing, type ReportOutcome, traceQueue, traceReconcile } from "../tracing/tracing.js";
+import {
+  loadTracing,
+  type ReportOutcome,
+  traceQueue,
+  traceReconcile,
+  tracingWanted,
+} from "../tracing/tracing.js";
 import { createRateLimitingQueue, type RateLimitingQueue } from "../workqueue/queue.js";
 import type { RateLimiter } from "../workqueue/ratelimiter.js";
 import { HotLoopDetector, type HotLoopOptions, type WriteRecord, writeRecord } from "./hot-loop.js";
@@ -235,7 +241,7 @@ class ReconcileController implements Controller {
     this.started = true;
     this.runSignal = signal;
     initControllerMetrics(name, workers);
-    void loadTracing(); // not awaited: sources start at once; spans begin once it has loaded
+    if (tracingWanted()) void loadTracing(); // not awaited: sources start at once; spans begin once it has loaded
     const q = traceQueue(createRateLimitingQueue<Request>({ name, rateLimiter: this.options.rateLimiter }));
     this.queue = q;
     signal.addEventListener("abort", () => q.shutdown(), { once: true });

@@ -22,10 +22,10 @@ import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../met
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server/server.js";
 import { offeredProtocols, type TLSServer } from "../tls/server.js";
-import { loadTracing, useTracerProvider } from "../tracing/tracing.js";
+import { loadTracing, tracingWanted, useTracerProvider } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
-import { createManagedWebhookServer } from "../webhookcerts/serving.js";
 import type { Manager, ManagerOptions, Runnable } from "./types.js";
+import { DeferredWebhookServer } from "./webhook-server.js";
 
 /** One start-order group (controller-runtime's runnable groups), stopped as a unit. */
 class Group {
@@ -155,15 +155,18 @@ class ControllerManager implements Manager {
     if (!this.webhookServer) {
       const options = this.options.webhookServer ?? {};
       const enableHTTP2 = options.enableHTTP2 ?? this.options.enableHTTP2;
-      const server = createManagedWebhookServer(
-        { ...options, enableHTTP2 },
-        {
-          kubeConfig: this.kubeConfig,
-          // Uncached: the rotator reads one Secret and the webhook configurations, never worth an informer.
-          client: () => createClient(this.kubeConfig, { logger: this.log }),
-          namespace: inClusterNamespace,
-          logger: this.log,
-        },
+      // Its code is loaded when it starts (webhook-server.ts): a manager without webhooks never loads it.
+      const server = new DeferredWebhookServer(async () =>
+        (await import("../webhookcerts/serving.js")).createManagedWebhookServer(
+          { ...options, enableHTTP2 },
+          {
+            kubeConfig: this.kubeConfig,
+            // Uncached: the rotator reads one Secret and the webhook configurations, never worth an informer.
+            client: () => createClient(this.kubeConfig, { logger: this.log }),
+            namespace: inClusterNamespace,
+            logger: this.log,
+          },
+        ),
       );
       this.webhookServer = server;
       this.addToGroup(this.groups.webhooks, server);
@@ -234,7 +237,7 @@ class ControllerManager implements Manager {
     this.started = true;
     registerProcessMetrics();
     if (this.options.tracerProvider) useTracerProvider(this.options.tracerProvider);
-    await loadTracing();
+    if (tracingWanted()) await loadTracing();
 
     let failed: Error | undefined;
     const stop = new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { resourceOf } from "./tracing.js";
+import { resourceOf, tracingWanted, useTracerProvider } from "./tracing.js";
 
 const REPO = join(import.meta.dirname, "..", "..", "..");
 const RUNTIME = pathToFileURL(join(REPO, "runtime", "src", "index.ts")).href;
@@ -102,6 +102,26 @@ describe("tracing hooks", () => {
     expect(resourceOf("/apis/coordination.k8s.io/v1/namespaces/ns/leases/l")).toBe("leases");
     expect(resourceOf("/api/v1/nodes/n")).toBe("nodes");
     expect(resourceOf("/version")).toBe("version");
+  });
+
+  it("is wanted (and @opentelemetry/api loaded) only with a tracer provider, given or registered globally", async () => {
+    expect(tracingWanted()).toBe(false);
+    const { trace } = await import("@opentelemetry/api");
+    const { BasicTracerProvider } = await import("@opentelemetry/sdk-trace-base");
+    expect(trace.setGlobalTracerProvider(new BasicTracerProvider())).toBe(true);
+    try {
+      expect(tracingWanted()).toBe(true);
+    } finally {
+      trace.disable();
+    }
+    expect(tracingWanted()).toBe(false);
+    useTracerProvider({ getTracer: () => undefined });
+    try {
+      expect(tracingWanted()).toBe(true);
+    } finally {
+      useTracerProvider(undefined);
+    }
+    expect(tracingWanted()).toBe(false);
   });
 
   it("with @opentelemetry/api but no SDK registered, a controller reconciles and its API call answers", async () => {

@@ -2,9 +2,9 @@
  * Optional OpenTelemetry spans (issue 17.5): watch event → queue → reconcile → each API call.
  *
  * `@opentelemetry/api` is an optional peer dependency, loaded with a dynamic import when a manager or
- * controller starts (loadTracing); without it every hook here runs its function and nothing else.
- * With it but no SDK registered, the API's no-op tracer makes spans that record nothing, and no
- * links are kept. Spans go to the global tracer provider, or to useTracerProvider's.
+ * controller starts (loadTracing) with a tracer provider registered (tracingWanted); without the
+ * package, or without a provider, it is not loaded and every hook here runs its function and nothing
+ * else. Spans go to the global tracer provider, or to useTracerProvider's.
  *
  * - Each watch event a controller's kind source receives is a CONSUMER span (a root), during which its
  *   predicates and handler run; every request the handler enqueues adds an "enqueued" span event.
@@ -55,6 +55,21 @@ export function loadTracing(
     },
   );
   return loading;
+}
+
+/**
+ * Whether spans have somewhere to go: a provider from useTracerProvider, or one registered as
+ * OpenTelemetry's global tracer provider (which the API keeps on globalThis under a versioned symbol,
+ * so this reads it without loading the API). Managers and controllers call loadTracing only then: with
+ * tracing off, @opentelemetry/api is never loaded, though it is installed (prom-client depends on it).
+ */
+export function tracingWanted(): boolean {
+  if (provider) return true;
+  const global = globalThis as unknown as Record<symbol, { trace?: unknown } | undefined>;
+  return Object.getOwnPropertySymbols(globalThis).some(
+    (key) =>
+      key.description?.startsWith("opentelemetry.js.api.") === true && global[key]?.trace !== undefined,
+  );
 }
 
 /** Sends the runtime's spans to this provider instead of the global one (undefined: back to global). */

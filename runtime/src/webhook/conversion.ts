@@ -173,3 +173,12 @@ export function conversionRegistryOf(
 export function registeredConversions(server: WebhookServer): ConversionRegistry | undefined {
   return registries.get(server);
 }
+
+/**
+ * Serves `from`'s conversion registry as `to`'s too: the manager's webhook server registers paths
+ * before the server they are served from is loaded (manager/webhook-server.ts).
+ */
+export function shareConversions(from: WebhookServer, to: WebhookServer): void {
+  const registry = registries.get(from);
+  if (registry) registries.set(to, registry);
+}

@@ -10,6 +10,7 @@ import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { CertWatcher } from "../tls/certwatcher.js";
 import { createTLSServer, offeredProtocols, type TLSServer } from "../tls/server.js";
+import { checkWebhookPath } from "./paths.js";
 import type { HttpHandler, WebhookServer } from "./types.js";
 
 export interface WebhookServerOptions {
@@ -52,8 +53,6 @@ export interface HttpsWebhookServer extends WebhookServer {
   paths(): string[];
 }
 
-const PATH_PATTERN = /^((\/[a-zA-Z0-9-_]+)+|\/)$/;
-
 export const DEFAULT_WEBHOOK_PORT = 9443;
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5_000;
 export const defaultCertDir = (): string => join(tmpdir(), "k8s-webhook-server", "serving-certs");
@@ -93,12 +92,7 @@ class HttpsServer implements HttpsWebhookServer {
   }
 
   register(path: string, handler: HttpHandler): void {
-    if (!PATH_PATTERN.test(path)) {
-      throw new Error(
-        `webhook path ${JSON.stringify(path)} is invalid: it must match ${PATH_PATTERN.source}`,
-      );
-    }
-    if (this.handlers.has(path)) throw new Error(`webhook path ${path} is already registered`);
+    checkWebhookPath(path, this.handlers);
     this.handlers.set(path, handler);
     this.log.info({ path }, "registering webhook");
   }

@@ -11,7 +11,6 @@ import {
 } from "../api/kinds.js";
 import { isAlreadyExists, isConflict, isNotFound } from "../client/errors.js";
 import type { Client } from "../client/types.js";
-import { readDocuments } from "../internal/manifests.js";
 
 /** Whether the API server URL names this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackServer(serverURL: string | undefined): boolean {
@@ -202,6 +201,8 @@ export async function installLocalWebhooks(
       `no webhook configuration manifests at ${options.manifests.join(", ")}; run \`make manifests\` first`,
     );
   }
+  // The YAML parser only for this (make run on a local control plane), not in every manager.
+  const { readDocuments } = await import("../internal/manifests.js");
   const base = localServingURL(options.host, options.port);
   const installed: InstalledWebhookConfiguration[] = [];
   for (const file of files) {
