@@ -1,12 +1,14 @@
 /**
- * kbts where its users are: packed (`make dist`), installed with `npm install -g` into a prefix of its
- * own, and used in a directory outside this checkout with an empty npm cache. The GPUBudget project it
- * scaffolds depends on kbts and @kbts/runtime by version through the tarballs vendored in vendor/kbts/
- * (no `file:/` anywhere), installs, generates and passes its tests. Its Dockerfile's build context is
- * proven without a container engine (e2e/support/dockerfile.ts): only what the COPY lines bring in, the RUN
- * steps, then the built manager starts and stops on the missing cluster, saying so.
+ * kbts for offline use: packed (`make dist`), installed with `npm install -g ./kbts-<v>.tgz` into a
+ * prefix of its own, and used in a directory outside this checkout with an empty npm cache. The
+ * GPUBudget project it scaffolds depends on kbts and @kbts/runtime by version through the tarballs
+ * vendored in vendor/kbts/ (no `file:/` anywhere), installs and generates its manifests; its own test
+ * suite runs in published.test.ts (kbts from a registry), where the project differs only in where the
+ * two packages come from. Its Dockerfile's build context is proven without a container engine
+ * (e2e/support/dockerfile.ts): only what the COPY lines bring in, the RUN steps, then the built manager
+ * starts and stops on the missing cluster, saying so.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -17,7 +19,6 @@ import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
 import { REPO } from "./support/paths.js";
 
-const ASSETS = process.env.KUBEBUILDER_ASSETS ?? "";
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-installed-"));
 const npmCache = emptyNpmCache();
 const project = join(work, "gpubudget");
@@ -91,14 +92,17 @@ describe.sequential("an installed kbts, outside the checkout", () => {
     expect(ignored).not.toMatch(/^(vendor|package-lock\.json)/m);
   });
 
-  it("make manifests and make test pass", async () => {
+  it("make manifests runs the vendored kbts", async () => {
+    // The project's own test suite runs in published.test.ts, on the path users take (npm i -g kbts):
+    // the project is the same but for where kbts and @kbts/runtime come from, asserted above.
+    const crd = join(project, "config/crd/bases/capacity.lab.example.com_gpubudgets.yaml");
+    expect(existsSync(crd)).toBe(false);
     const manifests = await inProject("make", ["manifests"]);
     expect(manifests.exitCode, manifests.all).toBe(0);
-    const test = await inProject("make", ["test"], { KUBEBUILDER_ASSETS: ASSETS });
-    expect(test.exitCode, test.all).toBe(0);
-    // Every one of the GPUBudget operator's own tests runs and passes: a skipped or missing test fails here.
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips vitest's colours
-    expect(test.all.replace(/\x1b\[[0-9;]*m/g, "")).toMatch(/Tests\s+97 passed \(97\)/);
+    expect(realpathSync(join(project, "node_modules/.bin/kbts"))).toBe(
+      join(project, "node_modules/kbts/bin/kbts.js"),
+    );
+    expect(readFileSync(crd, "utf8")).toContain("kind: CustomResourceDefinition");
   });
 });
 

@@ -18,6 +18,11 @@ describe("packaging", () => {
     const installed = join(dir, "lib/node_modules/kbts");
     mkdirSync(join(installed, "dist"), { recursive: true });
     writeFileSync(join(installed, "package.json"), '{"name":"kbts","version":"0.1.0"}');
-    expect(kbtsInstall(installed)).toBe("installed");
+    // Published with `npm publish`: no runtime tarball inside.
+    expect(kbtsInstall(installed)).toBe("registry");
+    // Installed from `make dist`'s tarball, which carries the runtime tarball in vendor/.
+    mkdirSync(join(installed, "vendor"));
+    writeFileSync(join(installed, "vendor/kbts-runtime-0.1.0.tgz"), "");
+    expect(kbtsInstall(installed)).toBe("tarball");
   });
 });

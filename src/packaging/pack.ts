@@ -15,24 +15,34 @@ import { fileURLToPath } from "node:url";
 import { KbtsError } from "../errors.js";
 
 /**
- * kbts' two npm packages as tarballs (`make dist`, and `kbts init` vendoring them into a project):
+ * kbts' two npm packages as tarballs for offline use (`make dist`, and `kbts init` vendoring them into a
+ * project):
  * - kbts-runtime-<v>.tgz: `npm pack` of runtime/ (@kbts/runtime, its compiled dist/ only);
  * - kbts-<v>.tgz: the CLI (bin/, dist/, templates/) with @kbts/runtime bundled, so
  *   `npm install -g ./kbts-<v>.tgz` needs nothing but the registry (for third-party packages), and the
  *   runtime tarball in vendor/, so an installed kbts carries both tarballs `kbts init` vendors into a
  *   project.
+ * `npm publish` (each package's `prepack` builds it) publishes the packages as they are instead: kbts
+ * depends on @kbts/runtime by version and has no vendor/, which is how an installed kbts tells it came
+ * from a registry.
  */
 
 /** The root of the running kbts: a checkout, or the installed package's directory. */
 export const KBTS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Where kbts runs from: a source checkout (runtime/ and src/ beside it) or an installed package. */
-export type KbtsInstall = "checkout" | "installed";
+/** The folder inside the kbts package that holds the runtime tarball. */
+const VENDOR = "vendor";
+
+/**
+ * Where kbts runs from: a source checkout (runtime/ and src/ beside it), a package installed from
+ * `make dist`'s tarball (which carries the runtime tarball in vendor/), or one installed from a registry
+ * (`npm i -g kbts`: @kbts/runtime is a dependency like any other, and there is no vendor/).
+ */
+export type KbtsInstall = "checkout" | "tarball" | "registry";
 
 export function kbtsInstall(root = KBTS_ROOT): KbtsInstall {
-  return existsSync(join(root, "runtime", "package.json")) && existsSync(join(root, "src"))
-    ? "checkout"
-    : "installed";
+  if (existsSync(join(root, "runtime", "package.json")) && existsSync(join(root, "src"))) return "checkout";
+  return existsSync(join(root, VENDOR)) ? "tarball" : "registry";
 }
 
 interface PackageJson {
@@ -57,9 +67,6 @@ export function readPackageJson(dir: string): PackageJson {
 export function tarballName(pkg: Pick<PackageJson, "name" | "version">): string {
   return `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`;
 }
-
-/** The folder inside the kbts package that holds the runtime tarball. */
-const VENDOR = "vendor";
 
 export interface Tarballs {
   /** Absolute path of kbts-<v>.tgz. */
@@ -174,7 +181,16 @@ export function packCheckout(destination: string, root = KBTS_ROOT): Tarballs {
  * kbts, its own package packed again with the runtime tarball it carries in vendor/.
  */
 export function ownTarballs(destination: string): Tarballs {
-  if (kbtsInstall() === "checkout") return packCheckout(destination);
+  const install = kbtsInstall();
+  if (install === "checkout") return packCheckout(destination);
+  if (install === "registry") {
+    throw new KbtsError(
+      `kbts in ${KBTS_ROOT} was installed from a registry and carries no tarballs to vendor`,
+      {
+        fix: "depend on the published packages (kbts init --runtime registry, the default here), or install kbts from `make dist`'s tarball for offline projects",
+      },
+    );
+  }
   const pkg = readPackageJson(KBTS_ROOT);
   const name = pkg.bundleDependencies?.[0] ?? "@kbts/runtime";
   const runtimeFile = join(KBTS_ROOT, VENDOR, tarballName({ name, version: pkg.dependencies?.[name] ?? "" }));

@@ -30,7 +30,7 @@ export function defineInit(program: Command): void {
     .option("--plugins <keys>", "plugin keys to be used for this subcommand execution", collectList, [])
     .option(
       "--runtime <spec>",
-      "where the project gets kbts and @kbts/runtime: vendor (tarballs in vendor/kbts, default of an installed kbts), link (default from a checkout), registry or a version",
+      "where the project gets kbts and @kbts/runtime: registry (default of a kbts installed from a registry), vendor (tarballs in vendor/kbts, default of a kbts installed from make dist's tarball), link (default from a checkout) or a version",
     )
     .option("--skip-install", "do not run `npm install` after scaffolding (you run it yourself)")
     .action(async (opts: Record<string, unknown>) => {

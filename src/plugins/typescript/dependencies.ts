@@ -2,24 +2,30 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { KbtsError } from "../../errors.js";
-import { KBTS_ROOT, kbtsInstall, ownTarballs, readPackageJson } from "../../packaging/pack.js";
+import {
+  KBTS_ROOT,
+  type KbtsInstall,
+  kbtsInstall,
+  ownTarballs,
+  readPackageJson,
+} from "../../packaging/pack.js";
 import { isNpmVersionSpec } from "../../project/names.js";
 
 /**
  * Where a scaffolded project gets kbts and @kbts/runtime from (`kbts init --runtime SPEC`):
- * - `vendor` (default of an installed kbts): the two packages' tarballs are copied into the project's
- *   vendor/kbts/ and package.json names them (`file:vendor/kbts/kbts-<v>.tgz`), so the project installs
- *   with no checkout in sight (third-party packages from the registry), and its Docker build context
- *   is complete. Until kbts is on a registry, this is how a project depends on one kbts version.
+ * - `registry` (default of a kbts installed from a registry, `npm i -g kbts`): the range matching this
+ *   kbts (`^<version>`) for both packages, which `npm install` fetches from the registry like any other.
+ * - `vendor` (default of a kbts installed from `make dist`'s tarball, for offline use): the two packages'
+ *   tarballs are copied into the project's vendor/kbts/ and package.json names them
+ *   (`file:vendor/kbts/kbts-<v>.tgz`), so the project installs with no checkout in sight (third-party
+ *   packages from the registry), and its Docker build context is complete. A kbts from a registry
+ *   carries no tarballs, so it cannot vendor them.
  * - `link` (default from a git checkout): `file:` paths to the checkout's runtime/ and root. npm links
  *   them, so the project follows the checkout as it changes (run `npx tsc -b` there). A development
  *   mode: such a project only installs on the machine that has the checkout.
- * - `registry`: the range matching this kbts (`^<version>`), for when the packages are published;
- *   anything else is an npm version, range or dist-tag for both packages.
+ * - anything else is an npm version, range or dist-tag for both packages.
  */
 export const VENDOR_DIR = "vendor/kbts";
-
-export const isCheckout = (root = KBTS_ROOT): boolean => kbtsInstall(root) === "checkout";
 
 /** A file kbts init copies into the project as it is (a vendored tarball). */
 export interface VendoredFile {
@@ -36,13 +42,27 @@ export interface DependencySpecs {
 
 const MODES = ["vendor", "link", "registry"];
 
+/** The --runtime a project gets when init is given none: what fits where this kbts came from. */
+export function defaultRuntimeMode(install: KbtsInstall = kbtsInstall()): "link" | "vendor" | "registry" {
+  return install === "checkout" ? "link" : install === "tarball" ? "vendor" : "registry";
+}
+
 /** Checks SPEC without side effects (so bad input fails before anything is written). */
-export function checkRuntimeSpec(spec: string | undefined): void {
-  if (spec === "link" && !isCheckout()) {
+export function checkRuntimeSpec(spec: string | undefined, install: KbtsInstall = kbtsInstall()): void {
+  if (spec === "link" && install !== "checkout") {
     throw new KbtsError(`--runtime ${spec} needs kbts to run from a source checkout`, {
       where: "--runtime",
-      fix: "use --runtime vendor (the default), registry or a version range such as ^0.1.0",
+      fix: `use --runtime ${defaultRuntimeMode(install)} (the default), registry or a version range such as ^0.1.0`,
     });
+  }
+  if (spec === "vendor" && install === "registry") {
+    throw new KbtsError(
+      `--runtime ${spec} needs kbts installed from \`make dist\`'s tarball: this kbts came from a registry and carries no tarballs to vendor`,
+      {
+        where: "--runtime",
+        fix: "use --runtime registry (the default) or a version range such as ^0.1.0, or install kbts with `npm install -g ./kbts-<version>.tgz` for an offline project",
+      },
+    );
   }
   if (spec !== undefined && spec.trim() === "") {
     throw new KbtsError("--runtime is empty", {
@@ -61,7 +81,7 @@ export function checkRuntimeSpec(spec: string | undefined): void {
 
 export function resolveDependencySpecs(spec: string | undefined): DependencySpecs {
   checkRuntimeSpec(spec);
-  const mode = spec ?? (isCheckout() ? "link" : "vendor");
+  const mode = spec ?? defaultRuntimeMode();
   if (mode === "link") {
     return {
       runtimeSpec: `file:${join(KBTS_ROOT, "runtime")}`,
