@@ -17,6 +17,7 @@ import { buildCheckout } from "./support/build.js";
 import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
 import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
+import { SCAFFOLD_COMMANDS } from "./support/operator.js";
 import { REPO } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-installed-"));
@@ -55,19 +56,14 @@ describe.sequential("an installed kbts, outside the checkout", () => {
   });
 
   it("kbts init and create api --plugins gpu-budget/v1-alpha vendor the tarballs and install the project", async () => {
-    const init = await inProject("kbts", [
-      "init",
-      "--domain",
-      "lab.example.com",
-      "--repo",
-      "lab.example.com/gpubudget",
-    ]);
-    expect(init.exitCode, init.all).toBe(0);
-    const api = await inProject("kbts", [
-      ...["create", "api", "--group", "capacity", "--version", "v1alpha1", "--kind", "GPUBudget"],
-      ...["--plugins", "gpu-budget/v1-alpha"],
-    ]);
-    expect(api.exitCode, api.all).toBe(0);
+    // The operator's usual scaffold, with init's own npm install.
+    for (const args of SCAFFOLD_COMMANDS) {
+      const r = await inProject(
+        "kbts",
+        args.filter((a) => a !== "--skip-install"),
+      );
+      expect(r.exitCode, r.all).toBe(0);
+    }
     const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;

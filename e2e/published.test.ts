@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckout } from "./support/build.js";
 import { installPublishedKbts, type KbtsOnPath, publishCheckout } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
+import { SCAFFOLD_COMMANDS } from "./support/operator.js";
 import { REPO } from "./support/paths.js";
 import { startVerdaccio, type Verdaccio } from "./support/verdaccio.js";
 
@@ -90,19 +91,14 @@ describe.sequential("kbts published to a registry and installed from it", () => 
 
   it("kbts init and create api --plugins gpu-budget/v1-alpha depend on both packages by version range", async () => {
     expect(project.startsWith(REPO)).toBe(false);
-    const init = await inProject("kbts", [
-      "init",
-      "--domain",
-      "lab.example.com",
-      "--repo",
-      "lab.example.com/gpubudget",
-    ]);
-    expect(init.exitCode, init.all).toBe(0);
-    const api = await inProject("kbts", [
-      ...["create", "api", "--group", "capacity", "--version", "v1alpha1", "--kind", "GPUBudget"],
-      ...["--plugins", "gpu-budget/v1-alpha"],
-    ]);
-    expect(api.exitCode, api.all).toBe(0);
+    // The operator's usual scaffold, with init's own npm install.
+    for (const args of SCAFFOLD_COMMANDS) {
+      const r = await inProject(
+        "kbts",
+        args.filter((a) => a !== "--skip-install"),
+      );
+      expect(r.exitCode, r.all).toBe(0);
+    }
     const text = readFileSync(join(project, "package.json"), "utf8");
     const pkg = JSON.parse(text) as PackageJson;
     expect(pkg.dependencies?.["@kbts/runtime"]).toBe(`^${VERSION}`);
