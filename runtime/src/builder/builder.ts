@@ -1,6 +1,13 @@
 import { type Kind, metadataOnly } from "../api/kind.js";
 import type { KubernetesObject, PartialObjectMetadata } from "../api/meta.js";
-import { type Controller, type ControllerOptions, createController } from "../controller/controller.js";
+import { ConditionalController, type WhenServedOptions } from "../controller/conditional.js";
+import {
+  type Controller,
+  type ControllerOptions,
+  createController,
+  createUnmanagedController,
+} from "../controller/controller.js";
+import { claimControllerName } from "../controller/names.js";
 import { gatedKindSource, type Source } from "../controller/source.js";
 import { enqueueRequestForObject, enqueueRequestForOwner } from "../handler/enqueue.js";
 import type { EventHandler } from "../handler/types.js";
@@ -64,6 +71,12 @@ export interface Builder {
   withOptions(options: BuilderControllerOptions): Builder;
   /** Controller name (metrics label, log field); default the lower-case kind of for(). */
   named(name: string): Builder;
+  /**
+   * Run the controller only while every kind it watches is served (its CRD installed): it waits,
+   * starts when they are, stops and drops their informers when one goes, and starts again when it is
+   * back. /readyz notes what it waits for without failing (see controller/conditional.ts).
+   */
+  whenServed(options?: WhenServedOptions): Builder;
   /** Builds the controller, registers it with the manager and returns it. */
   complete(reconciler: Reconciler): Controller;
   /** Alias of complete(). */
@@ -91,6 +104,7 @@ export function controllerManagedBy(mgr: Manager): Builder {
   const globalPredicates: Predicate[] = [];
   let options: BuilderControllerOptions = {};
   let name: string | undefined;
+  let whenServed: WhenServedOptions | undefined;
   let built = false;
 
   const builder: Builder = {
@@ -135,6 +149,10 @@ export function controllerManagedBy(mgr: Manager): Builder {
       name = n;
       return builder;
     },
+    whenServed(o = {}) {
+      whenServed = o;
+      return builder;
+    },
     build(reconciler) {
       return builder.complete(reconciler);
     },
@@ -164,31 +182,62 @@ export function controllerManagedBy(mgr: Manager): Builder {
         );
       }
       built = true;
-      const controller = createController(mgr, controllerName, {
-        ...options,
-        reconciler,
-        forKind: forInput?.kind,
-      });
+      const controllerOptions: ControllerOptions = { ...options, reconciler, forKind: forInput?.kind };
       const cache = mgr.getCache();
-      const gate = controller.ownWriteFilter;
-      const kindSource = (kind: Kind, handler: EventHandler, ...predicates: Predicate[]) =>
-        gatedKindSource(cache, kind, handler, predicates, gate);
-      if (forInput) {
-        controller.watch(
-          kindSource(forInput.kind, enqueueRequestForObject(), ...globalPredicates, ...forInput.predicates),
+      /** The sources of every for/owns/watches input, on `controller`. */
+      const addSources = (controller: Controller): Controller => {
+        const gate = controller.ownWriteFilter;
+        const kindSource = (kind: Kind, handler: EventHandler, ...predicates: Predicate[]) =>
+          gatedKindSource(cache, kind, handler, predicates, gate);
+        if (forInput) {
+          controller.watch(
+            kindSource(forInput.kind, enqueueRequestForObject(), ...globalPredicates, ...forInput.predicates),
+          );
+        }
+        for (const o of ownsInputs) {
+          // forInput is set: checked above.
+          const owner = forInput?.kind as Kind;
+          const handler = enqueueRequestForOwner(owner, { onlyControllerOwner: !o.matchEveryOwner });
+          controller.watch(kindSource(o.kind, handler, ...globalPredicates, ...o.predicates));
+        }
+        for (const w of watchInputs) {
+          controller.watch(kindSource(w.kind, w.handler, ...globalPredicates, ...w.predicates));
+        }
+        for (const s of rawSources) controller.watch(s);
+        return controller;
+      };
+      if (!whenServed) return addSources(createController(mgr, controllerName, controllerOptions));
+      if (rawSources.length > 0) {
+        throw new Error(
+          "whenServed(): a raw source cannot be started again when its kinds come back; use For(), Owns() or Watches()",
         );
       }
-      for (const o of ownsInputs) {
-        // forInput is set: checked above.
-        const owner = forInput?.kind as Kind;
-        const handler = enqueueRequestForOwner(owner, { onlyControllerOwner: !o.matchEveryOwner });
-        controller.watch(kindSource(o.kind, handler, ...globalPredicates, ...o.predicates));
-      }
-      for (const w of watchInputs) {
-        controller.watch(kindSource(w.kind, w.handler, ...globalPredicates, ...w.predicates));
-      }
-      for (const s of rawSources) controller.watch(s);
-      return controller;
+      // The name is claimed once, here: each activation builds a controller of that same name.
+      claimControllerName(controllerName, options.skipNameValidation);
+      const conditional = new ConditionalController(
+        {
+          name: controllerName,
+          needLeaderElection: options.needLeaderElection ?? true,
+          kinds: [forInput?.kind, ...ownsInputs.map((o) => o.kind), ...watchInputs.map((w) => w.kind)].filter(
+            (k): k is Kind => k !== undefined,
+          ),
+          build: () =>
+            addSources(
+              createUnmanagedController(
+                controllerName,
+                { logger: mgr.getLogger(), ...controllerOptions, skipNameValidation: true },
+                { reader: cache, client: mgr.getClient() },
+              ),
+            ),
+          cache,
+          kubeConfig: mgr.getConfig(),
+          logger: mgr.getLogger(),
+        },
+        whenServed,
+      );
+      mgr.add(conditional);
+      mgr.addReadyzCheck(`${controllerName}-kinds-served`, () => conditional.readyzNote());
+      return conditional;
     },
   };
   return builder;

@@ -89,6 +89,8 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
   private readonly baseLog: Logger;
   private signal: AbortSignal | undefined;
   private readonly runs: Promise<void>[] = [];
+  /** How to stop each running informer (removeInformer), and its run. */
+  private readonly running = new Map<SharedInformer, { stop: AbortController; done: Promise<void> }>();
 
   constructor(
     kubeConfig: KubeConfig,
@@ -296,20 +298,36 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     return informer as unknown as SharedInformer<T>;
   }
 
+  /**
+   * Stops a kind's informer and forgets it (controller-runtime's RemoveInformer): its reflectors end,
+   * its handlers hear nothing more, and the next getInformer starts a new one. For a kind that is no
+   * longer served (its CRD deleted), whose reflector would otherwise retry its list forever.
+   */
+  async removeInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<void> {
+    const key = kindKey(kind);
+    const informer = this.informers.get(key);
+    if (!informer) return;
+    this.informers.delete(key);
+    this.scopes.delete(key);
+    const running = this.running.get(informer);
+    this.running.delete(informer);
+    running?.stop.abort();
+    await running?.done;
+  }
+
   private run(informer: SharedInformer): void {
-    const signal = this.signal!;
+    // A signal of its own under the cache's, so removeInformer can stop this one informer.
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.signal!, stop.signal]);
     // Said once per informer, when it starts: at cache start, or on first use after it.
     const scope = this.scopes.get(kindKey(informer.kind));
     const warning = scope && unscopedCacheWarning(informer.kind, scope);
     if (warning) this.log.warn({ kind: groupKindOf(informer.kind) }, warning);
-    this.runs.push(
-      informer.run(signal).catch((err) => {
-        this.log.error(
-          { err: String(err), kind: groupKindOf(informer.kind) },
-          "informer stopped unexpectedly",
-        );
-      }),
-    );
+    const done = informer.run(signal).catch((err) => {
+      this.log.error({ err: String(err), kind: groupKindOf(informer.kind) }, "informer stopped unexpectedly");
+    });
+    this.runs.push(done);
+    this.running.set(informer, { stop, done });
   }
 
   private async syncedInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<SharedInformer<T>> {

@@ -88,5 +88,7 @@ export interface Cache extends Reader {
   indexField<T extends KubernetesObject>(kind: Kind<T>, field: string, extract: IndexFunc<T>): Promise<void>;
   /** Resolves true when every started informer has synced, false when the signal aborts first. */
   waitForCacheSync(signal?: AbortSignal): Promise<boolean>;
+  /** Stops a kind's informer and forgets it; the next getInformer starts a new one. */
+  removeInformer<T extends KubernetesObject>(kind: Kind<T>): Promise<void>;
   start(signal: AbortSignal): Promise<void>;
 }

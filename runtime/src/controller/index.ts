@@ -1,3 +1,8 @@
+export {
+  ConditionalController,
+  type ConditionalControllerDeps,
+  type WhenServedOptions,
+} from "./conditional.js";
 export * from "./controller.js";
 export {
   DEFAULT_HOT_LOOP_RECONCILES,

@@ -14,6 +14,7 @@ import { isWriteObservable } from "../client/own-writes.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
+import { schemalessCRD } from "../internal/testdata/crd.js";
 import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
@@ -58,33 +59,8 @@ const Backend = kindAtRunTime("dep.kbts.io/v1", "Backend", "backends", true);
 const Shard = kindAtRunTime("dep.kbts.io/v1", "Shard", "shards", false);
 const Widget = kindAtRunTime("dep.kbts.io/v1", "Widget", "widgets", true);
 
-function crd(kind: string, plural: string, scope: "Namespaced" | "Cluster") {
-  return {
-    metadata: { name: `${plural}.dep.kbts.io` },
-    spec: {
-      group: "dep.kbts.io",
-      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      scope,
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
+const crd = (kind: string, plural: string, scope: "Namespaced" | "Cluster") =>
+  schemalessCRD({ group: "dep.kbts.io", kind, plural, scope });
 
 const logger = createLogger({ level: process.env.KBTS_TEST_LOG_LEVEL ?? "silent" });
 let env: Environment;

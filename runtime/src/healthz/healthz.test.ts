@@ -63,6 +63,21 @@ describe("HealthChecks", () => {
     );
   });
 
+  it("shows a healthy check's note in verbose output and alone, and stays ok", async () => {
+    const checks = new HealthChecks("/readyz");
+    checks.add("widget-kinds-served", () => "waiting for Widget.x.io to be served");
+    checks.add("ping", ping);
+    const url = await serve(checks);
+    let res = await fetch(`${url}/readyz`);
+    expect([res.status, await res.text()]).toEqual([200, "ok"]);
+    res = await fetch(`${url}/readyz?verbose`);
+    expect(await res.text()).toBe(
+      "[+]ping ok\n[+]widget-kinds-served ok (waiting for Widget.x.io to be served)\nhealthz check passed\n",
+    );
+    res = await fetch(`${url}/readyz/widget-kinds-served`);
+    expect([res.status, await res.text()]).toEqual([200, "ok (waiting for Widget.x.io to be served)"]);
+  });
+
   it("rejects duplicate and malformed names", () => {
     const checks = new HealthChecks("/healthz");
     checks.add("ping", ping);

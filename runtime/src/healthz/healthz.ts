@@ -1,7 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** A named health check; throw or reject to report unhealthy (controller-runtime's healthz.Checker). */
-export type HealthCheck = () => void | Promise<void>;
+/**
+ * A named health check; throw or reject to report unhealthy (controller-runtime's healthz.Checker).
+ * A string returned is a note on a healthy check, shown by ?verbose and GET <endpoint>/<name> (a
+ * controller waiting for its kind to be served is healthy, and says so).
+ */
+export type HealthCheck = () => void | string | Promise<void | string>;
 
 /** Always healthy: the process is up and serving HTTP (controller-runtime's healthz.Ping). */
 export const ping: HealthCheck = () => {};
@@ -56,12 +60,12 @@ export class HealthChecks {
       names.map(async (name) => (excluded.has(name) ? "excluded" : await runCheck(this.checks.get(name)))),
     );
     for (const [i, name] of names.entries()) {
-      const r = results[i];
+      const r = results[i] as CheckResult | "excluded";
       if (r === "excluded") {
         lines.push(`[+]${name} excluded: ok`);
         excluded.delete(name);
-      } else if (r === undefined) {
-        lines.push(`[+]${name} ok`);
+      } else if (r.ok) {
+        lines.push(`[+]${name} ok${r.note ? ` (${r.note})` : ""}`);
       } else {
         failed = true;
         lines.push(`[-]${name} failed: reason withheld`);
@@ -84,20 +88,21 @@ export class HealthChecks {
       send(res, 404, "404 page not found\n");
       return;
     }
-    const err = await runCheck(check);
-    if (err === undefined) send(res, 200, "ok");
-    else send(res, 503, `internal server error: ${err}\n`);
+    const r = await runCheck(check);
+    if (r.ok) send(res, 200, r.note ? `ok (${r.note})` : "ok");
+    else send(res, 503, `internal server error: ${r.reason}\n`);
   }
 }
 
-/** undefined when healthy, else the reason. */
-async function runCheck(check: HealthCheck | undefined): Promise<string | undefined> {
-  if (!check) return "missing";
+type CheckResult = { ok: true; note?: string } | { ok: false; reason: string; note?: undefined };
+
+async function runCheck(check: HealthCheck | undefined): Promise<CheckResult> {
+  if (!check) return { ok: false, reason: "missing" };
   try {
-    await check();
-    return undefined;
+    const note = await check();
+    return note ? { ok: true, note } : { ok: true };
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
   }
 }
 
