@@ -27,6 +27,7 @@ import {
   setControllerReference,
   setStatusCondition,
 } from "../../runtime/src/index.js";
+import { schemalessCRD } from "../../runtime/src/internal/testdata/crd.js";
 
 const PRIMARIES = Number(process.argv[2] ?? 1_000);
 const NAMESPACES = Number(process.argv[3] ?? 10);
@@ -42,31 +43,13 @@ const Memcached = defineKind<Memcached>({
   plural: "memcacheds",
   namespaced: true,
 });
-const memcachedCRD = {
-  metadata: { name: "memcacheds.cache.example.com" },
-  spec: {
-    group: "cache.example.com",
-    names: { kind: "Memcached", plural: "memcacheds", singular: "memcached", listKind: "MemcachedList" },
-    scope: "Namespaced" as const,
-    versions: [
-      {
-        name: "v1alpha1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const memcachedCRD = schemalessCRD({
+  group: "cache.example.com",
+  version: "v1alpha1",
+  kind: "Memcached",
+  plural: "memcacheds",
+  scope: "Namespaced",
+});
 
 function deploymentFor(m: Memcached): Deployment {
   const labels = {

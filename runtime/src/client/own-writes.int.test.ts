@@ -10,6 +10,7 @@ import { createCache } from "../cache/cache.js";
 import { type FaultProxy, startFaultProxy } from "../envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
+import { schemalessCRD } from "../internal/testdata/crd.js";
 import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
@@ -38,31 +39,12 @@ const Budget = defineKind<Budget>({
   namespaced: true,
 });
 
-const budgetCRD = {
-  metadata: { name: "budgets.ryow.kbts.io" },
-  spec: {
-    group: "ryow.kbts.io",
-    names: { kind: "Budget", plural: "budgets", singular: "budget", listKind: "BudgetList" },
-    scope: "Namespaced" as const,
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const budgetCRD = schemalessCRD({
+  group: "ryow.kbts.io",
+  kind: "Budget",
+  plural: "budgets",
+  scope: "Namespaced",
+});
 
 const logger = createLogger({ level: process.env.KBTS_TEST_LOG_LEVEL ?? "silent" });
 let env: Environment;

@@ -24,6 +24,7 @@ import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { freePort } from "../envtest/ports.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
+import { schemalessCRD } from "../internal/testdata/crd.js";
 import { eventually } from "../internal/testdata/eventually.js";
 import { createLogger } from "../log/logger.js";
 import { generationChangedPredicate, newPredicateFuncs } from "../predicate/predicate.js";
@@ -51,35 +52,8 @@ const Gadget = defineKind({
   namespaced: true,
 });
 
-function crdFor(group: string, kind: string, plural: string) {
-  return {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      scope: "Namespaced",
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
+const crdFor = (group: string, kind: string, plural: string) =>
+  schemalessCRD({ group, kind, plural, scope: "Namespaced" });
 
 /** How long "idle" must stay flat: the 30 s the acceptance asks for (KBTS_IDLE_WINDOW_MS shortens it while iterating). */
 const IDLE_WINDOW_MS = Number(process.env.KBTS_IDLE_WINDOW_MS ?? 30_000);

@@ -10,6 +10,8 @@ export function schemalessCRD(o: {
   version?: string;
 }) {
   return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
     metadata: { name: `${o.plural}.${o.group}` },
     spec: {
       group: o.group,
