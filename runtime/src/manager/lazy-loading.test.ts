@@ -1,7 +1,7 @@
 /**
  * What a manager loads when it runs as in a pod (issue 32): a plain one (service account, no webhook,
- * HTTP/2 and tracing off) loads no kubeconfig parser, no webhook server, no node:http2 and no
- * OpenTelemetry; turning each on loads it. Each case is a child process started in-cluster
+ * HTTP/2 and tracing off) loads no kubeconfig parser, no webhook server, no node:http2 (unless Node
+ * itself loads it for node:http, as Node 24 does) and no OpenTelemetry; turning each on loads it. Each case is a child process started in-cluster
  * (KUBERNETES_SERVICE_HOST/PORT, a service-account directory) against a local TCP port that stands
  * for the API server: its first connection means the manager has started and made its first request
  * (the token file's reader loaded), and the child is then stopped and reports what it loaded.
@@ -10,7 +10,7 @@
  * bundled as hack/build-bundle.mjs bundles an operator (esbuild, ESM with splitting), where code
  * loaded with import() is a chunk the plain manager never reads.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -170,6 +170,31 @@ function loadedParts(
 
 const all = (which: Part[], value: boolean) => Object.fromEntries(which.map((part) => [part, value]));
 
+/**
+ * Whether this Node loads node:http2 for any ES module that imports node:http: Node 24 does (building
+ * the module namespace of node:http reads its lazy exports), Node 20 does not. A manager cannot load
+ * less than the platform under it, so with HTTP/2 off it must load http2 exactly when this does.
+ */
+function nodeHttpLoadsHttp2(): boolean {
+  const probe = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      'await import("node:http"); process.stdout.write(String(process.moduleLoadList.includes("NativeModule http2")))',
+    ],
+    { encoding: "utf8" },
+  );
+  expect(probe.status, probe.stderr).toBe(0);
+  return probe.stdout === "true";
+}
+
+/** What a plain manager may load: none of the parts, but http2 when the platform loads it anyway. */
+const plain = (which: Part[]) => ({
+  ...all(which, false),
+  ...(which.includes("http2") ? { http2: nodeHttpLoadsHttp2() } : {}),
+});
+
 describe("a manager started in a cluster", () => {
   describe("from the TypeScript sources", () => {
     const tsx = () => ["--import", "tsx", join(dir, "child.mts")];
@@ -179,7 +204,7 @@ describe("a manager started in a cluster", () => {
 
     it("loads no kubeconfig parser, HTTP/2 or OpenTelemetry when it needs none", async () => {
       const loaded = await run(tsx(), { on: false, kubeconfig: false, name: "src-plain" });
-      expect(loadedParts(loaded, SRC_PARTS)).toEqual(all(SRC_PARTS, false));
+      expect(loadedParts(loaded, SRC_PARTS)).toEqual(plain(SRC_PARTS));
       expect(loaded.files.some((f) => f.endsWith("/runtime/src/manager/manager.ts"))).toBe(true);
     }, 60_000);
 
@@ -227,7 +252,7 @@ describe("a manager started in a cluster", () => {
 
     it("imports no webhook server, HTTP/2 or OpenTelemetry when it needs none", async () => {
       const loaded = await run(bundled(), { on: false, kubeconfig: false, name: "bundle-plain" });
-      expect(loadedParts(loaded, BUNDLE_PARTS, (p) => chunks.get(p))).toEqual(all(BUNDLE_PARTS, false));
+      expect(loadedParts(loaded, BUNDLE_PARTS, (p) => chunks.get(p))).toEqual(plain(BUNDLE_PARTS));
     }, 60_000);
 
     it("imports each when it is turned on", async () => {
