@@ -88,8 +88,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
   /** What informers and reflectors bind their own `component` to (pino would repeat the key). */
   private readonly baseLog: Logger;
   private signal: AbortSignal | undefined;
-  private readonly runs: Promise<void>[] = [];
-  /** How to stop each running informer (removeInformer), and its run. */
+  /** How to stop each running informer (removeInformer), and its run (awaited when the cache stops). */
   private readonly running = new Map<SharedInformer, { stop: AbortController; done: Promise<void> }>();
 
   constructor(
@@ -116,7 +115,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     if (!signal.aborted) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
     }
-    await Promise.all(this.runs);
+    await Promise.all([...this.running.values()].map((r) => r.done));
     unregister();
     this.rest.close();
   }
@@ -326,7 +325,6 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     const done = informer.run(signal).catch((err) => {
       this.log.error({ err: String(err), kind: groupKindOf(informer.kind) }, "informer stopped unexpectedly");
     });
-    this.runs.push(done);
     this.running.set(informer, { stop, done });
   }
 

@@ -248,6 +248,12 @@ export class Reflector {
     return resourcePath(kind, { namespace: kind.namespaced ? namespace : undefined });
   }
 
+  /** A watch's server-side timeout, drawn from [min, 2·min) so replicas do not reconnect in lockstep. */
+  private watchTimeoutSeconds(): number {
+    const min = this.tuning.minWatchTimeoutSeconds;
+    return Math.floor(min + Math.random() * min);
+  }
+
   /** Gets the initial state (streamed, or listed in pages) and hands it to the sink. */
   private async list(signal: AbortSignal): Promise<void> {
     if (this.streamInitialState) {
@@ -274,7 +280,6 @@ export class Reflector {
    */
   private async streamList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
-    const min = this.tuning.minWatchTimeoutSeconds;
     const path =
       this.collectionPath() +
       queryString({
@@ -282,7 +287,7 @@ export class Reflector {
         sendInitialEvents: "true",
         allowWatchBookmarks: "true",
         resourceVersionMatch: "NotOlderThan",
-        timeoutSeconds: Math.floor(min + Math.random() * min),
+        timeoutSeconds: this.watchTimeoutSeconds(),
         labelSelector,
         fieldSelector,
       });
@@ -301,8 +306,7 @@ export class Reflector {
             rv = obj.metadata?.resourceVersion ?? "";
             done.abort();
           } else if (event.type === "ERROR") {
-            const status = event.object as Status;
-            throw errorFromStatus({ apiVersion: "v1", kind: "Status", status: "Failure", ...status });
+            throw watchError(event);
           } else {
             throw new Error(`unexpected ${event.type} event before the end of a WatchList's initial events`);
           }
@@ -321,8 +325,7 @@ export class Reflector {
 
   /** Lists every page and hands the result to the sink. */
   private async pagedList(signal: AbortSignal): Promise<void> {
-    const { rest, labelSelector, fieldSelector } = this.options;
-    const sink = this.options.sink;
+    const { rest, labelSelector, fieldSelector, sink } = this.options;
     let items: KubernetesObject[] = [];
     let cont: string | undefined;
     let rv = "";
@@ -379,8 +382,7 @@ export class Reflector {
    */
   private async watchOnce(signal: AbortSignal): Promise<boolean> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
-    const min = this.tuning.minWatchTimeoutSeconds;
-    const timeoutSeconds = Math.floor(min + Math.random() * min);
+    const timeoutSeconds = this.watchTimeoutSeconds();
     const path =
       this.collectionPath() +
       queryString({
@@ -491,11 +493,8 @@ export class Reflector {
       case "BOOKMARK":
         this.stats.bookmarks++;
         break;
-      case "ERROR": {
-        const status = event.object as Status;
-        // 410 here means the resourceVersion was compacted away: errorFromStatus makes it a GoneError.
-        throw errorFromStatus({ apiVersion: "v1", kind: "Status", status: "Failure", ...status });
-      }
+      case "ERROR":
+        throw watchError(event);
       default:
         throw new Error(`unknown watch event type "${String((event as { type: unknown }).type)}"`);
     }
@@ -521,6 +520,15 @@ export function backoffDelay(
     tuning.backoffInitialMs * 2 ** Math.min(Math.max(attempt, 1) - 1, 30),
   );
   return base * (0.75 + random() * 0.5);
+}
+
+/**
+ * The error an ERROR watch event carries. 410 there means the resourceVersion was compacted away:
+ * errorFromStatus makes it a GoneError.
+ */
+function watchError(event: WatchEvent): ApiError {
+  const status = event.object as Status;
+  return errorFromStatus({ apiVersion: "v1", kind: "Status", status: "Failure", ...status });
 }
 
 /**

@@ -432,21 +432,24 @@ export function warningsOf(res: Pick<http.IncomingMessage, "rawHeaders">): strin
  */
 function errorWithRetryAfter(res: http.IncomingMessage, code: number, body: Buffer): ApiError {
   const err = errorFromResponse(code, body.toString("utf8"));
-  const seconds = Number(res.headers["retry-after"]);
-  if ((code === 429 || code >= 500) && Number.isFinite(seconds) && seconds >= 0) {
-    err.status.details = { retryAfterSeconds: seconds, ...err.status.details };
-  }
+  const seconds = retryAfterSeconds(res, code);
+  if (seconds !== undefined) err.status.details = { retryAfterSeconds: seconds, ...err.status.details };
   return err;
 }
 
 /** client-go retries 429 and 5xx answers that carry Retry-After (seconds), capped here at 10 s. */
 function retryAfterMs(res: http.IncomingMessage, code: number): number | undefined {
+  const seconds = retryAfterSeconds(res, code);
+  return seconds === undefined ? undefined : Math.min(seconds, 10) * 1000;
+}
+
+/** The Retry-After (seconds) of a 429 or 5xx answer, if it has a valid one. */
+function retryAfterSeconds(res: http.IncomingMessage, code: number): number | undefined {
   if (code !== 429 && code < 500) return undefined;
   const h = res.headers["retry-after"];
   if (h === undefined) return undefined;
   const seconds = Number(h);
-  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  return Math.min(seconds, 10) * 1000;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 function readBody(res: http.IncomingMessage, signal?: AbortSignal): Promise<Buffer> {

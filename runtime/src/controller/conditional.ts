@@ -47,9 +47,8 @@ export class ConditionalController implements Controller {
   readonly ownWriteFilter = undefined;
   private readonly pollMs: number;
   private readonly log: Logger;
-  /** The kinds not served at the last look, while the controller waits for them. */
+  /** The kinds not served at the last look, while the controller waits for them (empty while it runs). */
   private waitingFor: Kind[] = [];
-  private running = false;
 
   constructor(
     private readonly deps: ConditionalControllerDeps,
@@ -63,7 +62,7 @@ export class ConditionalController implements Controller {
 
   /** For /readyz: which kinds it waits for, or undefined while it runs. Waiting is not unready. */
   readyzNote(): string | undefined {
-    if (this.running || this.waitingFor.length === 0) return undefined;
+    if (this.waitingFor.length === 0) return undefined;
     return `waiting for ${this.waitingFor.map(groupKindOf).join(", ")} to be served (CRD not installed)`;
   }
 
@@ -110,7 +109,6 @@ export class ConditionalController implements Controller {
     const stop = new AbortController();
     const runSignal = AbortSignal.any([signal, stop.signal]);
     this.log.info("kinds served; starting");
-    this.running = true;
     // Built inside the promise: a build that throws is a failed activation, not a failed manager.
     const done = Promise.resolve()
       .then(() => this.deps.build().start(runSignal))
@@ -125,7 +123,6 @@ export class ConditionalController implements Controller {
         const missing = await this.unserved(rest, runSignal).catch(() => []);
         if (missing.length > 0) {
           this.log.info({ gone: missing.map(groupKindOf) }, "kinds no longer served; stopping");
-          this.waitingFor = missing;
           stop.abort();
         }
       }
@@ -133,7 +130,6 @@ export class ConditionalController implements Controller {
     const err = await done;
     stop.abort();
     await watcher;
-    this.running = false;
     for (const kind of this.deps.kinds) await this.deps.cache.removeInformer(kind);
     if (err !== undefined && !signal.aborted) {
       this.log.error({ err: String(err) }, "controller failed; starting again once its kinds are served");

@@ -197,16 +197,33 @@ export async function deleteAnnotatedDependents<P extends KubernetesObject>(
     (o) => o.metadata?.annotations?.[PRIMARY_ANNOTATION] === ref,
   );
   for (const o of made) {
-    if (o.metadata?.deletionTimestamp) continue;
-    const key = { namespace: o.metadata?.namespace, name: o.metadata?.name ?? "" };
-    const uid = o.metadata?.uid;
-    await client
-      .delete(dep.kind, key, { propagationPolicy: "Background", preconditions: uid ? { uid } : undefined })
-      .catch((err: unknown) => {
-        if (!isNotFound(err)) throw err;
-      });
+    await deleteMade(client, dep.kind, { namespace: o.metadata?.namespace, name: o.metadata?.name ?? "" }, o);
   }
   return made.length === 0;
+}
+
+/**
+ * Deletes `actual` (this very object: a uid precondition) unless it is already being deleted;
+ * returns true when it turns out to be gone already.
+ */
+async function deleteMade(
+  client: Client,
+  kind: Kind,
+  key: ObjectKey,
+  actual: KubernetesObject,
+): Promise<boolean> {
+  if (actual.metadata?.deletionTimestamp) return false;
+  const uid = actual.metadata?.uid;
+  try {
+    await client.delete(kind, key, {
+      propagationPolicy: "Background",
+      preconditions: uid ? { uid } : undefined,
+    });
+    return false;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    return true;
+  }
 }
 
 /**
@@ -228,16 +245,5 @@ export async function deleteDependent<P extends KubernetesObject, T extends Kube
   if (actual.metadata?.annotations?.[PRIMARY_ANNOTATION] !== primaryReference(primaryKind, primary)) {
     return undefined;
   }
-  if (!actual.metadata?.deletionTimestamp) {
-    try {
-      await client.delete(dep.kind, key, {
-        propagationPolicy: "Background",
-        preconditions: actual.metadata?.uid ? { uid: actual.metadata.uid } : undefined,
-      });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      return undefined;
-    }
-  }
-  return actual;
+  return (await deleteMade(client, dep.kind, key, actual)) ? undefined : actual;
 }

@@ -65,7 +65,7 @@ export class HealthChecks {
         lines.push(`[+]${name} excluded: ok`);
         excluded.delete(name);
       } else if (r.ok) {
-        lines.push(`[+]${name} ok${r.note ? ` (${r.note})` : ""}`);
+        lines.push(`[+]${name} ${okText(r.note)}`);
       } else {
         failed = true;
         lines.push(`[-]${name} failed: reason withheld`);
@@ -89,12 +89,15 @@ export class HealthChecks {
       return;
     }
     const r = await runCheck(check);
-    if (r.ok) send(res, 200, r.note ? `ok (${r.note})` : "ok");
+    if (r.ok) send(res, 200, okText(r.note));
     else send(res, 503, `internal server error: ${r.reason}\n`);
   }
 }
 
-type CheckResult = { ok: true; note?: string } | { ok: false; reason: string; note?: undefined };
+type CheckResult = { ok: true; note?: string } | { ok: false; reason: string };
+
+/** "ok", with a healthy check's note when it gave one. */
+const okText = (note: string | undefined) => (note ? `ok (${note})` : "ok");
 
 async function runCheck(check: HealthCheck | undefined): Promise<CheckResult> {
   if (!check) return { ok: false, reason: "missing" };
