@@ -15,7 +15,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckout } from "./support/build.js";
 import { buildDockerfile, contextFiles, DockerBuildError } from "./support/dockerfile.js";
-import { type InstalledKbts, installKbts } from "./support/kbts-install.js";
+import { type InstalledKbts, installKbts, runInProject } from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
 import { SCAFFOLD_COMMANDS } from "./support/operator.js";
 import { REPO } from "./support/paths.js";
@@ -25,14 +25,7 @@ const npmCache = emptyNpmCache();
 const project = join(work, "gpubudget");
 let kbts: InstalledKbts;
 
-const inProject = (file: string, args: string[], env: Record<string, string> = {}) =>
-  execa(file, args, {
-    cwd: project,
-    env: { ...kbts.env, ...env },
-    all: true,
-    reject: false,
-    stdin: "ignore",
-  });
+const inProject = runInProject(project, () => kbts);
 
 beforeAll(async () => {
   await buildCheckout();

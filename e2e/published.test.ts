@@ -12,7 +12,12 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckout } from "./support/build.js";
-import { installPublishedKbts, type KbtsOnPath, publishCheckout } from "./support/kbts-install.js";
+import {
+  installPublishedKbts,
+  type KbtsOnPath,
+  publishCheckout,
+  runInProject,
+} from "./support/kbts-install.js";
 import { emptyNpmCache, npmInstall } from "./support/npm.js";
 import { SCAFFOLD_COMMANDS } from "./support/operator.js";
 import { REPO } from "./support/paths.js";
@@ -26,14 +31,7 @@ const project = join(work, "gpubudget");
 let registry: Verdaccio;
 let kbts: KbtsOnPath;
 
-const inProject = (file: string, args: string[], env: Record<string, string> = {}) =>
-  execa(file, args, {
-    cwd: project,
-    env: { ...kbts.env, ...env },
-    all: true,
-    reject: false,
-    stdin: "ignore",
-  });
+const inProject = runInProject(project, () => kbts);
 
 interface PackageJson {
   dependencies?: Record<string, string>;

@@ -100,3 +100,18 @@ export function installPublishedKbts(
 ): Promise<KbtsOnPath> {
   return installGlobally(work, work, "kbts", npmCache, registryEnv);
 }
+
+/**
+ * A runner of commands in `dir` with an installed kbts on PATH (and its npm cache and registry), read
+ * when each command runs (the install happens in a beforeAll). Never throws: callers assert on the result.
+ */
+export function runInProject(dir: string, installed: () => KbtsOnPath) {
+  return (file: string, args: string[], env: Record<string, string> = {}) =>
+    execa(file, args, {
+      cwd: dir,
+      env: { ...installed().env, ...env },
+      all: true,
+      reject: false,
+      stdin: "ignore",
+    });
+}
