@@ -249,6 +249,12 @@ export interface PodSpec {
   priority?: int32;
   runtimeClassName?: string;
   topologySpreadConstraints?: TopologySpreadConstraint[];
+  /** Set only at creation; the scheduler leaves the pod alone until every gate is removed. */
+  schedulingGates?: PodSchedulingGate[];
+}
+
+export interface PodSchedulingGate {
+  name: string;
 }
 
 export interface PodCondition {

@@ -128,7 +128,8 @@ async function runBase(ctx: PluginContext, resource: ResourceModel, options: Api
     (r) => r.core && r.kind === "Pod" && r.webhooks?.validation,
   );
   if (!hasPodWebhook || options.force) {
-    await base.createWebhook(ctx, pod, { defaulting: false, validation: true, force: options.force });
+    // Defaulting too: a Queue budget's pods are gated by the Pod defaulter (internal/webhook/v1/pod_queue.ts).
+    await base.createWebhook(ctx, pod, { defaulting: true, validation: true, force: options.force });
   }
 }
 
@@ -168,10 +169,15 @@ export function scaffoldGPUBudget(scaffold: Scaffold, data: Record<string, unkno
   addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "write_guards.yaml", { first: true });
   // ...and the same label against everyone else (a tenant who may edit its namespace's labels).
   addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "enforcement_label_guard.yaml");
+  // ...and a Queue budget's scheduling gate against anyone but the operator.
+  addListItem(scaffold, "config/rbac/kustomization.yaml", "resources", "queue_gate_guard.yaml");
 
   // The Pod webhook's namespaceSelector (markers cannot express it) and the PrometheusRule.
   addListItem(scaffold, "config/webhook/kustomization.yaml", "patches", {
     path: "pod_namespace_selector_patch.yaml",
+  });
+  addListItem(scaffold, "config/webhook/kustomization.yaml", "patches", {
+    path: "pod_queue_selector_patch.yaml",
   });
   // Refusals of pods over a full Deny budget, in kube-apiserver, without a webhook call.
   addListItem(scaffold, "config/webhook/kustomization.yaml", "resources", "budget_full_policy.yaml");

@@ -58,7 +58,7 @@ describe("create api --plugins gpu-budget/v1-alpha", { timeout: 60_000 }, () => 
     ]);
     const project = readFileSync(join(dir, "PROJECT"), "utf8");
     expect(project).toContain("gpu-budget.kbts.dev/v1-alpha");
-    expect(project).toMatch(/kind: Pod\n.*\n.*\n\s+webhooks:\n\s+validation: true/);
+    expect(project).toMatch(/kind: Pod\n.*\n.*\n\s+webhooks:\n\s+defaulting: true\n\s+validation: true/);
   });
 
   it("fails without --force the second time and leaves every file as it was", async () => {

@@ -18,8 +18,9 @@ import type { Condition, int32, int64, LabelSelector, ListMeta, ObjectMeta } fro
 
 // Enforcement is what a budget does about pods that would exceed it.
 // Report: count and report only (status, events, metrics). Deny: also refuse such pods at admission.
-// +kubebuilder:validation:Enum=Report;Deny
-export type Enforcement = "Report" | "Deny";
+// Queue: admit them held by a scheduling gate, and release them in order (priority, then arrival) as GPUs free up.
+// +kubebuilder:validation:Enum=Report;Deny;Queue
+export type Enforcement = "Report" | "Deny" | "Queue";
 
 // GPUBudgetResource is one extended resource a budget counts, and what one unit of it is worth in GPUs.
 export interface GPUBudgetResource {
@@ -120,7 +121,9 @@ export interface GPUBudgetSpec {
   // +optional
   deviceClasses?: GPUBudgetDeviceClass[];
 
-  // enforcement is Report (count and report) or Deny (also refuse pods that would exceed the cap).
+  // enforcement is Report (count and report), Deny (also refuse pods that would exceed the cap) or Queue
+  // (hold every pod it counts behind the scheduling gate <group>/<kind>-queue, and release them in order
+  // while they fit: higher priority first, then arrival; a pod group or a Job's pods go together).
   // +kubebuilder:default=Report
   // +optional
   enforcement?: Enforcement;
@@ -142,6 +145,14 @@ export interface GPUBudgetStatus {
   // +kubebuilder:validation:Minimum=0
   // +optional
   allocatedMilliGPUs?: int64;
+
+  // queuedGPUs is how many GPUs the pods waiting in a Queue budget's line ask for (rounded up).
+  // +optional
+  queuedGPUs?: int64;
+
+  // queuedPods is how many pods wait in a Queue budget's line.
+  // +optional
+  queuedPods?: int32;
 
   // podCount is the number of counted pods that hold at least one GPU.
   // +optional
@@ -200,6 +211,7 @@ export interface GPUBudgetStatus {
 // +kubebuilder:resource:shortName=gb
 // +kubebuilder:printcolumn:name="Max",type=integer,JSONPath=".spec.maxGPUs"
 // +kubebuilder:printcolumn:name="Allocated",type=integer,JSONPath=".status.allocatedGPUs"
+// +kubebuilder:printcolumn:name="Queued",type=integer,JSONPath=".status.queuedGPUs"
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="Enforcement",type=string,JSONPath=".spec.enforcement",priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"

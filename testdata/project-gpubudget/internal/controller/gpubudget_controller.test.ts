@@ -18,11 +18,21 @@ limitations under the License.
 // real manager, cache, controller and webhook server, as in production, minus the kubelet (pods stay
 // Pending, which is all the controller needs: it counts what pods request).
 import { fileURLToPath } from "node:url";
-import { type Client, createClient, createManager, Namespace, Pod } from "@kbts/runtime";
+import {
+  type Client,
+  createClient,
+  createManager,
+  defineKind,
+  Event,
+  type KubernetesObject,
+  Namespace,
+  Pod,
+} from "@kbts/runtime";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { POD_GROUP_LABEL, POD_GROUP_SIZE_ANNOTATION, QUEUE_GATE } from "../queue/queue.js";
 import { setupPodWebhookWithManager } from "../webhook/v1/pod_webhook.js";
 import { setupGPUBudgetController } from "./gpubudget_controller.js";
 
@@ -98,7 +108,7 @@ function budget(
   namespace: string,
   name: string,
   maxGPUs: number,
-  enforcement: "Report" | "Deny" = "Report",
+  enforcement: "Report" | "Deny" | "Queue" = "Report",
 ): GPUBudget {
   return {
     apiVersion: "capacity.lab.example.com/v1alpha1",
@@ -188,5 +198,103 @@ describe("Pod webhook", () => {
       /GPUBudget .*\/cap allows 4 nvidia.com\/gpu; 0 in use \(0 allocated, 0 reserved\), this pod asks for 6 \(6\/4\)/,
     );
     await client.create(Pod, gpuPod(ns, "fits", 4));
+  });
+});
+
+const PriorityClass = defineKind<KubernetesObject & { value: number }>({
+  group: "scheduling.k8s.io",
+  version: "v1",
+  kind: "PriorityClass",
+  plural: "priorityclasses",
+  namespaced: false,
+});
+
+/** The pods of a namespace that still wait behind the Queue gate, by name. */
+async function gated(ns: string): Promise<string[]> {
+  const pods = await client.list(Pod, { namespace: ns });
+  return pods
+    .filter((p) => p.spec?.schedulingGates?.some((g) => g.name === QUEUE_GATE))
+    .map((p) => p.metadata?.name ?? "")
+    .sort();
+}
+
+describe("enforcement: Queue", () => {
+  it("gates every pod it counts, releases them by priority then arrival as GPUs free up", async () => {
+    const ns = await namespace();
+    await client.create(GPUBudgetKind, budget(ns, "queue", 2, "Queue"));
+    await eventually(async () => expect((await readyOf(ns, "queue")).ready?.status).toBe("True"));
+    const created = [];
+    for (const name of ["a", "b", "c"]) created.push(await client.create(Pod, gpuPod(ns, name, 1)));
+    // The defaulter gated each one at creation, so none ever held a GPU before its release.
+    for (const p of created) expect(p.spec?.schedulingGates).toContainEqual({ name: QUEUE_GATE });
+    await eventually(async () => {
+      expect(await gated(ns)).toEqual(["c"]);
+      const b = await client.get(GPUBudgetKind, { namespace: ns, name: "queue" });
+      expect(b.status).toMatchObject({ allocatedGPUs: 2, queuedGPUs: 1, queuedPods: 1 });
+    });
+    await eventually(async () => {
+      const events = await client.list(Event, { namespace: ns });
+      const queued = events.find((e) => e.involvedObject?.name === "c" && e.reason === "Queued");
+      expect(queued?.message).toMatch(/position 1 of 1/);
+    });
+
+    // A later pod of higher priority goes before c.
+    const urgent = `urgent-${ns}`;
+    await client.create(PriorityClass, {
+      apiVersion: "scheduling.k8s.io/v1",
+      kind: "PriorityClass",
+      metadata: { name: urgent },
+      value: 1000,
+    });
+    const d = gpuPod(ns, "d", 1);
+    if (d.spec) d.spec.priorityClassName = urgent;
+    await client.create(Pod, d);
+    await eventually(async () =>
+      expect((await client.get(GPUBudgetKind, { namespace: ns, name: "queue" })).status?.queuedPods).toBe(2),
+    );
+    const a = await client.get(Pod, { namespace: ns, name: "a" });
+    await client.status().update(Pod, { ...a, status: { ...a.status, phase: "Succeeded" } });
+    await eventually(async () => expect(await gated(ns)).toEqual(["c"]));
+    const b = await client.get(Pod, { namespace: ns, name: "b" });
+    await client.status().update(Pod, { ...b, status: { ...b.status, phase: "Succeeded" } });
+    await eventually(async () => {
+      expect(await gated(ns)).toEqual([]);
+      expect((await client.get(GPUBudgetKind, { namespace: ns, name: "queue" })).status).toMatchObject({
+        allocatedGPUs: 2,
+        queuedPods: 0,
+      });
+    });
+  });
+
+  it("releases a gang of 4 whole, never half", async () => {
+    const ns = await namespace();
+    await client.create(GPUBudgetKind, budget(ns, "queue", 4, "Queue"));
+    await eventually(async () => expect((await readyOf(ns, "queue")).ready?.status).toBe("True"));
+    await client.create(Pod, gpuPod(ns, "running", 1));
+    await eventually(async () => expect(await gated(ns)).toEqual([]));
+    const gang = ["g0", "g1", "g2", "g3"];
+    for (const name of gang) {
+      const p = gpuPod(ns, name, 1);
+      p.metadata = {
+        ...p.metadata,
+        labels: { [POD_GROUP_LABEL]: "train" },
+        annotations: { [POD_GROUP_SIZE_ANNOTATION]: "4" },
+      };
+      await client.create(Pod, p);
+    }
+    // 3 GPUs are free and the gang needs 4: it waits whole (each member's create reconciled the budget).
+    await eventually(async () =>
+      expect((await client.get(GPUBudgetKind, { namespace: ns, name: "queue" })).status?.queuedPods).toBe(4),
+    );
+    expect(await gated(ns)).toEqual(gang);
+    const running = await client.get(Pod, { namespace: ns, name: "running" });
+    await client.status().update(Pod, { ...running, status: { ...running.status, phase: "Succeeded" } });
+    await eventually(async () => {
+      expect(await gated(ns)).toEqual([]);
+      expect((await client.get(GPUBudgetKind, { namespace: ns, name: "queue" })).status).toMatchObject({
+        allocatedGPUs: 4,
+        queuedPods: 0,
+      });
+    });
   });
 });

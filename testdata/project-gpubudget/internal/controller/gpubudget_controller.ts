@@ -48,6 +48,7 @@ import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind
 import { budgetResources, budgetUsage, DEFAULT_RESOURCE_NAME, formatGPUs } from "../gpu/podgpus.js";
 import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
 import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
+import { isQueueBudget, QueueReleaser } from "../queue/queue.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
 export { DEFAULT_RESOURCE_NAME };
@@ -77,13 +78,20 @@ export interface GPUBudgetReconcilerOptions {
   utilization?: UtilizationOptions & { intervalMs: number };
   /** The incremental usage the webhook reads; each reconcile's recount is compared with it (drift). */
   tracker?: UsageTracker;
+  /** Releases the pods waiting under Queue budgets (internal/queue); without it, none is released. */
+  releaser?: QueueReleaser;
 }
 
 // Only what the code uses (`kbts manifests --check-rbac`): it never writes a budget but its status,
 // and owns nothing, so no gpubudgets/finalizers (see below); events are core/v1 Events.
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
-// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch
+// A Queue budget's release removes its scheduling gate from a pod: the guard keeps the patch to the
+// spec (which kbts cannot narrow further; a pod's spec is immutable but for gates, images and tolerations).
+// +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec
+// A Job's waiting pods are one gang of its parallelism (internal/queue).
+// +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get
 // ResourceClaims are counted (spec.deviceClasses). ResourceClaimTemplates are not read: a template's
 // claims are counted, and checked by the webhook, when the resourceclaim controller creates them.
 // +kubebuilder:rbac:groups=resource.k8s.io,resources=resourceclaims,verbs=get;list;watch
@@ -154,7 +162,15 @@ export class GPUBudgetReconciler implements Reconciler {
     const message = `${formatGPUs(usage.allocatedMilli)}/${max} GPUs`;
 
     const utilization = await this.utilization(namespace, usage.podNames, context);
-    const enforcing = isDeny(budget) ? await this.namespaceEnforced(namespace) : undefined;
+    const enforcing =
+      isDeny(budget) || isQueueBudget(budget) ? await this.namespaceEnforced(namespace, budget) : undefined;
+    // A Queue budget releases what fits, from a fresh read of the namespace's pods (internal/queue).
+    const queue =
+      isQueueBudget(budget) && this.options.releaser
+        ? (
+            await this.options.releaser.release(namespace, await client.list(GPUBudgetKind, { namespace }))
+          ).get(request.name)
+        : undefined;
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
 
     let nextExpiry = Number.POSITIVE_INFINITY;
@@ -167,6 +183,13 @@ export class GPUBudgetReconciler implements Reconciler {
       else delete status.claimCount;
       if (claimUsage.uncountedClaims > 0) status.uncountedClaims = claimUsage.uncountedClaims;
       else delete status.uncountedClaims;
+      if (queue) {
+        status.queuedGPUs = Math.ceil(queue.queuedMilli / 1000);
+        status.queuedPods = queue.queuedPods;
+      } else {
+        delete status.queuedGPUs;
+        delete status.queuedPods;
+      }
       // Expired reservations go, and so do those whose pods this replica's cache has seen (released up
       // to settledPodResourceVersion); the others stay (see internal/webhook/v1/reservations.ts).
       const tracker = this.options.tracker;
@@ -197,7 +220,11 @@ export class GPUBudgetReconciler implements Reconciler {
         observedGeneration: generation,
       });
       if (enforcing === undefined) removeStatusCondition(status.conditions, "Enforcing");
-      else setStatusCondition(status.conditions, enforcingCondition(namespace, enforcing, generation));
+      else
+        setStatusCondition(
+          status.conditions,
+          enforcingCondition(namespace, enforcing, generation, isQueueBudget(budget)),
+        );
     });
 
     this.metrics.set(namespace, request.name, {
@@ -272,11 +299,15 @@ export class GPUBudgetReconciler implements Reconciler {
     return wrote;
   }
 
-  /** Whether the namespace carries ENFORCEMENT_LABEL=Deny in the cache, i.e. its pods reach the webhook. */
-  private async namespaceEnforced(name: string): Promise<boolean> {
+  /**
+   * Whether the namespace's ENFORCEMENT_LABEL (in the cache) sends its pods to the webhook this budget
+   * needs: the Pod validator for a Deny budget (label Deny), the Pod defaulter for a Queue budget (Deny or Queue).
+   */
+  private async namespaceEnforced(name: string, budget: GPUBudget): Promise<boolean> {
     try {
       const ns = await this.options.client.get(Namespace, { name });
-      return ns.metadata?.labels?.[ENFORCEMENT_LABEL] === "Deny";
+      const label = ns.metadata?.labels?.[ENFORCEMENT_LABEL];
+      return label === "Deny" || (isQueueBudget(budget) && label === "Queue");
     } catch (err) {
       if (isNotFound(err)) return false;
       throw err;
@@ -312,20 +343,30 @@ function isDeny(budget: GPUBudget): boolean {
  * unchecked: the condition reports that window instead of hiding it. Report budgets have no such
  * condition (they never refuse).
  */
-function enforcingCondition(namespace: string, enforced: boolean, generation: number): ConditionInput {
+function enforcingCondition(
+  namespace: string,
+  enforced: boolean,
+  generation: number,
+  queue: boolean,
+): ConditionInput {
+  const value = queue ? "Queue" : "Deny";
   return enforced
     ? {
         type: "Enforcing",
         status: "True",
         reason: "NamespaceLabelled",
-        message: `the Pod webhook checks pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL}=Deny)`,
+        message: queue
+          ? `the Pod webhook gates the budget's pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL})`
+          : `the Pod webhook checks pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL}=Deny)`,
         observedGeneration: generation,
       }
     : {
         type: "Enforcing",
         status: "False",
         reason: "NamespaceNotLabelled",
-        message: `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=Deny yet: until it does, its pods are not sent to the Pod webhook and none is refused`,
+        message: queue
+          ? `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=${value} yet: until it does, its pods are not sent to the Pod webhook and none is queued`
+          : `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=Deny yet: until it does, its pods are not sent to the Pod webhook and none is refused`,
         observedGeneration: generation,
       };
 }
@@ -410,7 +451,7 @@ export interface SetupGPUBudgetOptions {
  * status changes (countedStatusChanged; its own status writes do not wake it), Watches(Pod) and
  * Watches(ResourceClaim) mapped to the budgets of the object's namespace through a field index, and
  * Watches(Namespace) when its enforcement label changes (the Enforcing condition).
- * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny budget.
+ * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny or Queue budget.
  */
 export async function setupGPUBudgetController(
   mgr: Manager,
@@ -426,6 +467,11 @@ export async function setupGPUBudgetController(
     recorder: mgr.getEventRecorderFor("gpubudget-controller"),
     utilization: options.utilization,
     tracker: await usageTrackerFor(mgr),
+    releaser: new QueueReleaser({
+      client,
+      apiReader: mgr.getAPIReader(),
+      recorder: mgr.getEventRecorderFor("gpubudget-queue"),
+    }),
   });
   controllerManagedBy(mgr)
     .for(GPUBudgetKind, { predicates: [or(generationChangedPredicate(), countedStatusChanged)] })
@@ -492,7 +538,9 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     const budgets = await this.client.list(GPUBudgetKind, {
       matchingFields: { [BUDGET_NAMESPACE_INDEX]: request.name },
     });
-    const want = budgets.some(isDeny) ? "Deny" : undefined;
+    // Deny sends pods to the validator and the defaulter, Queue to the defaulter only
+    // (config/webhook/pod_namespace_selector_patch.yaml).
+    const want = budgets.some(isDeny) ? "Deny" : budgets.some(isQueueBudget) ? "Queue" : undefined;
     if (ns.metadata?.labels?.[ENFORCEMENT_LABEL] === want) return {};
     await this.client.patch(
       Namespace,
@@ -561,6 +609,7 @@ export const podCountMayChange: Predicate<Pod> = {
         p.metadata?.labels,
         p.metadata?.deletionTimestamp,
         p.metadata?.deletionGracePeriodSeconds,
+        p.spec?.schedulingGates,
         p.spec?.containers?.map((c) => c.resources),
         p.spec?.initContainers?.map((c) => [c.resources, c.restartPolicy]),
       ]);

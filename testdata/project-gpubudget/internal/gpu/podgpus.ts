@@ -104,6 +104,9 @@ export function podGPUs(pod: Pod, resource: string): number {
   return Math.max(containers, initPeak) + overhead;
 }
 
+/** The scheduling gate a Queue budget's pods wait behind until the operator releases them (internal/queue). */
+export const QUEUE_GATE = "capacity.lab.example.com/gpubudget-queue";
+
 /**
  * Until when (ms since the epoch) a pod counts, by ResourceQuota's rule (QuotaV1Pod): a Succeeded or
  * Failed pod never counts (0). Any other phase counts, Unknown included (a node that stopped reporting
@@ -114,6 +117,8 @@ export function podGPUs(pod: Pod, resource: string): number {
 export function countsUntil(pod: Pod): number {
   const phase = pod.status?.phase;
   if (phase === "Succeeded" || phase === "Failed") return 0;
+  // A pod waiting in a Queue budget's line is not scheduled and holds nothing; it counts once released.
+  if (pod.spec?.schedulingGates?.some((g) => g.name === QUEUE_GATE)) return 0;
   const deletion = pod.metadata?.deletionTimestamp;
   const grace = pod.metadata?.deletionGracePeriodSeconds;
   if (deletion === undefined || deletion === null || grace === undefined || grace === null)
@@ -292,6 +297,7 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       containers: (spec.containers ?? []).map(keepResources),
       initContainers: spec.initContainers?.map(keepResources),
       overhead: spec.overhead,
+      schedulingGates: spec.schedulingGates,
     },
     status: pod.status && { phase: pod.status.phase },
   } as unknown as T;

@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { Counter, Gauge, metricsRegistry } from "@kbts/runtime";
+import { Counter, Gauge, Histogram, metricsRegistry } from "@kbts/runtime";
 
 /**
  * The operator's own series, served at /metrics beside controller-runtime's. One series per budget,
@@ -67,6 +67,39 @@ export const admissions = new Counter({
   registers: [metricsRegistry],
 });
 
+/** enforcement: Queue (internal/queue): what waits in line, and how long pods waited before release. */
+export const queuedPods = new Gauge({
+  name: "gpubudget_queued_pods",
+  help: "Pods waiting in a Queue GPUBudget's line (held by its scheduling gate).",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const queuedGPUs = new Gauge({
+  name: "gpubudget_queued_gpus",
+  help: "GPUs the pods waiting in a Queue GPUBudget's line ask for.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const queueWait = new Histogram({
+  name: "gpubudget_queue_wait_seconds",
+  help: "How long a pod waited in a Queue GPUBudget's line, from its creation (gated) to its release.",
+  labelNames,
+  buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 14400, 86400],
+  registers: [metricsRegistry],
+});
+
+export const queueMetrics = {
+  set(namespace: string, name: string, state: { queuedPods: number; queuedMilli: number }): void {
+    queuedPods.set({ namespace, name }, state.queuedPods);
+    queuedGPUs.set({ namespace, name }, state.queuedMilli / 1000);
+  },
+  waited(namespace: string, name: string, seconds: number): void {
+    queueWait.observe({ namespace, name }, seconds);
+  },
+};
+
 export const budgetMetrics: BudgetMetrics = {
   set(namespace, name, values) {
     const labels = { namespace, name };
@@ -84,6 +117,9 @@ export const budgetMetrics: BudgetMetrics = {
     maxGPUs.remove(labels);
     exceeded.remove(labels);
     usageDrift.remove(labels);
+    queuedPods.remove(labels);
+    queuedGPUs.remove(labels);
+    queueWait.remove(labels);
     for (const result of ["allowed", "denied", "warned"]) admissions.remove({ ...labels, result });
   },
 };

@@ -252,7 +252,7 @@ describe.sequential("Manager", () => {
     // +kubebuilder:scaffold:e2e-webhook-check-manifests
   };
 
-  it("calls the Pod validating webhooks", async () => {
+  it("calls the Pod defaulting and validating webhooks", async () => {
     const narrowed = webhookCheckManifests["v1/Pod"];
     const manifest = narrowed
       ? await narrowed()
@@ -269,6 +269,9 @@ describe.sequential("Manager", () => {
       (err: Error) => err.message,
     );
     expect(answer).toMatch(/^admitted$|denied the request|already exists/);
+    expect(
+      await counter("controller_runtime_webhook_requests_total", 'webhook="/mutate--v1-pod"'),
+    ).toBeGreaterThan(0);
     expect(
       await counter("controller_runtime_webhook_requests_total", 'webhook="/validate--v1-pod"'),
     ).toBeGreaterThan(0);

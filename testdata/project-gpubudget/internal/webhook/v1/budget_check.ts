@@ -37,6 +37,8 @@ export interface Ask {
   claim: Omit<Claim, "milliGPUs">;
   /** The thousandths of a GPU it adds to `budget` (0 or less: nothing, not checked). */
   milliGPUsFor(budget: GPUBudget): number;
+  /** Whether the object is being created (a Queue budget refuses a pod created past it that could not be gated). */
+  create?: boolean;
   /** Why it is only warned about, even under a Deny budget (a mirror pod); undefined for most. */
   warnOnly?: string;
 }
@@ -63,7 +65,12 @@ export async function checkBudgets(options: BudgetCheckOptions, ask: Ask): Promi
     const asked = ask.milliGPUsFor(budget);
     if (asked <= 0) continue;
     const labels = { namespace, name: key.name };
-    if ((budget.spec.enforcement ?? "Report") === "Deny" && ask.warnOnly === undefined) {
+    // A Queue budget's pods arrive gated (pod_queue.ts) and hold nothing, so they never get here; one
+    // created ungated could not wait in line (bound by spec.nodeName) and is admitted only if it fits.
+    const enforcement = budget.spec.enforcement ?? "Report";
+    const refuses =
+      enforcement === "Deny" || (enforcement === "Queue" && ask.create === true && kind === "pod");
+    if (refuses && ask.warnOnly === undefined) {
       try {
         await options.reservations.reserve(key, { ...ask.claim, milliGPUs: asked });
       } catch (err) {

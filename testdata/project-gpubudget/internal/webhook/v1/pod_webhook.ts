@@ -25,6 +25,7 @@ import { usageTrackerFor } from "../../controller/gpubudget_controller.js";
 import { ResourceClaimKind } from "../../gpu/claims.js";
 import { budgetResources, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
 import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
+import { PodQueueDefaulter } from "./pod_queue.js";
 import { BudgetReservations } from "./reservations.js";
 import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
@@ -77,6 +78,7 @@ export class PodCustomValidator implements CustomValidator<Pod> {
     if (!namespace || !isCounted(pod)) return [];
     return checkBudgets(this.options, {
       namespace,
+      create: oldPod === undefined,
       claim: {
         pod: pod.metadata?.name ?? "",
         podUID: pod.metadata?.uid ?? "",
@@ -103,7 +105,8 @@ export class PodCustomValidator implements CustomValidator<Pod> {
 }
 
 /**
- * Registers the Pod validator at /validate--v1-pod and the ResourceClaim validator at
+ * Registers the Pod validator at /validate--v1-pod, the Pod defaulter that gates a Queue budget's pods at
+ * /mutate--v1-pod (pod_queue.ts), and the ResourceClaim validator at
  * /validate-resource-k8s-io-v1-resourceclaim on the manager's webhook server; both reserve through the
  * same BudgetReservations, so pods and claims admitted at once queue behind one write per budget.
  */
@@ -121,6 +124,7 @@ export async function setupPodWebhookWithManager(
   });
   webhookManagedBy(mgr, Pod)
     .withValidator(new PodCustomValidator({ client, tracker, reservations }))
+    .withDefaulter(new PodQueueDefaulter(client))
     .complete();
   webhookManagedBy(mgr, ResourceClaimKind)
     .withValidator(new ResourceClaimCustomValidator({ client, tracker, reservations }))

@@ -1,0 +1,348 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+import { type Client, type EventRecorder, isNotFound, Job, jsonPatch, Pod, type Reader } from "@kbts/runtime";
+import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
+import {
+  budgetResources,
+  formatGPUs,
+  isCounted,
+  podMilliGPUs,
+  QUEUE_GATE,
+  selectorMatches,
+} from "../gpu/podgpus.js";
+import { queueMetrics } from "../metrics/metrics.js";
+
+/**
+ * enforcement: Queue. A pod a Queue budget counts is created with the scheduling gate QUEUE_GATE (the
+ * Pod defaulter, internal/webhook/v1/pod_queue.ts), so it waits Pending and holds no GPU; the leader
+ * removes the gates in order, as GPUs free up.
+ *
+ * Why every such pod is gated, not only the ones that would not fit (Kueue gates all of a workload's
+ * pods too): a release is then decided by one process, the leader, and never races an admission made
+ * by another replica at the same moment. A pod that fits is released within one reconcile.
+ *
+ * Why the release reads the namespace's pods from the API server, not the cache: a new leader's cache
+ * may not yet show the releases its predecessor made just before it lost its Lease, and a release decided
+ * on a stale count could overshoot the cap. A LIST is a quorum read that includes every release committed
+ * so far; the old leader's later writes are refused by the leader-election write fence. One LIST per
+ * release decision of a namespace, made only while its queue is not empty.
+ *
+ * The order: higher pod priority (spec.priority, from its PriorityClass) first, then arrival (the time the
+ * defaulter gated it, QUEUED_AT_ANNOTATION), then name. Strict: a unit that does not fit blocks the ones
+ * behind it, so a large pod is not starved by smaller ones (Kueue's StrictFIFO).
+ *
+ * Gangs: pods sharing POD_GROUP_LABEL, sized by POD_GROUP_SIZE_ANNOTATION, or the pods of one Job (its
+ * spec.parallelism, or fewer when fewer completions are left), are one unit: released together, and only once enough of them exist that the
+ * released ones reach the gang's size. A gang still gathering its pods is not yet in line.
+ */
+
+/** Marks a pod as a member of a gang (Kueue's pod-group label has the same meaning). */
+export const POD_GROUP_LABEL = "capacity.lab.example.com/pod-group";
+/** How many pods the gang has: it is released when that many exist. */
+export const POD_GROUP_SIZE_ANNOTATION = "capacity.lab.example.com/pod-group-size";
+/** When the defaulter gated the pod (RFC 3339 with milliseconds): its place in line. */
+export const QUEUED_AT_ANNOTATION = "capacity.lab.example.com/queued-at";
+/** The Job controller's label on its pods, and its owner kind. */
+const JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
+
+export { QUEUE_GATE };
+
+/** Whether the pod waits behind QUEUE_GATE (the operator's gate; other gates are left alone). */
+export function isQueued(pod: Pod): boolean {
+  return (pod.spec?.schedulingGates ?? []).some((g) => g.name === QUEUE_GATE);
+}
+
+export function isQueueBudget(budget: GPUBudget): boolean {
+  return budget.spec?.enforcement === "Queue";
+}
+
+/** What a gang is: its key and how many pods make it whole (1 for a pod alone). */
+export interface GangOf {
+  key: string;
+  size: number;
+}
+
+/** A unit of the line: one pod, or a gang's waiting pods. */
+export interface QueueUnit {
+  key: string;
+  pods: Pod[];
+  /** What the unit asks of each budget (thousandths of a GPU), by budget name. */
+  milli: Map<string, number>;
+  priority: number;
+  queuedAt: number;
+  /** A gang still gathering its pods: not in line yet. */
+  incomplete: boolean;
+}
+
+/** A Queue budget of the namespace, with what its released pods hold now. */
+export interface QueueBudget {
+  name: string;
+  maxMilli: number;
+  countedMilli: number;
+  /** How much of one pod it counts (0: not counted by this budget). */
+  milliOf(pod: Pod): number;
+}
+
+export function queueBudget(budget: GPUBudget, pods: readonly Pod[], now = Date.now()): QueueBudget {
+  const resources = budgetResources(budget.spec);
+  const milliOf = (pod: Pod) =>
+    selectorMatches(budget.spec.selector, pod.metadata?.labels) ? podMilliGPUs(pod, resources) : 0;
+  let countedMilli = 0;
+  for (const pod of pods) if (isCounted(pod, now)) countedMilli += milliOf(pod);
+  // Pods the Pod validator admitted past the line (bound by spec.nodeName) that the list does not show
+  // yet hold their reservation (internal/webhook/v1/reservations.ts) until they appear.
+  const listed = new Set(pods.map((p) => p.metadata?.uid));
+  for (const r of budget.status?.reservations ?? []) {
+    if (!listed.has(r.podUID) && Date.parse(r.expiresAt) > now) countedMilli += r.milliGPUs;
+  }
+  return { name: budget.metadata?.name ?? "", maxMilli: budget.spec.maxGPUs * 1000, countedMilli, milliOf };
+}
+
+/** The line of one namespace, in release order, from its pods (waiting and released) and Queue budgets. */
+export function queueLine(
+  pods: readonly Pod[],
+  budgets: readonly QueueBudget[],
+  gangOf: (pod: Pod) => GangOf | undefined,
+  now = Date.now(),
+): QueueUnit[] {
+  const units = new Map<string, QueueUnit>();
+  const released = new Map<string, number>();
+  for (const pod of pods) {
+    const gang = gangOf(pod);
+    if (!isQueued(pod)) {
+      if (gang && isCounted(pod, now)) released.set(gang.key, (released.get(gang.key) ?? 0) + 1);
+      continue;
+    }
+    if (pod.metadata?.deletionTimestamp) continue;
+    if (!budgets.some((b) => b.milliOf(pod) > 0)) continue;
+    const key = gang?.key ?? `pod/${pod.metadata?.name}`;
+    let unit = units.get(key);
+    if (!unit) {
+      unit = {
+        key,
+        pods: [],
+        milli: new Map(),
+        priority: Number.NEGATIVE_INFINITY,
+        queuedAt: Number.POSITIVE_INFINITY,
+        incomplete: false,
+      };
+      units.set(key, unit);
+    }
+    unit.pods.push(pod);
+    for (const b of budgets) unit.milli.set(b.name, (unit.milli.get(b.name) ?? 0) + b.milliOf(pod));
+    unit.priority = Math.max(unit.priority, pod.spec?.priority ?? 0);
+    unit.queuedAt = Math.min(unit.queuedAt, queuedAt(pod));
+  }
+  for (const unit of units.values()) {
+    const first = unit.pods[0];
+    const gang = first && gangOf(first);
+    if (gang) unit.incomplete = unit.pods.length + (released.get(gang.key) ?? 0) < gang.size;
+  }
+  return [...units.values()].sort(
+    (a, b) =>
+      b.priority - a.priority || a.queuedAt - b.queuedAt || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
+}
+
+/** The units to release now: in order, each fitting every budget, up to the first that does not fit. */
+export function planRelease(line: readonly QueueUnit[], budgets: readonly QueueBudget[]): QueueUnit[] {
+  const used = new Map(budgets.map((b) => [b.name, b.countedMilli]));
+  const release: QueueUnit[] = [];
+  for (const unit of line) {
+    if (unit.incomplete) continue;
+    const fits = budgets.every((b) => (used.get(b.name) ?? 0) + (unit.milli.get(b.name) ?? 0) <= b.maxMilli);
+    if (!fits) break;
+    for (const b of budgets) used.set(b.name, (used.get(b.name) ?? 0) + (unit.milli.get(b.name) ?? 0));
+    release.push(unit);
+  }
+  return release;
+}
+
+/** A pod's arrival: the defaulter's annotation, else its creation time. */
+function queuedAt(pod: Pod): number {
+  const at = Date.parse(pod.metadata?.annotations?.[QUEUED_AT_ANNOTATION] ?? "");
+  if (Number.isFinite(at)) return at;
+  const created = Date.parse(String(pod.metadata?.creationTimestamp ?? ""));
+  return Number.isFinite(created) ? created : 0;
+}
+
+/** What one namespace's queue holds after a release, per Queue budget: for status and metrics. */
+export interface QueueState {
+  queuedMilli: number;
+  queuedPods: number;
+}
+
+export interface QueueReleaserOptions {
+  client: Client;
+  /** Reads the namespace's pods and Jobs from the API server (mgr.getAPIReader()). */
+  apiReader: Reader;
+  recorder: EventRecorder;
+}
+
+/**
+ * Releases a namespace's queued pods in order (see the top of this file). Releases of one namespace are
+ * serialised in this process, so two budgets' reconciles never decide on the same count at once.
+ */
+export class QueueReleaser {
+  private readonly running = new Map<string, Promise<unknown>>();
+  /** Pods already told they are queued, so the event is recorded once per pod. */
+  private readonly told = new Set<string>();
+
+  constructor(private readonly options: QueueReleaserOptions) {}
+
+  /** Releases what fits in `namespace` under its Queue budgets; returns each budget's queue after it. */
+  release(namespace: string, budgets: readonly GPUBudget[]): Promise<Map<string, QueueState>> {
+    const before = this.running.get(namespace) ?? Promise.resolve();
+    const next = before.catch(() => undefined).then(() => this.releaseNow(namespace, budgets));
+    this.running.set(namespace, next);
+    void next
+      .finally(() => {
+        if (this.running.get(namespace) === next) this.running.delete(namespace);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  private async releaseNow(
+    namespace: string,
+    budgets: readonly GPUBudget[],
+  ): Promise<Map<string, QueueState>> {
+    const { apiReader, recorder } = this.options;
+    const pods = await apiReader.list(Pod, { namespace });
+    const now = Date.now();
+    const queue = budgets.filter(isQueueBudget).map((b) => queueBudget(b, pods, now));
+    const sizes = await this.jobSizes(namespace, pods);
+    const gangOf = (pod: Pod): GangOf | undefined => {
+      const group = pod.metadata?.labels?.[POD_GROUP_LABEL];
+      if (group) {
+        const size = Number(pod.metadata?.annotations?.[POD_GROUP_SIZE_ANNOTATION] ?? "1");
+        return { key: `group/${group}`, size: Number.isInteger(size) && size > 0 ? size : 1 };
+      }
+      const job = pod.metadata?.labels?.[JOB_NAME_LABEL];
+      if (job && sizes.has(job)) return { key: `job/${job}`, size: sizes.get(job) ?? 1 };
+      return undefined;
+    };
+    const line = queueLine(pods, queue, gangOf, now);
+    const release = planRelease(line, queue);
+    const released = new Set<string>();
+    for (const unit of release) {
+      // A gang's pods go together; one that cannot be released (deleted meanwhile) is skipped, the rest
+      // still go: the gang's GPUs were counted as one.
+      await Promise.all(
+        unit.pods.map(async (pod) => {
+          if (await this.ungate(pod)) {
+            released.add(pod.metadata?.uid ?? "");
+            const waited = (now - queuedAt(pod)) / 1000;
+            for (const b of queue) if (b.milliOf(pod) > 0) queueMetrics.waited(namespace, b.name, waited);
+            recorder.event(
+              pod,
+              "Normal",
+              "Released",
+              `GPUs free under the namespace's Queue budgets: released after ${waited.toFixed(1)}s in line`,
+            );
+          }
+        }),
+      );
+    }
+    // What is left in line, per budget, and each waiting pod told where it stands once.
+    const states = new Map<string, QueueState>(queue.map((b) => [b.name, { queuedMilli: 0, queuedPods: 0 }]));
+    let position = 0;
+    const waiting = line.filter((u) => !u.pods.every((p) => released.has(p.metadata?.uid ?? "")));
+    for (const unit of waiting) {
+      position += 1;
+      for (const pod of unit.pods) {
+        for (const b of queue) {
+          const milli = b.milliOf(pod);
+          if (milli <= 0) continue;
+          const s = states.get(b.name);
+          if (s) {
+            s.queuedMilli += milli;
+            s.queuedPods += 1;
+          }
+        }
+        const uid = pod.metadata?.uid ?? "";
+        if (this.told.has(uid)) continue;
+        this.told.add(uid);
+        const why = unit.incomplete
+          ? `waiting for the rest of its gang (${unit.key})`
+          : `waiting for GPUs: position ${position} of ${waiting.length} in line (${queue.map((b) => `${b.name} ${formatGPUs(b.countedMilli)}/${b.maxMilli / 1000} in use`).join(", ")})`;
+        recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why}`);
+      }
+    }
+    for (const uid of [...this.told])
+      if (!pods.some((p) => p.metadata?.uid === uid && isQueued(p))) this.told.delete(uid);
+    for (const b of queue) {
+      const s = states.get(b.name);
+      if (s) queueMetrics.set(namespace, b.name, s);
+    }
+    return states;
+  }
+
+  /** Removes QUEUE_GATE, and only it, if the pod still carries it where it was read (JSON patch test). */
+  private async ungate(pod: Pod): Promise<boolean> {
+    const gates = pod.spec?.schedulingGates ?? [];
+    const at = gates.findIndex((g) => g.name === QUEUE_GATE);
+    if (at < 0) return false;
+    try {
+      await this.options.client.patch(
+        Pod,
+        { namespace: pod.metadata?.namespace ?? "", name: pod.metadata?.name ?? "" },
+        jsonPatch([
+          { op: "test", path: `/metadata/uid`, value: pod.metadata?.uid },
+          { op: "test", path: `/spec/schedulingGates/${at}/name`, value: QUEUE_GATE },
+          { op: "remove", path: `/spec/schedulingGates/${at}` },
+        ]),
+      );
+      return true;
+    } catch (err) {
+      // Gone, or changed since the list: the next reconcile decides again from a fresh list.
+      if (isNotFound(err) || (err as { statusCode?: number }).statusCode === 422) return false;
+      throw err;
+    }
+  }
+
+  /** Each waiting Job pod's Job size (spec.parallelism, default 1), read from the API server. */
+  private async jobSizes(namespace: string, pods: readonly Pod[]): Promise<Map<string, number>> {
+    const jobs = new Set<string>();
+    for (const pod of pods) {
+      const job = pod.metadata?.labels?.[JOB_NAME_LABEL];
+      if (
+        job &&
+        isQueued(pod) &&
+        pod.metadata?.ownerReferences?.some((o) => o.kind === "Job" && o.controller)
+      )
+        jobs.add(job);
+    }
+    const sizes = new Map<string, number>();
+    for (const name of jobs) {
+      try {
+        const job = await this.options.apiReader.get(Job, { namespace, name });
+        const parallelism = job.spec?.parallelism ?? 1;
+        // The pods still to run: a Job near its last completions starts fewer than its parallelism.
+        const completions = job.spec?.completions;
+        const left =
+          completions === undefined || completions === null
+            ? parallelism
+            : completions - (job.status?.succeeded ?? 0);
+        sizes.set(name, Math.max(1, Math.min(parallelism, left)));
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    }
+    return sizes;
+  }
+}
