@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { CLUSTER_CONTROLLERS } from "../runtime/src/envtest/index.js";
 import { eventually } from "./support/eventually.js";
-import { budgetStatus, expectBudgetStatus, expectEnforcing } from "./support/gpubudget.js";
+import { budgetStatus, expectBudgetStatus, expectEnforcing, QUEUE_GATE } from "./support/gpubudget.js";
 import {
   budgetManifest,
   buildProject,
@@ -342,6 +343,113 @@ describe("GPUBudget on a cluster that schedules", () => {
       expect(metricValue(text, "gpubudget_max_gpus", { namespace: ns, name: "b" })).toBeUndefined();
     });
     expect(await status("deploy", "b")).toMatchObject({ allocated: 2 }); // others untouched
+  });
+});
+
+// Issue 29 item 1: a Queue budget holds pods behind its scheduling gate and releases them in order; the
+// Job controller's pods run and finish (kwok completes a Job's pods once Running).
+describe("GPUBudget enforcement: Queue", () => {
+  const gatedPods = async (ns: string, selector: string) =>
+    (await pods(ns, selector)).filter((p) =>
+      ((p.spec as { schedulingGates?: { name: string }[] }).schedulingGates ?? []).some(
+        (g) => g.name === QUEUE_GATE,
+      ),
+    );
+
+  it("holds a Job's 4 pods as one gang while 2 GPUs are free, releases all 4 when a pod ends, and they run", async () => {
+    const ns = await namespace("queue");
+    await apply(JSON.parse(budgetManifest(ns, "q", 4, { enforcement: "Queue" })));
+    await expectEnforcing(kubectl, ns, "q");
+    await apply(gpuPod(ns, "holder", 2));
+    await eventually(
+      async () => expect((await pods(ns, "app=holder"))[0]?.status.phase).toBe("Running"),
+      60_000,
+    );
+    await apply({
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: { name: "train", namespace: ns },
+      spec: { parallelism: 4, completions: 4, template: gpuTemplate("train", 1, { restartPolicy: "Never" }) },
+    });
+    // All four wait, Pending behind the gate (the scheduler says SchedulingGated), and the budget says so.
+    await eventually(async () => {
+      expect((await gatedPods(ns, "app=train")).length).toBe(4);
+      const table = await kubectl(["get", "gb", "q", "-n", ns]);
+      expect(table.stdout).toMatch(/QUEUED[\s\S]*\bq\s+4\s+2\s+4\b/);
+    }, 60_000);
+    const waiting = (await pods(ns, "app=train")).map((p) => p.metadata.name);
+    await eventually(async () => {
+      const queued = (await events(ns, waiting[0] ?? "")).filter((e) => e.reason === "Queued");
+      expect(queued.map((e) => e.message)).toContainEqual(
+        expect.stringContaining("position 1 of 1 in line (q 2/4 in use)"),
+      );
+    });
+    for (const p of await pods(ns, "app=train")) expect(p.spec.nodeName).toBeUndefined();
+
+    // The gate is the operator's: a tenant who may update pods cannot remove it to jump the line.
+    const out = await kubectl(["kustomize", join(project, "config/default")]);
+    const guard = out.stdout
+      .split(/^---$/m)
+      .map((d) => parseYaml(d) as { metadata?: { name?: string } } | null)
+      .filter((d) => d?.metadata?.name === "gpubudget-queue-gate-guard");
+    expect(guard).toHaveLength(2); // the policy and its binding
+    await kubectl(["apply", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
+    await kubectl(["create", "role", "pod-editor", "-n", ns, "--verb=get,patch,update", "--resource=pods"]);
+    await kubectl([
+      "create",
+      "rolebinding",
+      "tenant-pod-editor",
+      "-n",
+      ns,
+      "--role=pod-editor",
+      "--user=tenant",
+    ]);
+    const removeGate = (dryRun: boolean) =>
+      cp.kubectl(
+        [
+          "--as=tenant",
+          "patch",
+          "pod",
+          waiting[0] ?? "",
+          "-n",
+          ns,
+          "--type=json",
+          "-p",
+          '[{"op":"remove","path":"/spec/schedulingGates/0"}]',
+          ...(dryRun ? ["--dry-run=server"] : []),
+        ],
+        { reject: false },
+      );
+    const refusal = `the scheduling gate ${QUEUE_GATE} is removed by the GPUBudget operator`;
+    try {
+      // A new policy takes a moment to be enforced: wait with a dry run (admission, nothing persisted),
+      // so the tenant's real attempt cannot succeed before it is.
+      await eventually(async () => expect((await removeGate(true)).all).toContain(refusal));
+      const removed = await removeGate(false);
+      expect(removed.exitCode).not.toBe(0);
+      expect(removed.all).toContain(refusal);
+    } finally {
+      await kubectl(["delete", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
+    }
+    expect((await gatedPods(ns, "app=train")).length).toBe(4);
+
+    // The holder ends: the gang is released whole, scheduled, run and completed by the Job.
+    await kubectl(["delete", "pod", "holder", "-n", ns, "--wait=false"]);
+    await eventually(async () => {
+      const job = JSON.parse((await kubectl(["get", "job", "train", "-n", ns, "-o", "json"])).stdout) as {
+        status?: { succeeded?: number };
+      };
+      expect(job.status?.succeeded).toBe(4);
+    }, 90_000);
+    for (const name of waiting) {
+      const released = (await events(ns, name)).find((e) => e.reason === "Released");
+      expect(released?.message).toMatch(/released after [0-9.]+s in line/);
+    }
+    await expectStatus(ns, "q", { allocated: 0 });
+    const metrics = await op.metrics();
+    expect(metricValue(metrics, "gpubudget_queued_pods", { namespace: ns, name: "q" })).toBe(0);
+    // The holder waited in line too (every pod the budget counts does), for no time.
+    expect(metricValue(metrics, "gpubudget_queue_wait_seconds_count", { namespace: ns, name: "q" })).toBe(5);
   });
 });
 

@@ -24,6 +24,7 @@ import {
   enforcingCondition,
   expectBudgetStatus,
   expectEnforcing,
+  QUEUE_GATE,
 } from "./support/gpubudget.js";
 import { runMake } from "./support/make.js";
 import {
@@ -108,7 +109,7 @@ describe("the scaffolded GPUBudget project", () => {
     const hook = config.webhooks.find((w) => w.name === "vpod-v1.kb.io");
     expect(hook?.namespaceSelector).toEqual({
       matchExpressions: [
-        { key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny"] },
+        { key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny", "Queue", "DenyAndQueue"] },
         {
           key: "kubernetes.io/metadata.name",
           operator: "NotIn",
@@ -117,6 +118,20 @@ describe("the scaffolded GPUBudget project", () => {
       ],
     });
     expect(hook?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
+    // The defaulter that gates a Queue budget's pods: never called where only Deny budgets are.
+    const mutating = docs.find((d) => d?.kind === "MutatingWebhookConfiguration") as typeof config;
+    const defaulter = mutating.webhooks.find((w) => w.name === "mpod-v1.kb.io");
+    expect(defaulter?.namespaceSelector).toEqual({
+      matchExpressions: [
+        { key: ENFORCEMENT_LABEL, operator: "In", values: ["Queue", "DenyAndQueue"] },
+        {
+          key: "kubernetes.io/metadata.name",
+          operator: "NotIn",
+          values: ["kube-system", "gpubudget-system"],
+        },
+      ],
+    });
+    expect(defaulter?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
   });
 
   it("installs the budget-full admission policy with the webhook, bound to Deny namespaces", async () => {
@@ -137,7 +152,10 @@ describe("the scaffolded GPUBudget project", () => {
       paramRef: { selector: {}, parameterNotFoundAction: "Allow" },
       matchResources: {
         namespaceSelector: {
-          matchExpressions: [{ key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny"] }, {}],
+          matchExpressions: [
+            { key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny", "DenyAndQueue"] },
+            {},
+          ],
         },
       },
     });
@@ -207,7 +225,7 @@ describe("one operator", () => {
       message: "6/4 GPUs",
     });
     const table = await kubectl(["get", "gb", "-n", "team-a"]);
-    expect(table.stdout).toMatch(/NAME\s+MAX\s+ALLOCATED\s+READY\s+AGE/);
+    expect(table.stdout).toMatch(/NAME\s+MAX\s+ALLOCATED\s+QUEUED\s+READY\s+AGE/);
     expect(table.stdout).toMatch(/team-a-budget\s+4\s+6\s+False/);
     await eventually(async () => {
       const events = await kubectl(["get", "events", "-n", "team-a", "-o", "json"]);
@@ -603,10 +621,15 @@ describe("one operator", () => {
       await namespace("traffic");
       await apply(budgetManifest("traffic", "b", 1000, { enforcement: "Deny" }));
       await enforcing("traffic", "b");
+      // And a Queue budget with room, so its pods are gated and released (the queue panels).
+      await namespace("line");
+      await apply(budgetManifest("line", "q", 1000, { enforcement: "Queue" }));
+      await enforcing("line", "q");
       let round = 0;
       await eventually(
         async () => {
           await apply(gpuPodManifest("traffic", `p-${++round}`, 0));
+          await apply(gpuPodManifest("line", `p-${round}`, 1));
           const empty: string[] = [];
           for (const q of queries) {
             const expr = q.expr.replaceAll("$__rate_interval", "1m").replaceAll("$namespace", ".*");
@@ -1095,6 +1118,66 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     ).toHaveLength(CAP);
     await eventually(async () => expect(await leaderStatus(survivor)).toBe(1), 60_000);
     await expectStatus("failover", "cap", { allocated: CAP }, 60_000);
+  }, 180_000);
+
+  // Issue 29: a Queue budget's releases are the leader's alone, decided on a fresh list of the pods, so
+  // a leader killed while it releases (a crash: SIGKILL, its lease not given up) and its successor
+  // together release exactly the cap, never more.
+  it("a Queue budget releases exactly its cap of 60 waiting pods while the leader is SIGKILLed mid-release", async () => {
+    // The previous test stopped one replica; the other leads.
+    const leader = a.exited() ? b : a;
+    await eventually(async () => expect(await leaderStatus(leader)).toBe(1), 60_000);
+    const next = await operator("burst-c", { leaderElect: true, serveWebhook: false });
+    backends = [leader, next];
+    const ns = "queue-failover";
+    await namespace(ns);
+    await apply(budgetManifest(ns, "q", 0, { enforcement: "Queue" }));
+    await enforcing(ns, "q");
+    const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
+    const created = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (clients[i % clients.length] as (typeof clients)[number]).create(
+          Pod,
+          JSON.parse(gpuPodManifest(ns, `p-${i}`, 1)) as PodObject,
+        ),
+      ),
+    );
+    // Every pod went through the defaulter: all wait, none holds a GPU.
+    for (const p of created) expect(p.spec?.schedulingGates).toContainEqual({ name: QUEUE_GATE });
+    await eventually(async () => expect((await status(ns, "q")).allocated).toBe(0));
+    const released = async () =>
+      (await clients[0]?.list(Pod, { namespace: ns }))?.filter(
+        (p) => !(p.spec?.schedulingGates ?? []).some((g) => g.name === QUEUE_GATE),
+      ).length ?? 0;
+    // Room for CAP: the leader starts releasing; it is killed as soon as the first release shows.
+    await kubectl(["apply", "-f", "-"], budgetManifest(ns, "q", CAP, { enforcement: "Queue" }));
+    let most = 0;
+    await eventually(
+      async () => {
+        most = Math.max(most, await released());
+        expect(most).toBeGreaterThan(0);
+      },
+      30_000,
+      5,
+    );
+    await leader.kill();
+    backends = [next];
+    console.log(`queue failover: ${most} of ${CAP} released when the leader was killed`);
+    // The successor takes the lease once it expires and releases the rest: exactly CAP, never more.
+    await eventually(
+      async () => {
+        const n = await released();
+        most = Math.max(most, n);
+        expect(n).toBe(CAP);
+        expect(await status(ns, "q")).toMatchObject({ allocated: CAP });
+      },
+      90_000,
+      100,
+    );
+    expect(most).toBe(CAP);
+    expect(await leaderStatus(next)).toBe(1);
+    const q = JSON.parse((await kubectl(["get", "gb", "q", "-n", ns, "-o", "json"])).stdout);
+    expect(q.status).toMatchObject({ queuedPods: 60 - CAP, queuedGPUs: 60 - CAP });
   }, 180_000);
 });
 

@@ -87,6 +87,9 @@ export async function expectEnforcing(
 /** The namespace label the operator sets where a Deny budget is (ENFORCEMENT_LABEL in the scaffold). */
 export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement";
 
+/** The scheduling gate a Queue budget's pods wait behind (QUEUE_GATE in the scaffold). */
+export const QUEUE_GATE = "capacity.lab.example.com/gpubudget-queue";
+
 /** The namespace's enforcement label, or undefined. */
 export async function enforcementLabel(kubectl: Kubectl, namespace: string): Promise<string | undefined> {
   const out = await kubectl(["get", "namespace", namespace, "-o", "json"]);

@@ -79,26 +79,35 @@ export async function buildProject(projectDir: string, options: { show?: boolean
 
 type Doc = Record<string, unknown>;
 
+/** The patches config/webhook's kustomization merges into the webhook configurations (GPUBudget's). */
+const WEBHOOK_PATCHES = ["pod_namespace_selector_patch.yaml", "pod_queue_selector_patch.yaml"];
+
 /**
- * The project's ValidatingWebhookConfiguration as `kubectl kustomize config/webhook` would write it:
- * config/webhook/manifests.yaml with the namespaceSelector and matchConditions of
- * pod_namespace_selector_patch.yaml merged in by webhook name (the strategic-merge key of `webhooks`).
+ * The project's webhook configurations of one kind as `kubectl kustomize config/webhook` would write
+ * them: config/webhook/manifests.yaml with the namespaceSelector and matchConditions of the patches in
+ * WEBHOOK_PATCHES merged in by configuration kind and webhook name (the strategic-merge key of `webhooks`).
  */
-export function webhookConfigurations(projectDir: string): Doc[] {
+export function webhookConfigurations(
+  projectDir: string,
+  kind: "ValidatingWebhookConfiguration" | "MutatingWebhookConfiguration" = "ValidatingWebhookConfiguration",
+): Doc[] {
   // A project without admission webhooks has no manifests.yaml: nothing to install.
   const manifestsFile = join(projectDir, "config/webhook/manifests.yaml");
   if (!existsSync(manifestsFile)) return [];
   const manifests = parseAllDocuments(readFileSync(manifestsFile, "utf8"))
     .map((d) => d.toJS() as Doc)
-    .filter((d) => d?.kind === "ValidatingWebhookConfiguration");
-  const patchFile = join(projectDir, "config/webhook/pod_namespace_selector_patch.yaml");
-  if (!existsSync(patchFile)) return manifests;
-  const patch = parseYaml(readFileSync(patchFile, "utf8")) as { webhooks: Doc[] };
-  for (const doc of manifests) {
-    for (const hook of (doc.webhooks as Doc[]) ?? []) {
-      const p = patch.webhooks.find((w) => w.name === hook.name);
-      if (p)
-        Object.assign(hook, { namespaceSelector: p.namespaceSelector, matchConditions: p.matchConditions });
+    .filter((d) => d?.kind === kind);
+  for (const file of WEBHOOK_PATCHES) {
+    const patchFile = join(projectDir, "config/webhook", file);
+    if (!existsSync(patchFile)) continue;
+    const patch = parseYaml(readFileSync(patchFile, "utf8")) as { kind?: string; webhooks: Doc[] };
+    if (patch.kind !== kind) continue;
+    for (const doc of manifests) {
+      for (const hook of (doc.webhooks as Doc[]) ?? []) {
+        const p = patch.webhooks.find((w) => w.name === hook.name);
+        if (p)
+          Object.assign(hook, { namespaceSelector: p.namespaceSelector, matchConditions: p.matchConditions });
+      }
     }
   }
   return manifests;
@@ -141,6 +150,7 @@ export async function startControlPlane(
     errorIfPathMissing: true,
     webhookInstallOptions: {
       validatingWebhooks: webhookConfigurations(projectDir),
+      mutatingWebhooks: webhookConfigurations(projectDir, "MutatingWebhookConfiguration"),
       localServingHost: "127.0.0.1",
     },
   });

@@ -32,7 +32,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
-import { POD_GROUP_LABEL, POD_GROUP_SIZE_ANNOTATION, QUEUE_GATE } from "../queue/queue.js";
+import { POD_GROUP_LABEL, POD_GROUP_SIZE_ANNOTATION, QUEUE_GATE, QUEUED_CONDITION } from "../queue/queue.js";
 import { setupPodWebhookWithManager } from "../webhook/v1/pod_webhook.js";
 import { setupGPUBudgetController } from "./gpubudget_controller.js";
 
@@ -236,6 +236,18 @@ describe("enforcement: Queue", () => {
       const events = await client.list(Event, { namespace: ns });
       const queued = events.find((e) => e.involvedObject?.name === "c" && e.reason === "Queued");
       expect(queued?.message).toMatch(/position 1 of 1/);
+      // The pod itself says why it waits, and a released pod that it was released.
+      const c = await client.get(Pod, { namespace: ns, name: "c" });
+      expect(c.status?.conditions?.find((x) => x.type === QUEUED_CONDITION)).toMatchObject({
+        status: "True",
+        reason: "WaitingForGPUs",
+        message: expect.stringContaining("position 1 of 1"),
+      });
+      const a = await client.get(Pod, { namespace: ns, name: "a" });
+      expect(a.status?.conditions?.find((x) => x.type === QUEUED_CONDITION)).toMatchObject({
+        status: "False",
+        reason: "Released",
+      });
     });
 
     // A later pod of higher priority goes before c.

@@ -47,8 +47,8 @@ import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import { budgetResources, budgetUsage, DEFAULT_RESOURCE_NAME, formatGPUs } from "../gpu/podgpus.js";
 import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
-import { type BudgetMetrics, budgetMetrics } from "../metrics/metrics.js";
-import { isQueueBudget, QueueReleaser } from "../queue/queue.js";
+import { type BudgetMetrics, budgetMetrics, queueMetrics } from "../metrics/metrics.js";
+import { isQueueBudget, isQueued, QueueReleaser } from "../queue/queue.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
 export { DEFAULT_RESOURCE_NAME };
@@ -90,6 +90,8 @@ export interface GPUBudgetReconcilerOptions {
 // A Queue budget's release removes its scheduling gate from a pod: the guard keeps the patch to the
 // spec (which kbts cannot narrow further; a pod's spec is immutable but for gates, images and tolerations).
 // +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec
+// A waiting pod's Queued condition says where it stands in line (internal/queue).
+// +kubebuilder:rbac:groups="",resources=pods/status,verbs=patch
 // A Job's waiting pods are one gang of its parallelism (internal/queue).
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get
 // ResourceClaims are counted (spec.deviceClasses). ResourceClaimTemplates are not read: a template's
@@ -164,13 +166,15 @@ export class GPUBudgetReconciler implements Reconciler {
     const utilization = await this.utilization(namespace, usage.podNames, context);
     const enforcing =
       isDeny(budget) || isQueueBudget(budget) ? await this.namespaceEnforced(namespace, budget) : undefined;
-    // A Queue budget releases what fits, from a fresh read of the namespace's pods (internal/queue).
-    const queue =
-      isQueueBudget(budget) && this.options.releaser
+    // A Queue budget releases what fits, from a fresh read of the namespace's pods (internal/queue), and
+    // only while the cache shows a pod waiting: a pod gated since is released when its event arrives.
+    const queue = !isQueueBudget(budget)
+      ? undefined
+      : this.options.releaser && pods.some(isQueued)
         ? (
             await this.options.releaser.release(namespace, await client.list(GPUBudgetKind, { namespace }))
           ).get(request.name)
-        : undefined;
+        : { queuedMilli: 0, queuedPods: 0 };
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
 
     let nextExpiry = Number.POSITIVE_INFINITY;
@@ -232,6 +236,7 @@ export class GPUBudgetReconciler implements Reconciler {
       max,
       exceeded: isExceeded,
     });
+    if (queue) queueMetrics.set(namespace, request.name, queue);
     if (written) {
       context.log.info(
         { allocatedGPUs, maxGPUs: max, pods: usage.podCount, claims: claimUsage.claimCount },
@@ -307,7 +312,9 @@ export class GPUBudgetReconciler implements Reconciler {
     try {
       const ns = await this.options.client.get(Namespace, { name });
       const label = ns.metadata?.labels?.[ENFORCEMENT_LABEL];
-      return label === "Deny" || (isQueueBudget(budget) && label === "Queue");
+      return isQueueBudget(budget)
+        ? label === "Queue" || label === "DenyAndQueue"
+        : label === "Deny" || label === "DenyAndQueue";
     } catch (err) {
       if (isNotFound(err)) return false;
       throw err;
@@ -349,7 +356,6 @@ function enforcingCondition(
   generation: number,
   queue: boolean,
 ): ConditionInput {
-  const value = queue ? "Queue" : "Deny";
   return enforced
     ? {
         type: "Enforcing",
@@ -365,7 +371,7 @@ function enforcingCondition(
         status: "False",
         reason: "NamespaceNotLabelled",
         message: queue
-          ? `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=${value} yet: until it does, its pods are not sent to the Pod webhook and none is queued`
+          ? `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=Queue yet: until it does, its pods are not sent to the Pod webhook and none is queued`
           : `namespace ${namespace} does not carry ${ENFORCEMENT_LABEL}=Deny yet: until it does, its pods are not sent to the Pod webhook and none is refused`,
         observedGeneration: generation,
       };
@@ -538,9 +544,12 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     const budgets = await this.client.list(GPUBudgetKind, {
       matchingFields: { [BUDGET_NAMESPACE_INDEX]: request.name },
     });
-    // Deny sends pods to the validator and the defaulter, Queue to the defaulter only
-    // (config/webhook/pod_namespace_selector_patch.yaml).
-    const want = budgets.some(isDeny) ? "Deny" : budgets.some(isQueueBudget) ? "Queue" : undefined;
+    // The value picks the webhooks kube-apiserver calls (config/webhook/pod_*_patch.yaml): Deny the Pod
+    // validator, Queue the defaulter that gates pods (and the validator, for pods that cannot be gated),
+    // DenyAndQueue both. A namespace with only Deny budgets never pays for the defaulter's call.
+    const deny = budgets.some(isDeny);
+    const queue = budgets.some(isQueueBudget);
+    const want = deny && queue ? "DenyAndQueue" : deny ? "Deny" : queue ? "Queue" : undefined;
     if (ns.metadata?.labels?.[ENFORCEMENT_LABEL] === want) return {};
     await this.client.patch(
       Namespace,

@@ -14,7 +14,16 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { type Client, type EventRecorder, isNotFound, Job, jsonPatch, Pod, type Reader } from "@kbts/runtime";
+import {
+  type Client,
+  type EventRecorder,
+  isNotFound,
+  Job,
+  jsonPatch,
+  Pod,
+  type Reader,
+  strategicMergePatch,
+} from "@kbts/runtime";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import {
   budgetResources,
@@ -39,7 +48,7 @@ import { queueMetrics } from "../metrics/metrics.js";
  * may not yet show the releases its predecessor made just before it lost its Lease, and a release decided
  * on a stale count could overshoot the cap. A LIST is a quorum read that includes every release committed
  * so far; the old leader's later writes are refused by the leader-election write fence. One LIST per
- * release decision of a namespace, made only while its queue is not empty.
+ * release decision of a namespace, made only while the cache shows a pod waiting there.
  *
  * The order: higher pod priority (spec.priority, from its PriorityClass) first, then arrival (the time the
  * defaulter gated it, QUEUED_AT_ANNOTATION), then name. Strict: a unit that does not fit blocks the ones
@@ -54,6 +63,11 @@ import { queueMetrics } from "../metrics/metrics.js";
 export const POD_GROUP_LABEL = "capacity.lab.example.com/pod-group";
 /** How many pods the gang has: it is released when that many exist. */
 export const POD_GROUP_SIZE_ANNOTATION = "capacity.lab.example.com/pod-group-size";
+/**
+ * The pod condition that says why a pod waits and where it stands (True), or that it was released
+ * (False, reason Released). The scheduler's own PodScheduled=False SchedulingGated says only that a gate holds it.
+ */
+export const QUEUED_CONDITION = "capacity.lab.example.com/Queued";
 /** When the defaulter gated the pod (RFC 3339 with milliseconds): its place in line. */
 export const QUEUED_AT_ANNOTATION = "capacity.lab.example.com/queued-at";
 /** The Job controller's label on its pods, and its owner kind. */
@@ -199,8 +213,8 @@ export interface QueueReleaserOptions {
  */
 export class QueueReleaser {
   private readonly running = new Map<string, Promise<unknown>>();
-  /** Pods already told they are queued, so the event is recorded once per pod. */
-  private readonly told = new Set<string>();
+  /** What each waiting pod was last told (by uid): a Queued event is recorded when that changes. */
+  private readonly told = new Map<string, string>();
 
   constructor(private readonly options: QueueReleaserOptions) {}
 
@@ -248,12 +262,9 @@ export class QueueReleaser {
             released.add(pod.metadata?.uid ?? "");
             const waited = (now - queuedAt(pod)) / 1000;
             for (const b of queue) if (b.milliOf(pod) > 0) queueMetrics.waited(namespace, b.name, waited);
-            recorder.event(
-              pod,
-              "Normal",
-              "Released",
-              `GPUs free under the namespace's Queue budgets: released after ${waited.toFixed(1)}s in line`,
-            );
+            const message = `GPUs free under the namespace's Queue budgets: released after ${waited.toFixed(1)}s in line`;
+            recorder.event(pod, "Normal", "Released", message);
+            await this.setCondition(pod, "False", "Released", message);
           }
         }),
       );
@@ -275,21 +286,57 @@ export class QueueReleaser {
           }
         }
         const uid = pod.metadata?.uid ?? "";
-        if (this.told.has(uid)) continue;
-        this.told.add(uid);
         const why = unit.incomplete
           ? `waiting for the rest of its gang (${unit.key})`
-          : `waiting for GPUs: position ${position} of ${waiting.length} in line (${queue.map((b) => `${b.name} ${formatGPUs(b.countedMilli)}/${b.maxMilli / 1000} in use`).join(", ")})`;
-        recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why}`);
+          : `waiting for GPUs: position ${position} of ${waiting.length} in line`;
+        if (this.told.get(uid) === why) continue;
+        this.told.set(uid, why);
+        const use = queue
+          .map((b) => `${b.name} ${formatGPUs(b.countedMilli)}/${b.maxMilli / 1000} in use`)
+          .join(", ");
+        recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why} (${use})`);
+        await this.setCondition(
+          pod,
+          "True",
+          unit.incomplete ? "WaitingForGang" : "WaitingForGPUs",
+          `${why} (${use})`,
+        );
       }
     }
-    for (const uid of [...this.told])
-      if (!pods.some((p) => p.metadata?.uid === uid && isQueued(p))) this.told.delete(uid);
-    for (const b of queue) {
-      const s = states.get(b.name);
-      if (s) queueMetrics.set(namespace, b.name, s);
-    }
+    const stillWaiting = new Set(pods.filter(isQueued).map((p) => p.metadata?.uid));
+    for (const uid of [...this.told.keys()]) if (!stillWaiting.has(uid)) this.told.delete(uid);
     return states;
+  }
+
+  /** Sets QUEUED_CONDITION on the pod (a strategic merge by type: the kubelet's and scheduler's stay). */
+  private async setCondition(
+    pod: Pod,
+    status: "True" | "False",
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    try {
+      await this.options.client.status().patch(
+        Pod,
+        { namespace: pod.metadata?.namespace ?? "", name: pod.metadata?.name ?? "" },
+        strategicMergePatch({
+          status: {
+            conditions: [
+              {
+                type: QUEUED_CONDITION,
+                status,
+                reason,
+                message,
+                lastTransitionTime: new Date().toISOString(),
+              },
+            ],
+          },
+        }),
+      );
+    } catch (err) {
+      // A pod deleted meanwhile has nothing to say; the condition is information, the gate is the fact.
+      if (!isNotFound(err)) throw err;
+    }
   }
 
   /** Removes QUEUE_GATE, and only it, if the pod still carries it where it was read (JSON patch test). */

@@ -26,7 +26,7 @@ import type { GPUBudget } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { BUDGET_NAMESPACE_INDEX } from "../../controller/gpubudget_controller.js";
 import type { DeviceRequest, ResourceClaim } from "../../gpu/claims.js";
-import { budgetResources } from "../../gpu/podgpus.js";
+import { budgetResources, QUEUE_GATE } from "../../gpu/podgpus.js";
 import { UsageTracker } from "../../gpu/usage.js";
 import { PodCustomValidator } from "./pod_webhook.js";
 import { BudgetReservations } from "./reservations.js";
@@ -306,6 +306,25 @@ describe("PodCustomValidator", () => {
       expect.stringContaining("(3/1); it mirrors a static pod, which runs whatever admission says"),
     ]);
     await expect(r.validator.validateCreate(gpuPod("regular", 2))).rejects.toThrow("(3/1)");
+  });
+
+  it("refuses a pod created bound to a node past a Queue budget (it cannot wait in line), and passes gated pods and releases", async () => {
+    const r = replica();
+    await addBudget([r], budget("q", 2, { enforcement: "Queue" }));
+    r.tracker.upsertPod(gpuPod("running", 2));
+    const bound = gpuPod("bound", 1);
+    if (bound.spec) bound.spec.nodeName = "gpu-0";
+    await expect(r.validator.validateCreate(bound)).rejects.toThrow(
+      "pod denied: GPUBudget team-a/q allows 2 nvidia.com/gpu; 2 in use",
+    );
+    // A gated pod holds nothing, so it is not checked; its release (an update) is the leader's decision.
+    const gated = gpuPod("waiting", 1);
+    if (gated.spec) gated.spec.schedulingGates = [{ name: QUEUE_GATE }];
+    await expect(r.validator.validateCreate(gated)).resolves.toEqual([]);
+    const released = gpuPod("waiting", 1, { resourceVersion: "2" });
+    await expect(r.validator.validateUpdate(gated, released)).resolves.toEqual([
+      expect.stringContaining("(3/2)"),
+    ]);
   });
 
   it("ignores pods the budget's selector does not pick", async () => {
