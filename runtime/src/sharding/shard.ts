@@ -1,0 +1,567 @@
+/**
+ * Sharding across active replicas by label (timebertt/kubernetes-controller-sharding's protocol,
+ * with the sharder built in): every replica is a member of a ring and holds its own shard Lease;
+ * the members form a consistent-hash ring; each sharded object carries the label
+ * `shard.alpha.sharding.timebertt.dev/<ring>: <member>`, and each replica's cache lists and watches
+ * only the objects labelled with its own name.
+ *
+ * Who labels: the sharder is the lowest-named live member (no separate election). Views of the
+ * membership can differ for a moment, so two replicas may both act as sharder; that stays safe
+ * because every label change is one step of the protocol below, sent with the object's
+ * resourceVersion as a precondition: of two conflicting steps, one fails and is re-decided.
+ *
+ * Handover: an object assigned to a live member that should move gets the drain label; its owner
+ * stops reconciling it and removes both labels (the acknowledgement, sent from a reconcile of that
+ * object, so no reconcile of it is in flight there); only then is it labelled for the new member.
+ * A member whose Lease expired is first taken over (the sharder writes its own name as the Lease's
+ * holder) and only then are its objects relabelled, without drain. The member's own writes pass the
+ * shard Lease's fence (leaderelection/fence.ts): once its Lease is older than renewDeadline it must
+ * renew before writing, and that renewal fails against the taken-over Lease, so it steps down and
+ * writes nothing more.
+ */
+import { hostname } from "node:os";
+import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
+import { Lease } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
+import { createCache, type InformerCache } from "../cache/cache.js";
+import { transformKey } from "../cache/scope.js";
+import type { ByObject, Cache, CacheOptions } from "../cache/types.js";
+import { createClient } from "../client/client.js";
+import { isConflict, isNotFound } from "../client/errors.js";
+import type { KubeConfig } from "../client/kubeconfig.js";
+import { mergePatch } from "../client/patch.js";
+import { parseSelector, selectorToString } from "../client/selector.js";
+import type { Client } from "../client/types.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
+import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
+import { fenceWrites } from "../leaderelection/fence.js";
+import { formatMicroTime, leaseLock, type ResourceLock } from "../leaderelection/lock.js";
+import { nopLogger } from "../log/logger.js";
+import type { Logger } from "../log/types.js";
+import { shardHandoversTotal, shardMembers, shardObjects } from "../metrics/sharding.js";
+import type { Reconciler } from "../reconcile/types.js";
+import { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from "./labels.js";
+import { type Member, MemberTracker } from "./members.js";
+import { DEFAULT_VIRTUAL_NODES, HashRing } from "./ring.js";
+
+export interface ShardingOptions {
+  /** The ring's name: a DNS label, part of the shard label's key. Replicas of one operator share it. */
+  ring: string;
+  /**
+   * What an object is hashed by: "namespace" (default; a namespace's objects stay together, so a
+   * reconciler may read its neighbours from the cache) or "uid" (finer spread; each object alone).
+   * Cluster-scoped objects have no namespace: with "namespace" they are hashed by name.
+   */
+  key?: "namespace" | "uid";
+  /** This member's name: its Lease's name and the shard label's value. Default: POD_NAME, else the hostname. */
+  identity?: string;
+  /** Where the shard Leases live. Default: the pod's namespace (in cluster), else "default". */
+  namespace?: string;
+  /** As leader election's (client-go's 15 s / 10 s / 2 s). */
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Points per member on the hash ring (default 100). */
+  virtualNodes?: number;
+}
+
+export interface ShardContext {
+  kubeConfig: KubeConfig;
+  logger?: Logger;
+  /** The manager's cache options: the shard adds its label selector to the sharded kinds' byObject. */
+  cacheOptions: CacheOptions & { byObject: Record<string, ByObject> };
+  /** The namespace the shard Leases live in when options.namespace is unset. */
+  defaultNamespace: string;
+}
+
+interface ShardedKind {
+  kind: Kind;
+  meta: Kind;
+  /** The kind's label selector before sharding: the sharder watches (and assigns) only these. */
+  base: string | undefined;
+}
+
+/** One member of a shard ring (see the module comment). */
+export class Shard {
+  readonly ring: string;
+  readonly identity: string;
+  readonly namespace: string;
+  readonly shardLabel: string;
+  readonly drainLabel: string;
+  private readonly key: "namespace" | "uid";
+  private readonly log: Logger;
+  private readonly leaseClient: Client;
+  private readonly fencedLeaseClient: Client;
+  private readonly elector: LeaderElector;
+  private readonly tracker = new MemberTracker();
+  private readonly kinds: ShardedKind[] = [];
+  private readonly retryPeriodMs: number;
+  private readonly leaseDurationMs: number;
+  private readonly virtualNodes: number;
+  /** The manager's cache and fenced client, once the manager has made them (bind). */
+  private cache: Cache | undefined;
+  private client: Client | undefined;
+  private members: Member[] = [];
+  private liveKey = "";
+  private hashRing = new HashRing([]);
+  private sharder: Sharder | undefined;
+  private holding = false;
+
+  constructor(
+    options: ShardingOptions,
+    private readonly context: ShardContext,
+  ) {
+    checkRingName(options.ring);
+    const identity = options.identity ?? process.env.POD_NAME ?? hostnameIdentity();
+    checkIdentity(identity);
+    if (options.key !== undefined && options.key !== "namespace" && options.key !== "uid") {
+      throw new Error(`sharding.key "${String(options.key)}" is unknown; use "namespace" or "uid"`);
+    }
+    this.ring = options.ring;
+    this.identity = identity;
+    this.namespace = options.namespace ?? context.defaultNamespace;
+    this.key = options.key ?? "namespace";
+    this.shardLabel = shardLabel(this.ring);
+    this.drainLabel = drainLabel(this.ring);
+    this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
+    this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
+    this.virtualNodes = options.virtualNodes ?? DEFAULT_VIRTUAL_NODES;
+    this.log = (context.logger ?? nopLogger()).child({
+      component: "sharding",
+      ring: this.ring,
+      shard: identity,
+    });
+    const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+    this.leaseClient = createClient(context.kubeConfig, {
+      logger: this.log,
+      rest: { timeoutMs: Math.max(renewDeadlineMs / 2, 1_000), userAgent: "kbts-manager/sharding" },
+    });
+    this.elector = createLeaderElector({
+      lock: onceCreated(leaseLock(this.leaseClient, this.namespace, identity, { [RING_LABEL]: this.ring })),
+      name: `${this.ring}/${identity}`,
+      identity,
+      leaseDurationMs: this.leaseDurationMs,
+      renewDeadlineMs,
+      retryPeriodMs: this.retryPeriodMs,
+      releaseOnCancel: true,
+      logger: this.log,
+      onStartedLeading: () => {
+        this.holding = true;
+      },
+    });
+    this.fencedLeaseClient = this.fence(this.leaseClient);
+  }
+
+  /** A client whose writes pass this member's shard Lease fence. */
+  fence(client: Client): Client {
+    return fenceWrites(
+      client,
+      () => this.elector.ensureLeading(),
+      () => this.elector.checkLeading(),
+    );
+  }
+
+  /** The manager's cache (reads of the sharded kinds) and fenced client (acknowledgements, labels). */
+  bind(cache: Cache, client: Client): void {
+    this.cache = cache;
+    this.client = client;
+  }
+
+  /**
+   * Shards a controller's For kind: this replica's cache lists and watches only the objects
+   * labelled for it, and the sharder assigns every object of the kind. Call before anything reads
+   * the kind (the builder calls it from for()).
+   */
+  shardKind(kind: Kind): void {
+    const full = this.kinds.find((k) => transformKey(k.kind) === transformKey(kind));
+    if (full) return;
+    if (this.informerOf(kind) || this.informerOf(metadataOnly(kind))) {
+      throw new Error(
+        `cannot shard ${groupKindOf(kind)}: its informer already runs unsharded; register the controller (for(${kind.kind})) before anything reads ${kind.kind}`,
+      );
+    }
+    const options = this.context.cacheOptions;
+    const key = transformKey(kind);
+    const entry = options.byObject[key] ?? {};
+    const base =
+      entry.labelSelector ?? options.selectors?.[key]?.labelSelector ?? options.defaultLabelSelector;
+    const selector = parseSelector(base);
+    const baseString = selectorToString(selector) || undefined;
+    selector.requirements.push({ key: this.shardLabel, operator: "=", values: [this.identity] });
+    options.byObject[key] = { ...entry, labelSelector: selectorToString(selector) };
+    if (options.selectors?.[key]?.labelSelector !== undefined) {
+      options.selectors[key] = { ...options.selectors[key], labelSelector: undefined };
+    }
+    this.kinds.push({ kind, meta: metadataOnly(kind), base: baseString });
+  }
+
+  /**
+   * Wraps a For kind's reconciler: an object not labelled for this member is skipped (it moved, or
+   * is gone: its new owner reconciles it; the reconciler is not told it is "not found", which it
+   * could take for a deletion), and one carrying the drain label is handed back instead of reconciled.
+   */
+  reconciler(kind: Kind, inner: Reconciler): Reconciler {
+    return {
+      reconcile: async (request, context) => {
+        const cache = this.cache;
+        const client = this.client;
+        if (!cache || !client) throw new Error("the shard is not bound to a manager");
+        let obj: KubernetesObject;
+        try {
+          obj = await cache.get(kind, request);
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+        const labels = obj.metadata?.labels ?? {};
+        if (labels[this.shardLabel] !== this.identity) return undefined;
+        if (this.drainLabel in labels) {
+          try {
+            await client.patch(
+              kind,
+              obj,
+              mergePatch({
+                metadata: {
+                  resourceVersion: obj.metadata?.resourceVersion,
+                  labels: { [this.shardLabel]: null, [this.drainLabel]: null },
+                },
+              }),
+            );
+            context.log.info(
+              { shard: this.identity },
+              "handed the object back to the sharder (drain acknowledged)",
+            );
+          } catch (err) {
+            // A newer version is on its way to the cache; that reconcile acknowledges it.
+            if (!isConflict(err) && !isNotFound(err)) throw err;
+          }
+          return undefined;
+        }
+        return inner.reconcile(request, context);
+      },
+    };
+  }
+
+  /**
+   * Holds this member's Lease until the signal aborts (then releases it, so the others take its
+   * objects over at once) or the Lease is lost. `onHeld` runs once the Lease is first held.
+   */
+  async run(signal: AbortSignal, onHeld: () => void): Promise<"lost" | "stopped"> {
+    const stopMembership = new AbortController();
+    let membership: Promise<void> | undefined;
+    const waitHeld = (async () => {
+      while (!this.holding && !signal.aborted) await sleepUnlessAborted(20, signal);
+      if (signal.aborted) return;
+      onHeld();
+      membership = this.membershipLoop(AbortSignal.any([signal, stopMembership.signal]));
+    })();
+    const outcome = await this.elector.run(signal);
+    stopMembership.abort();
+    await waitHeld;
+    await membership;
+    shardMembers.remove({ ring: this.ring, shard: this.identity });
+    shardObjects.remove({ ring: this.ring, shard: this.identity });
+    return outcome;
+  }
+
+  /** The live members this replica saw last, sorted. */
+  liveMembers(): string[] {
+    return this.hashRing.members.slice();
+  }
+
+  /** The member an object belongs to on the current ring. */
+  ownerOf(obj: KubernetesObject): string | undefined {
+    return this.hashRing.owner(this.hashKeyOf(obj));
+  }
+
+  private hashKeyOf(obj: KubernetesObject): string {
+    const m = obj.metadata ?? {};
+    if (this.key === "uid") return m.uid ?? "";
+    return m.namespace || m.name || "";
+  }
+
+  private async membershipLoop(signal: AbortSignal): Promise<void> {
+    try {
+      while (!signal.aborted) {
+        try {
+          await this.refreshMembers();
+        } catch (err) {
+          if (!signal.aborted) this.log.error({ err }, "could not list the ring's shard Leases");
+        }
+        this.reportObjects();
+        await sleepUnlessAborted(this.retryPeriodMs, signal);
+      }
+    } finally {
+      await this.sharder?.stop();
+      this.sharder = undefined;
+    }
+  }
+
+  private async refreshMembers(): Promise<void> {
+    const leases = await this.leaseClient.list(Lease, {
+      namespace: this.namespace,
+      labelSelector: { [RING_LABEL]: this.ring },
+    });
+    this.members = this.tracker.observe(leases);
+    const live = this.members.filter((m) => m.state === "live").map((m) => m.name);
+    shardMembers.set({ ring: this.ring, shard: this.identity }, live.length);
+    const isSharder = live[0] === this.identity;
+    if (isSharder) {
+      // Take over expired members first: until their Lease is ours, they could still write.
+      for (const m of this.members) {
+        if (m.state === "expired") await this.takeOver(m);
+        else if (m.state === "dead" && m.unchangedForMs > this.leaseDurationMs) await this.forget(m);
+      }
+    }
+    const key = live.join(",");
+    if (key !== this.liveKey) {
+      this.liveKey = key;
+      this.hashRing = new HashRing(live, this.virtualNodes);
+      this.log.info({ members: live }, "shard ring members changed");
+      this.sharder?.resyncAll();
+    }
+    if (isSharder && !this.sharder && this.kinds.length > 0) {
+      this.sharder = new Sharder(this, this.context, this.kinds, this.log);
+      this.sharder.start();
+    } else if (!isSharder && this.sharder) {
+      await this.sharder.stop();
+      this.sharder = undefined;
+    }
+  }
+
+  /** Writes this member as the expired member's holder: its renewals now fail, and it steps down. */
+  private async takeOver(m: Member): Promise<void> {
+    const spec = m.lease.spec ?? {};
+    const now = formatMicroTime(Date.now());
+    try {
+      await this.fencedLeaseClient.update(Lease, {
+        ...m.lease,
+        spec: {
+          ...spec,
+          holderIdentity: this.identity,
+          acquireTime: now,
+          renewTime: now,
+          leaseTransitions: (spec.leaseTransitions ?? 0) + 1,
+        },
+      });
+      this.log.info(
+        { member: m.name },
+        "took over the Lease of an expired shard; its objects move without drain",
+      );
+      m.state = "dead";
+      m.unchangedForMs = 0;
+    } catch (err) {
+      // It renewed meanwhile (conflict), or went: the next round sees which.
+      if (!isConflict(err) && !isNotFound(err)) throw err;
+    }
+  }
+
+  /** Deletes the Lease of a member gone for a Lease duration (a pod of an old rollout). */
+  private async forget(m: Member): Promise<void> {
+    try {
+      await this.fencedLeaseClient.delete(Lease, m.lease, {
+        preconditions: { resourceVersion: m.lease.metadata?.resourceVersion },
+      });
+    } catch (err) {
+      if (!isConflict(err) && !isNotFound(err)) throw err;
+    }
+  }
+
+  /** A kind's informer in the manager's cache, if it runs (the cache may be a stand-in without peekInformer). */
+  private informerOf(kind: Kind): { store: { size: number } } | undefined {
+    const cache = this.cache as Partial<Pick<InformerCache, "peekInformer">> | undefined;
+    return cache?.peekInformer?.(kind as Kind<KubernetesObject>);
+  }
+
+  /** kbts_shard_objects: the sharded objects this replica's cache holds (only its own). */
+  private reportObjects(): void {
+    let n = 0;
+    for (const k of this.kinds) {
+      n += this.informerOf(k.kind)?.store.size ?? 0;
+      n += this.informerOf(k.meta)?.store.size ?? 0;
+    }
+    shardObjects.set({ ring: this.ring, shard: this.identity }, n);
+  }
+
+  /** For the sharder: a member's state, undefined when it has no Lease. */
+  memberState(name: string): Member["state"] | undefined {
+    return this.members.find((m) => m.name === name)?.state;
+  }
+
+  /**
+   * For the sharder, about a member it has not listed (yet): "gone" only when its Lease does not
+   * exist now; otherwise it joined since the last list, and the next round says how it is.
+   */
+  async leaseState(name: string): Promise<"gone" | "unknown"> {
+    try {
+      await this.leaseClient.get(Lease, { namespace: this.namespace, name });
+      return "unknown";
+    } catch (err) {
+      if (isNotFound(err)) return "gone";
+      throw err;
+    }
+  }
+
+  /** For the sharder: the manager's fenced client. */
+  writer(): Client {
+    if (!this.client) throw new Error("the shard is not bound to a manager");
+    return this.client;
+  }
+}
+
+/**
+ * The sharder, run by the lowest-named live member: a metadata-only watch of every object of the
+ * sharded kinds (its own cache, started and stopped with the role), and one worker that moves each
+ * object one protocol step towards its owner on the ring.
+ */
+class Sharder {
+  private readonly abort = new AbortController();
+  private cache: InformerCache | undefined;
+  private running: Promise<unknown> | undefined;
+  private readonly pending = new Map<string, { kind: ShardedKind; key: string }>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly shard: Shard,
+    private readonly context: ShardContext,
+    private readonly kinds: ShardedKind[],
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.log.info("this member is the ring's sharder");
+    const options = this.context.cacheOptions;
+    const byObject: Record<string, ByObject> = {};
+    for (const k of this.kinds) byObject[transformKey(k.kind)] = { labelSelector: k.base };
+    this.cache = createCache(this.context.kubeConfig, {
+      logger: this.log,
+      namespaces: options.namespaces,
+      byObject,
+    });
+    const cache = this.cache;
+    for (const k of this.kinds) {
+      void cache.getInformer(k.meta).then((informer) =>
+        informer.addEventHandler((event) => {
+          if (event.type === "delete") return;
+          this.enqueue(k, event.object);
+        }),
+      );
+    }
+    this.running = Promise.all([cache.start(this.abort.signal), this.work(this.abort.signal)]);
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.wake?.();
+    await this.running;
+  }
+
+  /** Membership changed: every object is looked at again. */
+  resyncAll(): void {
+    const cache = this.cache;
+    if (!cache) return;
+    for (const k of this.kinds) {
+      for (const obj of cache.peekInformer(k.meta)?.store.values() ?? []) this.enqueue(k, obj);
+    }
+  }
+
+  private enqueue(kind: ShardedKind, obj: KubernetesObject): void {
+    const m = obj.metadata ?? {};
+    const key = m.namespace ? `${m.namespace}/${m.name}` : (m.name ?? "");
+    this.pending.set(`${transformKey(kind.kind)}|${key}`, { kind, key });
+    this.wake?.();
+  }
+
+  private async work(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      const next = this.pending.entries().next();
+      if (next.done) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        this.wake = undefined;
+        continue;
+      }
+      const [id, item] = next.value;
+      this.pending.delete(id);
+      try {
+        await this.step(item.kind, item.key);
+      } catch (err) {
+        if (signal.aborted) return;
+        this.log.debug({ err, object: item.key }, "sharding step failed; trying again");
+        setTimeout(() => {
+          if (!this.pending.has(id)) this.pending.set(id, item);
+          this.wake?.();
+        }, 200).unref();
+      }
+    }
+  }
+
+  /** One protocol step for one object (see the module comment). */
+  private async step(kind: ShardedKind, key: string): Promise<void> {
+    const obj = this.cache?.peekInformer(kind.meta)?.store.get(key);
+    if (!obj) return;
+    const shard = this.shard;
+    const labels = obj.metadata?.labels ?? {};
+    const current = labels[shard.shardLabel];
+    const draining = shard.drainLabel in labels;
+    const desired = shard.ownerOf(obj);
+    if (!desired || (current === desired && !draining)) return;
+    const rv = obj.metadata?.resourceVersion;
+    const assign = (reason?: "dead") =>
+      shard
+        .writer()
+        .patch(
+          kind.kind,
+          { metadata: { name: obj.metadata?.name, namespace: obj.metadata?.namespace } },
+          mergePatch({
+            metadata: {
+              resourceVersion: rv,
+              labels: { [shard.shardLabel]: desired, [shard.drainLabel]: null },
+            },
+          }),
+        )
+        .then(() => {
+          if (reason) shardHandoversTotal.inc({ ring: shard.ring, reason });
+        });
+    if (current === undefined || current === "") return void (await assign());
+    const state = shard.memberState(current) ?? (await shard.leaseState(current));
+    // Its Lease was released or taken over (or deleted after that): nothing of it writes any more.
+    if (state === "dead" || state === "gone") return void (await assign("dead"));
+    // Expired but not yet taken over, or not listed yet: wait for the next membership round.
+    if (state !== "live" || draining) return;
+    await shard
+      .writer()
+      .patch(
+        kind.kind,
+        { metadata: { name: obj.metadata?.name, namespace: obj.metadata?.namespace } },
+        mergePatch({ metadata: { resourceVersion: rv, labels: { [shard.drainLabel]: "true" } } }),
+      );
+    shardHandoversTotal.inc({ ring: shard.ring, reason: "drain" });
+  }
+}
+
+/**
+ * A shard Lease that vanished after this member held it (deleted by the sharder once taken over)
+ * must not be created again by the same run: the member lost it, and its objects were moved.
+ */
+function onceCreated(lock: ResourceLock): ResourceLock {
+  let held = false;
+  return {
+    get: () => lock.get(),
+    async create(record) {
+      if (held) throw new Error(`shard Lease ${lock.describe()} was deleted after this member held it`);
+      await lock.create(record);
+      held = true;
+    },
+    async update(record) {
+      await lock.update(record);
+      held = true;
+    },
+    describe: () => lock.describe(),
+  };
+}
+
+function hostnameIdentity(): string {
+  return hostname().toLowerCase();
+}

@@ -1,0 +1,54 @@
+/**
+ * One sharded replica for sharding.int.test.ts, run as a child process (so a test can SIGKILL it):
+ * a manager in ring "test" whose ConfigMap controller writes an annotation on every reconcile and
+ * prints each reconcile's start and end as JSON lines, the write log the test checks for overlaps.
+ * argv: kubeconfig path, identity.
+ */
+import { ConfigMap } from "../../api/kinds.js";
+import { controllerManagedBy } from "../../builder/builder.js";
+import { loadKubeConfig } from "../../client/config.js";
+import { mergePatch } from "../../client/patch.js";
+import { createLogger } from "../../log/logger.js";
+import { createManager } from "../../manager/manager.js";
+
+const [kubeconfig, identity] = process.argv.slice(2) as [string, string];
+const say = (fields: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(fields)}\n`);
+
+const mgr = createManager({
+  kubeConfig: loadKubeConfig({ path: kubeconfig }),
+  logger: createLogger({ level: process.env.KBTS_TEST_LOG_LEVEL ?? "silent" }),
+  healthProbeBindAddress: "0",
+  metricsBindAddress: "0",
+  cache: { byObject: { "v1/ConfigMap": { labelSelector: "app=sharded" } } },
+  sharding: {
+    ring: "test",
+    identity,
+    namespace: "shards",
+    leaseDurationMs: 3_000,
+    renewDeadlineMs: 2_000,
+    retryPeriodMs: 500,
+  },
+});
+const client = mgr.getClient();
+controllerManagedBy(mgr)
+  .for(ConfigMap)
+  .complete({
+    async reconcile(req) {
+      const key = `${req.namespace}/${req.name}`;
+      say({ ev: "start", replica: identity, key, t: Date.now() });
+      try {
+        await client.patch(
+          ConfigMap,
+          { metadata: { name: req.name, namespace: req.namespace } },
+          mergePatch({ metadata: { annotations: { "sharding.kbts.test/by": identity } } }),
+        );
+        await new Promise((r) => setTimeout(r, 30));
+      } finally {
+        say({ ev: "end", replica: identity, key, t: Date.now() });
+      }
+      // Reconcile again and again, so two owners at once would show as overlapping windows.
+      return { requeueAfter: 250 };
+    },
+  });
+say({ ev: "ready", replica: identity });
+await mgr.start();
