@@ -91,6 +91,25 @@ function overlaps(windows: Window[]): string[] {
   return out;
 }
 
+/** A replica's kbts_shard_* series, by their name and labels as printed. */
+async function shardMetrics(replica: string): Promise<Map<string, number>> {
+  const line = replicas
+    .get(replica)
+    ?.output()
+    .split("\n")
+    .find((l) => l.startsWith('{"ev":"metrics"'));
+  if (!line) throw new Error(`${replica} has not said its metrics port yet`);
+  const { port } = JSON.parse(line) as { port: number };
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const l of text.split("\n")) {
+    if (!l.startsWith("kbts_shard_")) continue;
+    const at = l.lastIndexOf(" ");
+    out.set(l.slice(0, at), Number(l.slice(at + 1)));
+  }
+  return out;
+}
+
 /** Each object's shard label, by "namespace/name". */
 async function assignment(): Promise<Map<string, string | undefined>> {
   const out = new Map<string, string | undefined>();
@@ -175,6 +194,14 @@ describe("three sharded replicas", () => {
         expect(new Set(after.filter((w) => w.replica === r).map((w) => w.key))).toEqual(new Set(keys));
       }
     });
+    // Each replica counts the members and the objects it holds; the sharder (shard-a) counts its moves.
+    for (const [r, keys] of owned) {
+      await eventually(async () => {
+        const m = await shardMetrics(r);
+        expect(m.get(`kbts_shard_members{ring="test",shard="${r}"}`)).toBe(3);
+        expect(m.get(`kbts_shard_objects{ring="test",shard="${r}"}`)).toBe(keys.length);
+      });
+    }
     const other = await client.get(ConfigMap, { namespace: "team-0", name: "other" });
     expect(other.metadata?.labels?.[LABEL]).toBeUndefined();
     expect(overlaps(writeLog())).toEqual([]);
@@ -191,6 +218,11 @@ describe("three sharded replicas", () => {
     expect(new Set(moved.map(([, o]) => o))).toEqual(new Set(["shard-d"]));
     await reconciledSince("shard-d", keysOf(after, "shard-d"), joinedAt);
     expect(overlaps(writeLog())).toEqual([]);
+    // Every move off a live member went through drain, and the sharder counted each.
+    const m = await shardMetrics("shard-a");
+    expect(m.get('kbts_shard_handovers_total{ring="test",reason="drain"}')).toBeGreaterThanOrEqual(
+      moved.length,
+    );
   }, 60_000);
 
   it("takes a SIGKILLed replica's objects over within its Lease duration plus one retry", async () => {
@@ -221,5 +253,7 @@ describe("three sharded replicas", () => {
     const lease = await client.get(Lease, { namespace: "shards", name: victim });
     expect(lease.spec?.holderIdentity).toBe("shard-a");
     expect(overlaps(writeLog())).toEqual([]);
+    const m = await shardMetrics("shard-a");
+    expect(m.get('kbts_shard_handovers_total{ring="test",reason="dead"}')).toBe(orphans.length);
   }, 60_000);
 });

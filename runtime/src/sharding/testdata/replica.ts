@@ -18,7 +18,7 @@ const mgr = createManager({
   kubeConfig: loadKubeConfig({ path: kubeconfig }),
   logger: createLogger({ level: process.env.KBTS_TEST_LOG_LEVEL ?? "silent" }),
   healthProbeBindAddress: "0",
-  metricsBindAddress: "0",
+  metricsBindAddress: "127.0.0.1:0",
   cache: { byObject: { "v1/ConfigMap": { labelSelector: "app=sharded" } } },
   sharding: {
     ring: "test",
@@ -50,5 +50,12 @@ controllerManagedBy(mgr)
       return { requeueAfter: 250 };
     },
   });
-say({ ev: "ready", replica: identity });
-await mgr.start();
+const started = mgr.start();
+// The metrics port, once the server listens (the test scrapes the kbts_shard_* series).
+const port = setInterval(() => {
+  const a = mgr.httpAddress("metrics");
+  if (!a) return;
+  clearInterval(port);
+  say({ ev: "metrics", replica: identity, port: a.port });
+}, 20);
+await started;
