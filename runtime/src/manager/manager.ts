@@ -314,7 +314,8 @@ class ControllerManager implements Manager {
                 leaseLost = true;
                 this.failure?.(new Error("shard lease lost"));
               }
-            });
+            })
+            .catch((err: unknown) => this.failure?.(err instanceof Error ? err : new Error(String(err))));
           this.groups.http.running.push(run);
         } else {
           this.startLeaderGroup();

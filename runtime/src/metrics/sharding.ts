@@ -17,10 +17,13 @@ export const shardObjects = new Gauge({
   registers: [metricsRegistry],
 });
 
-/** Objects this member, as the ring's sharder, moved off another member: by drain or after its Lease expired. */
+/**
+ * Handovers this member made: as the ring's sharder (label mechanism), objects moved off another
+ * member by drain or after its Lease expired; with shardSelector, hash ranges it took up.
+ */
 export const shardHandoversTotal = new Counter({
   name: "kbts_shard_handovers_total",
-  help: "Number of objects moved from one member of the shard ring to another (reason: drain or dead).",
+  help: "Number of handovers in the shard ring: objects moved by drain or from a dead member (label mechanism), or hash ranges taken up (shardSelector).",
   labelNames: ["ring", "reason"] as const,
   registers: [metricsRegistry],
 });

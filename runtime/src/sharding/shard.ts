@@ -18,6 +18,12 @@
  * shard Lease's fence (leaderelection/fence.ts): once its Lease is older than renewDeadline it must
  * renew before writing, and that renewal fails against the taken-over Lease, so it steps down and
  * writes nothing more.
+ *
+ * With mechanism "shardSelector" (KEP-5866; kube-apiserver 1.36+ with the ShardedListAndWatch gate)
+ * nothing is labelled: the API server filters lists and watches by the hash ranges this member
+ * serves, and the handover is by ranges published on the Lease (see rebalanceRanges). kube-apiserver
+ * 1.36.3 has the gate (alpha, off by default); with it off, the shardSelector parameter is ignored
+ * silently, which checkServerShards detects.
  */
 import { hostname } from "node:os";
 import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
@@ -30,6 +36,8 @@ import { createClient } from "../client/client.js";
 import { isConflict, isNotFound } from "../client/errors.js";
 import type { KubeConfig } from "../client/kubeconfig.js";
 import { mergePatch } from "../client/patch.js";
+import { resourcePath } from "../client/paths.js";
+import { RestClient } from "../client/rest.js";
 import { parseSelector, selectorToString } from "../client/selector.js";
 import type { Client } from "../client/types.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
@@ -42,6 +50,19 @@ import { shardHandoversTotal, shardMembers, shardObjects } from "../metrics/shar
 import type { Reconciler } from "../reconcile/types.js";
 import { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from "./labels.js";
 import { type Member, MemberTracker } from "./members.js";
+import {
+  contains,
+  fnv1a64,
+  formatRanges,
+  type HashRange,
+  intersect,
+  parseRanges,
+  RANGE_VIRTUAL_NODES,
+  ringRanges,
+  sameRanges,
+  shardSelector,
+  subtract,
+} from "./ranges.js";
 import { DEFAULT_VIRTUAL_NODES, HashRing } from "./ring.js";
 
 export interface ShardingOptions {
@@ -61,9 +82,20 @@ export interface ShardingOptions {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
-  /** Points per member on the hash ring (default 100). */
+  /** Points per member on the hash ring (default 100; 16 with shardSelector, which sends them in each request). */
   virtualNodes?: number;
+  /**
+   * How a replica's cache gets only its shard: "label" (default; any cluster) or "shardSelector"
+   * (KEP-5866: the API server filters by hash range; kube-apiserver 1.36+ with the ShardedListAndWatch
+   * feature gate, refused at start otherwise). With "shardSelector" nothing is labelled: members
+   * publish the ranges they serve on their Lease, and take a range over only once no live member
+   * publishes it.
+   */
+  mechanism?: "label" | "shardSelector";
 }
+
+/** On a member's Lease with the shardSelector mechanism: the hash ranges it serves now. */
+export const RANGES_ANNOTATION = "sharding.kbts.dev/ranges";
 
 export interface ShardContext {
   kubeConfig: KubeConfig;
@@ -106,6 +138,10 @@ export class Shard {
   private hashRing = new HashRing([]);
   private sharder: Sharder | undefined;
   private holding = false;
+  readonly mechanism: "label" | "shardSelector";
+  /** shardSelector: the ranges this member reconciles (and caches) now, and the hashes being reconciled. */
+  private serving: HashRange[] = [];
+  private readonly inflight = new Map<object, bigint>();
 
   constructor(
     options: ShardingOptions,
@@ -117,6 +153,16 @@ export class Shard {
     if (options.key !== undefined && options.key !== "namespace" && options.key !== "uid") {
       throw new Error(`sharding.key "${String(options.key)}" is unknown; use "namespace" or "uid"`);
     }
+    if (
+      options.mechanism !== undefined &&
+      options.mechanism !== "label" &&
+      options.mechanism !== "shardSelector"
+    ) {
+      throw new Error(
+        `sharding.mechanism "${String(options.mechanism)}" is unknown; use "label" or "shardSelector"`,
+      );
+    }
+    this.mechanism = options.mechanism ?? "label";
     this.ring = options.ring;
     this.identity = identity;
     this.namespace = options.namespace ?? context.defaultNamespace;
@@ -125,7 +171,8 @@ export class Shard {
     this.drainLabel = drainLabel(this.ring);
     this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
     this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
-    this.virtualNodes = options.virtualNodes ?? DEFAULT_VIRTUAL_NODES;
+    this.virtualNodes =
+      options.virtualNodes ?? (this.mechanism === "label" ? DEFAULT_VIRTUAL_NODES : RANGE_VIRTUAL_NODES);
     this.log = (context.logger ?? nopLogger()).child({
       component: "sharding",
       ring: this.ring,
@@ -183,6 +230,12 @@ export class Shard {
     const options = this.context.cacheOptions;
     const key = transformKey(kind);
     const entry = options.byObject[key] ?? {};
+    if (this.mechanism === "shardSelector") {
+      const field = this.hashField();
+      options.byObject[key] = { ...entry, shardSelector: () => shardSelector(field, this.serving) };
+      this.kinds.push({ kind, meta: metadataOnly(kind), base: undefined });
+      return;
+    }
     const base =
       entry.labelSelector ?? options.selectors?.[key]?.labelSelector ?? options.defaultLabelSelector;
     const selector = parseSelector(base);
@@ -212,6 +265,18 @@ export class Shard {
         } catch (err) {
           if (isNotFound(err)) return undefined;
           throw err;
+        }
+        if (this.mechanism === "shardSelector") {
+          // Checked and registered in one step, so dropping a range can wait for what is in flight.
+          const hash = fnv1a64(this.hashFieldOf(obj));
+          if (!contains(this.serving, hash)) return undefined;
+          const token = {};
+          this.inflight.set(token, hash);
+          try {
+            return await inner.reconcile(request, context);
+          } finally {
+            this.inflight.delete(token);
+          }
         }
         const labels = obj.metadata?.labels ?? {};
         if (labels[this.shardLabel] !== this.identity) return undefined;
@@ -247,6 +312,7 @@ export class Shard {
    * objects over at once) or the Lease is lost. `onHeld` runs once the Lease is first held.
    */
   async run(signal: AbortSignal, onHeld: () => void): Promise<"lost" | "stopped"> {
+    if (this.mechanism === "shardSelector") await this.checkServerShards();
     const stopMembership = new AbortController();
     let membership: Promise<void> | undefined;
     const waitHeld = (async () => {
@@ -274,6 +340,102 @@ export class Shard {
     return this.hashRing.owner(this.hashKeyOf(obj));
   }
 
+  /** The field the API server hashes for shardSelector. */
+  private hashField(): string {
+    return this.key === "uid" ? "object.metadata.uid" : "object.metadata.namespace";
+  }
+
+  private hashFieldOf(obj: KubernetesObject): string {
+    return (this.key === "uid" ? obj.metadata?.uid : obj.metadata?.namespace) ?? "";
+  }
+
+  /** The ranges this member serves now (shardSelector). */
+  servingRanges(): HashRange[] {
+    return this.serving.slice();
+  }
+
+  /** An API server without the gate ignores shardSelector and sends everything: refuse to start on one. */
+  private async checkServerShards(): Promise<void> {
+    const rest = new RestClient(this.context.kubeConfig, { userAgent: "kbts-manager/sharding" });
+    try {
+      const list = await rest.request<{ metadata?: { shardInfo?: unknown } }>({
+        method: "GET",
+        path: `${resourcePath(Lease, { namespace: this.namespace })}?limit=1&shardSelector=${encodeURIComponent(shardSelector("object.metadata.uid", [[0n, 1n << 64n]]))}`,
+      });
+      if (!list.metadata?.shardInfo) {
+        throw new Error(
+          'sharding.mechanism "shardSelector": the API server ignored the shardSelector of a list (no shardInfo in its answer); it needs kube-apiserver 1.36+ with --feature-gates=ShardedListAndWatch=true, or use mechanism "label"',
+        );
+      }
+    } finally {
+      rest.close();
+    }
+  }
+
+  /**
+   * shardSelector's handover: give up what the ring no longer assigns here (stop reconciling it, wait
+   * for reconciles in flight, then publish), and take up a new range only once no live or expired
+   * member publishes any of it, checked again after publishing the claim (of two members claiming
+   * at once, at least one sees the other's claim and withdraws).
+   */
+  private async rebalanceRanges(): Promise<void> {
+    const live = this.members.filter((m) => m.state === "live").map((m) => m.name);
+    const desired = ringRanges(live, this.virtualNodes).get(this.identity) ?? [];
+    if (sameRanges(this.serving, desired)) return;
+    const keep = intersect(this.serving, desired);
+    if (!sameRanges(keep, this.serving)) {
+      this.serving = keep;
+      while ([...this.inflight.values()].some((h) => !contains(keep, h))) await sleepUnlessAborted(20);
+      this.relistAll();
+      await this.publish(keep);
+      this.log.info({ serving: formatRanges(keep) }, "gave up hash ranges");
+    }
+    const add = subtract(desired, keep);
+    if (add.length === 0 || this.othersServe(add, this.members)) return;
+    await this.publish(desired);
+    const fresh = this.tracker.observe(await this.listLeases());
+    if (this.othersServe(add, fresh)) {
+      await this.publish(keep);
+      return;
+    }
+    this.serving = desired;
+    this.relistAll();
+    shardHandoversTotal.inc({ ring: this.ring, reason: "ranges" });
+    this.log.info({ serving: formatRanges(desired) }, "took up hash ranges");
+  }
+
+  private othersServe(ranges: HashRange[], members: Member[]): boolean {
+    return members.some(
+      (m) =>
+        m.name !== this.identity &&
+        m.state !== "dead" &&
+        intersect(parseRanges(m.lease.metadata?.annotations?.[RANGES_ANNOTATION]), ranges).length > 0,
+    );
+  }
+
+  private async publish(ranges: HashRange[]): Promise<void> {
+    await this.fencedLeaseClient.patch(
+      Lease,
+      { metadata: { name: this.identity, namespace: this.namespace } },
+      mergePatch({ metadata: { annotations: { [RANGES_ANNOTATION]: formatRanges(ranges) } } }),
+    );
+  }
+
+  private relistAll(): void {
+    const cache = this.cache as Partial<Pick<InformerCache, "relist">> | undefined;
+    for (const k of this.kinds) {
+      cache?.relist?.(k.kind);
+      cache?.relist?.(k.meta);
+    }
+  }
+
+  private listLeases(): Promise<Lease[]> {
+    return this.leaseClient.list(Lease, {
+      namespace: this.namespace,
+      labelSelector: { [RING_LABEL]: this.ring },
+    });
+  }
+
   private hashKeyOf(obj: KubernetesObject): string {
     const m = obj.metadata ?? {};
     if (this.key === "uid") return m.uid ?? "";
@@ -285,6 +447,7 @@ export class Shard {
       while (!signal.aborted) {
         try {
           await this.refreshMembers();
+          if (this.mechanism === "shardSelector") await this.rebalanceRanges();
         } catch (err) {
           if (!signal.aborted) this.log.error({ err }, "could not list the ring's shard Leases");
         }
@@ -298,11 +461,7 @@ export class Shard {
   }
 
   private async refreshMembers(): Promise<void> {
-    const leases = await this.leaseClient.list(Lease, {
-      namespace: this.namespace,
-      labelSelector: { [RING_LABEL]: this.ring },
-    });
-    this.members = this.tracker.observe(leases);
+    this.members = this.tracker.observe(await this.listLeases());
     const live = this.members.filter((m) => m.state === "live").map((m) => m.name);
     shardMembers.set({ ring: this.ring, shard: this.identity }, live.length);
     const isSharder = live[0] === this.identity;
@@ -320,7 +479,7 @@ export class Shard {
       this.log.info({ members: live }, "shard ring members changed");
       this.sharder?.resyncAll();
     }
-    if (isSharder && !this.sharder && this.kinds.length > 0) {
+    if (isSharder && !this.sharder && this.kinds.length > 0 && this.mechanism === "label") {
       this.sharder = new Sharder(this, this.context, this.kinds, this.log);
       this.sharder.start();
     } else if (!isSharder && this.sharder) {

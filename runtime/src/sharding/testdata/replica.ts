@@ -2,7 +2,7 @@
  * One sharded replica for sharding.int.test.ts, run as a child process (so a test can SIGKILL it):
  * a manager in ring "test" whose ConfigMap controller writes an annotation on every reconcile and
  * prints each reconcile's start and end as JSON lines, the write log the test checks for overlaps.
- * argv: kubeconfig path, identity.
+ * argv: kubeconfig path, identity, mechanism (label, the default, keyed by namespace; shardSelector keyed by uid).
  */
 import { ConfigMap } from "../../api/kinds.js";
 import { controllerManagedBy } from "../../builder/builder.js";
@@ -11,7 +11,11 @@ import { mergePatch } from "../../client/patch.js";
 import { createLogger } from "../../log/logger.js";
 import { createManager } from "../../manager/manager.js";
 
-const [kubeconfig, identity] = process.argv.slice(2) as [string, string];
+const [kubeconfig, identity, mechanism = "label"] = process.argv.slice(2) as [
+  string,
+  string,
+  ("label" | "shardSelector")?,
+];
 const say = (fields: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(fields)}\n`);
 
 const mgr = createManager({
@@ -23,6 +27,8 @@ const mgr = createManager({
   sharding: {
     ring: "test",
     identity,
+    mechanism,
+    key: mechanism === "label" ? "namespace" : "uid",
     namespace: "shards",
     leaseDurationMs: 3_000,
     renewDeadlineMs: 2_000,
