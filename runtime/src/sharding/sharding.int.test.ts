@@ -7,6 +7,8 @@ import { createClient } from "../client/client.js";
 import type { Client } from "../client/types.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { eventually } from "../internal/testdata/eventually.js";
+import { nopLogger } from "../log/logger.js";
+import { createManager } from "../manager/manager.js";
 import { shardLabel } from "./labels.js";
 import { HashRing } from "./ring.js";
 import { overlaps, Replicas } from "./testdata/harness.js";
@@ -146,4 +148,18 @@ describe("three sharded replicas", () => {
     const m = await replicas.shardMetrics("shard-a");
     expect(m.get('kbts_shard_handovers_total{ring="test",reason="dead"}')).toBe(orphans.length);
   }, 60_000);
+});
+
+describe("the shardSelector mechanism on a server without the ShardedListAndWatch gate", () => {
+  it("refuses to start, naming the gate, rather than cache every object", async () => {
+    const mgr = createManager({
+      kubeConfig: env.kubeConfig,
+      logger: nopLogger(),
+      healthProbeBindAddress: "0",
+      sharding: { ring: "gateless", identity: "shard-x", namespace: "shards", mechanism: "shardSelector" },
+    });
+    await expect(mgr.start(AbortSignal.timeout(20_000))).rejects.toThrow(
+      'sharding.mechanism "shardSelector": the API server ignored the shardSelector of a list (no shardInfo in its answer); it needs kube-apiserver 1.36+ with --feature-gates=ShardedListAndWatch=true, or use mechanism "label"',
+    );
+  }, 30_000);
 });
