@@ -150,6 +150,29 @@ describe("three sharded replicas", () => {
   }, 60_000);
 });
 
+describe("the sharder itself", () => {
+  it("is replaced when SIGKILLed: the next-lowest member takes over its Lease and its objects", async () => {
+    const before = await assignment();
+    const survivors = [...new Set(before.values())].filter(
+      (r): r is string => r !== undefined && r !== "shard-a",
+    );
+    const orphans = keysOf(before, "shard-a");
+    expect(orphans.length, "shard-a owns some objects").toBeGreaterThan(0);
+    const killedAt = await replicas.kill("shard-a");
+    const after = await settled(survivors, 20_000);
+    const takenOver: number[] = [];
+    for (const r of survivors) {
+      const mine = orphans.filter((k) => after.get(k) === r);
+      if (mine.length > 0) takenOver.push(...(await replicas.reconciledSince(r, mine, killedAt)).values());
+    }
+    // As for any member, and the new sharder starts its watch of every object first.
+    expect(Math.max(...takenOver) - killedAt).toBeLessThan(LEASE_MS + RETRY_MS + 1_000);
+    const lease = await client.get(Lease, { namespace: "shards", name: "shard-a" });
+    expect(lease.spec?.holderIdentity).toBe([...survivors].sort()[0]);
+    expect(overlaps(replicas.writeLog())).toEqual([]);
+  }, 60_000);
+});
+
 describe("the shardSelector mechanism on a server without the ShardedListAndWatch gate", () => {
   it("refuses to start, naming the gate, rather than cache every object", async () => {
     const mgr = createManager({
