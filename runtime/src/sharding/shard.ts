@@ -568,6 +568,9 @@ export class Shard {
   }
 }
 
+/** How many objects the sharder steps at once. */
+const SHARDER_WORKERS = 8;
+
 /**
  * The sharder, run by the lowest-named live member: a metadata-only watch of every object of the
  * sharded kinds (its own cache, started and stopped with the role), and one worker that moves each
@@ -578,7 +581,7 @@ class Sharder {
   private cache: InformerCache | undefined;
   private running: Promise<unknown> | undefined;
   private readonly pending = new Map<string, { kind: ShardedKind; key: string }>();
-  private wake: (() => void) | undefined;
+  private waiters: (() => void)[] = [];
 
   constructor(
     private readonly shard: Shard,
@@ -611,7 +614,7 @@ class Sharder {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    this.wake?.();
+    this.wakeAll();
     await this.running;
   }
 
@@ -628,32 +631,54 @@ class Sharder {
     const m = obj.metadata ?? {};
     const key = m.namespace ? `${m.namespace}/${m.name}` : (m.name ?? "");
     this.pending.set(`${transformKey(kind.kind)}|${key}`, { kind, key });
-    this.wake?.();
+    this.wakeAll();
   }
 
+  /**
+   * SHARDER_WORKERS steps at once (labelling a cluster's objects one by one would take minutes), never
+   * two of one object: a key being stepped stays pending until its step ends.
+   */
   private async work(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      const next = this.pending.entries().next();
-      if (next.done) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-        });
-        this.wake = undefined;
-        continue;
+    const active = new Set<string>();
+    const worker = async () => {
+      while (!signal.aborted) {
+        let next: [string, { kind: ShardedKind; key: string }] | undefined;
+        for (const entry of this.pending) {
+          if (!active.has(entry[0])) {
+            next = entry;
+            break;
+          }
+        }
+        if (!next) {
+          await new Promise<void>((resolve) => this.waiters.push(resolve));
+          continue;
+        }
+        const [id, item] = next;
+        this.pending.delete(id);
+        active.add(id);
+        try {
+          await this.step(item.kind, item.key);
+        } catch (err) {
+          if (signal.aborted) return;
+          this.log.debug({ err, object: item.key }, "sharding step failed; trying again");
+          setTimeout(() => {
+            if (!this.pending.has(id)) this.pending.set(id, item);
+            this.wakeAll();
+          }, 200).unref();
+        } finally {
+          active.delete(id);
+          // Its key may have been enqueued again meanwhile, and left for this worker to finish.
+          if (this.pending.has(id)) this.wakeAll();
+        }
       }
-      const [id, item] = next.value;
-      this.pending.delete(id);
-      try {
-        await this.step(item.kind, item.key);
-      } catch (err) {
-        if (signal.aborted) return;
-        this.log.debug({ err, object: item.key }, "sharding step failed; trying again");
-        setTimeout(() => {
-          if (!this.pending.has(id)) this.pending.set(id, item);
-          this.wake?.();
-        }, 200).unref();
-      }
-    }
+    };
+    await Promise.all(Array.from({ length: SHARDER_WORKERS }, worker));
+  }
+
+  private wakeAll(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
   }
 
   /** One protocol step for one object (see the module comment). */
