@@ -317,6 +317,16 @@ export class Shard {
     let membership: Promise<void> | undefined;
     const waitHeld = (async () => {
       while (!this.holding && !signal.aborted) await sleepUnlessAborted(20, signal);
+      if (this.mechanism === "label") {
+        // A sharder that saw this member's name dead (a restart reusing the name) may still move
+        // objects labelled for it without drain; after two rounds every sharder has seen it live.
+        await sleepUnlessAborted(2 * this.retryPeriodMs, signal);
+      } else if (!signal.aborted) {
+        // A Lease taken back from a previous run may still publish that run's ranges: this run serves none yet.
+        await this.publish([]).catch((err: unknown) =>
+          this.log.error({ err }, "could not clear the ranges published on this member's Lease"),
+        );
+      }
       if (signal.aborted) return;
       onHeld();
       membership = this.membershipLoop(AbortSignal.any([signal, stopMembership.signal]));
