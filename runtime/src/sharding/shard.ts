@@ -29,7 +29,7 @@ import { hostname } from "node:os";
 import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
 import { Lease } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
-import { createCache, type InformerCache } from "../cache/cache.js";
+import type { InformerCache } from "../cache/cache.js";
 import { transformKey } from "../cache/scope.js";
 import type { ByObject, Cache, CacheOptions } from "../cache/types.js";
 import { createClient } from "../client/client.js";
@@ -64,6 +64,7 @@ import {
   subtract,
 } from "./ranges.js";
 import { DEFAULT_VIRTUAL_NODES, HashRing } from "./ring.js";
+import { type ShardedKind, Sharder, type ShardView } from "./sharder.js";
 
 export interface ShardingOptions {
   /** The ring's name: a DNS label, part of the shard label's key. Replicas of one operator share it. */
@@ -106,15 +107,8 @@ export interface ShardContext {
   defaultNamespace: string;
 }
 
-interface ShardedKind {
-  kind: Kind;
-  meta: Kind;
-  /** The kind's label selector before sharding: the sharder watches (and assigns) only these. */
-  base: string | undefined;
-}
-
 /** One member of a shard ring (see the module comment). */
-export class Shard {
+export class Shard implements ShardView {
   readonly ring: string;
   readonly identity: string;
   readonly namespace: string;
@@ -490,7 +484,12 @@ export class Shard {
       this.sharder?.resyncAll();
     }
     if (isSharder && !this.sharder && this.kinds.length > 0 && this.mechanism === "label") {
-      this.sharder = new Sharder(this, this.context, this.kinds, this.log);
+      this.sharder = new Sharder(this, {
+        kubeConfig: this.context.kubeConfig,
+        namespaces: this.context.cacheOptions.namespaces,
+        kinds: this.kinds,
+        logger: this.log,
+      });
       this.sharder.start();
     } else if (!isSharder && this.sharder) {
       await this.sharder.stop();
@@ -575,163 +574,6 @@ export class Shard {
   writer(): Client {
     if (!this.client) throw new Error("the shard is not bound to a manager");
     return this.client;
-  }
-}
-
-/** How many objects the sharder steps at once. */
-const SHARDER_WORKERS = 8;
-
-/**
- * The sharder, run by the lowest-named live member: a metadata-only watch of every object of the
- * sharded kinds (its own cache, started and stopped with the role), and one worker that moves each
- * object one protocol step towards its owner on the ring.
- */
-class Sharder {
-  private readonly abort = new AbortController();
-  private cache: InformerCache | undefined;
-  private running: Promise<unknown> | undefined;
-  private readonly pending = new Map<string, { kind: ShardedKind; key: string }>();
-  private waiters: (() => void)[] = [];
-
-  constructor(
-    private readonly shard: Shard,
-    private readonly context: ShardContext,
-    private readonly kinds: ShardedKind[],
-    private readonly log: Logger,
-  ) {}
-
-  start(): void {
-    this.log.info("this member is the ring's sharder");
-    const options = this.context.cacheOptions;
-    const byObject: Record<string, ByObject> = {};
-    for (const k of this.kinds) byObject[transformKey(k.kind)] = { labelSelector: k.base };
-    this.cache = createCache(this.context.kubeConfig, {
-      logger: this.log,
-      namespaces: options.namespaces,
-      byObject,
-    });
-    const cache = this.cache;
-    for (const k of this.kinds) {
-      void cache.getInformer(k.meta).then((informer) =>
-        informer.addEventHandler((event) => {
-          if (event.type === "delete") return;
-          this.enqueue(k, event.object);
-        }),
-      );
-    }
-    this.running = Promise.all([cache.start(this.abort.signal), this.work(this.abort.signal)]);
-  }
-
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.wakeAll();
-    await this.running;
-  }
-
-  /** Membership changed: every object is looked at again. */
-  resyncAll(): void {
-    const cache = this.cache;
-    if (!cache) return;
-    for (const k of this.kinds) {
-      for (const obj of cache.peekInformer(k.meta)?.store.values() ?? []) this.enqueue(k, obj);
-    }
-  }
-
-  private enqueue(kind: ShardedKind, obj: KubernetesObject): void {
-    const m = obj.metadata ?? {};
-    const key = m.namespace ? `${m.namespace}/${m.name}` : (m.name ?? "");
-    this.pending.set(`${transformKey(kind.kind)}|${key}`, { kind, key });
-    this.wakeAll();
-  }
-
-  /**
-   * SHARDER_WORKERS steps at once (labelling a cluster's objects one by one would take minutes), never
-   * two of one object: a key being stepped stays pending until its step ends.
-   */
-  private async work(signal: AbortSignal): Promise<void> {
-    const active = new Set<string>();
-    const worker = async () => {
-      while (!signal.aborted) {
-        let next: [string, { kind: ShardedKind; key: string }] | undefined;
-        for (const entry of this.pending) {
-          if (!active.has(entry[0])) {
-            next = entry;
-            break;
-          }
-        }
-        if (!next) {
-          await new Promise<void>((resolve) => this.waiters.push(resolve));
-          continue;
-        }
-        const [id, item] = next;
-        this.pending.delete(id);
-        active.add(id);
-        try {
-          await this.step(item.kind, item.key);
-        } catch (err) {
-          if (signal.aborted) return;
-          this.log.debug({ err, object: item.key }, "sharding step failed; trying again");
-          setTimeout(() => {
-            if (!this.pending.has(id)) this.pending.set(id, item);
-            this.wakeAll();
-          }, 200).unref();
-        } finally {
-          active.delete(id);
-          // Its key may have been enqueued again meanwhile, and left for this worker to finish.
-          if (this.pending.has(id)) this.wakeAll();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: SHARDER_WORKERS }, worker));
-  }
-
-  private wakeAll(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
-  }
-
-  /** One protocol step for one object (see the module comment). */
-  private async step(kind: ShardedKind, key: string): Promise<void> {
-    const obj = this.cache?.peekInformer(kind.meta)?.store.get(key);
-    if (!obj) return;
-    const shard = this.shard;
-    const labels = obj.metadata?.labels ?? {};
-    const current = labels[shard.shardLabel];
-    const draining = shard.drainLabel in labels;
-    const desired = shard.ownerOf(obj);
-    if (!desired || (current === desired && !draining)) return;
-    const rv = obj.metadata?.resourceVersion;
-    const assign = (reason?: "dead") =>
-      shard
-        .writer()
-        .patch(
-          kind.kind,
-          { metadata: { name: obj.metadata?.name, namespace: obj.metadata?.namespace } },
-          mergePatch({
-            metadata: {
-              resourceVersion: rv,
-              labels: { [shard.shardLabel]: desired, [shard.drainLabel]: null },
-            },
-          }),
-        )
-        .then(() => {
-          if (reason) shardHandoversTotal.inc({ ring: shard.ring, reason });
-        });
-    if (current === undefined || current === "") return void (await assign());
-    const state = shard.memberState(current) ?? (await shard.leaseState(current));
-    // Its Lease was released or taken over (or deleted after that): nothing of it writes any more.
-    if (state === "dead" || state === "gone") return void (await assign("dead"));
-    // Expired but not yet taken over, or not listed yet: wait for the next membership round.
-    if (state !== "live" || draining) return;
-    await shard
-      .writer()
-      .patch(
-        kind.kind,
-        { metadata: { name: obj.metadata?.name, namespace: obj.metadata?.namespace } },
-        mergePatch({ metadata: { resourceVersion: rv, labels: { [shard.drainLabel]: "true" } } }),
-      );
-    shardHandoversTotal.inc({ ring: shard.ring, reason: "drain" });
   }
 }
 
