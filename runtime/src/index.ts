@@ -25,6 +25,7 @@ export * from "./metrics/server/index.js";
 export * from "./migration/index.js";
 export * from "./predicate/index.js";
 export * from "./reconcile/index.js";
+export * from "./sharding/index.js";
 export * from "./tracing/index.js";
 export * from "./webhook/index.js";
 export * from "./webhookcerts/index.js";

@@ -34,7 +34,7 @@ const FLOORS: string[][] = [
     "predicate",
     "validation",
   ],
-  ["webhook", "webhookcerts"],
+  ["webhook", "webhookcerts", "sharding"],
   ["manager"],
   ["controller"],
   ["builder"],

@@ -182,6 +182,13 @@ export function controllerManagedBy(mgr: Manager): Builder {
         );
       }
       built = true;
+      // A sharded manager shards the For kind: its cache watches only this replica's objects, and
+      // the reconciler skips objects assigned elsewhere and hands back those being drained.
+      const shard = mgr.getShard?.();
+      if (shard && forInput) {
+        shard.shardKind(forInput.kind);
+        reconciler = shard.reconciler(forInput.kind, reconciler);
+      }
       const controllerOptions: ControllerOptions = { ...options, reconciler, forKind: forInput?.kind };
       const cache = mgr.getCache();
       /** The sources of every for/owns/watches input, on `controller`. */

@@ -285,6 +285,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
         namespaces: scope.namespaces,
         labelSelector: scope.labelSelector,
         fieldSelector: scope.fieldSelector,
+        shardSelector: scope.shardSelector,
         transform: scope.transform,
         syncPeriodMs: this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS,
         logger: this.baseLog,
@@ -295,6 +296,11 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
       if (this.signal) this.run(informer);
     }
     return informer as unknown as SharedInformer<T>;
+  }
+
+  /** Lists a kind again from scratch (its shard selector changed): what no longer matches is deleted. */
+  relist(kind: Kind): void {
+    for (const r of this.informers.get(kindKey(kind))?.reflectors ?? []) r.relist();
   }
 
   /**

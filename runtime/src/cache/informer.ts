@@ -27,6 +27,8 @@ export interface SharedInformerOptions {
   namespaces?: string[];
   labelSelector?: string;
   fieldSelector?: string;
+  /** KEP-5866's shard selector, read for each list and watch (see ReflectorOptions). */
+  shardSelector?: () => string | undefined;
   transform: TransformFunc;
   /** Resync period in ms; 0 disables. Each informer draws its own period from [0.9, 1.1)·this. */
   syncPeriodMs: number;
@@ -62,6 +64,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           namespace,
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,
+          shardSelector: options.shardSelector,
           sink: this.sink(namespace),
           logger: options.logger,
           tuning: options.tuning,

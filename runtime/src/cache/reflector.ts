@@ -110,6 +110,11 @@ export interface ReflectorOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * KEP-5866's server-side shard selector (`shardRange(object.metadata.uid, lo, hi)`), read afresh
+   * for each list and watch: sharding changes it with membership, then calls relist().
+   */
+  shardSelector?: () => string | undefined;
   sink: ReflectorSink;
   logger: Logger;
   tuning?: Partial<ReflectorTuning>;
@@ -158,6 +163,9 @@ export class Reflector {
   private lastFailureAt = 0;
   /** Set by watchOnce when the watch that just failed had worked first. */
   private lastWatchWorked = false;
+  /** Aborts the current list or watch (relist()); replaced each round of run(). */
+  private interrupt: AbortController | undefined;
+  private relistRequested = false;
   /** Cleared when the server refuses a WatchList request: paged lists from then on. */
   private streamInitialState: boolean;
 
@@ -176,14 +184,28 @@ export class Reflector {
     return this.options.namespace;
   }
 
+  /**
+   * Ends the current list or watch and lists again (the sink then drops what no longer matches): for
+   * a shard selector that changed. A no-op before run.
+   */
+  relist(): void {
+    this.relistRequested = true;
+    this.interrupt?.abort();
+  }
+
   /** Runs until `stop` aborts; never rejects. */
   async run(stop: AbortSignal): Promise<void> {
-    // A signal of its own that follows `stop` (AbortSignal.any adds no listener to its sources): every
-    // request listens for its signal's abort, and a cache with a reflector per namespace and kind on one
-    // shared signal would pile those listeners up there (Node warns past ten).
-    const signal = AbortSignal.any([stop]);
     let needList = true;
-    while (!signal.aborted) {
+    while (!stop.aborted) {
+      // A signal of its own that follows `stop` (AbortSignal.any adds no listener to its sources): every
+      // request listens for its signal's abort, and a cache with a reflector per namespace and kind on one
+      // shared signal would pile those listeners up there (Node warns past ten). relist() aborts it.
+      this.interrupt = new AbortController();
+      const signal = AbortSignal.any([stop, this.interrupt.signal]);
+      if (this.relistRequested) {
+        this.relistRequested = false;
+        needList = true;
+      }
       try {
         if (needList) {
           await this.list(signal);
@@ -196,7 +218,8 @@ export class Reflector {
         }
         throw new Error("watch closed by the server right after it opened");
       } catch (err) {
-        if (signal.aborted) break;
+        if (stop.aborted) break;
+        if (signal.aborted) continue; // relist() interrupted it
         const worked = this.lastWatchWorked;
         this.lastWatchWorked = false;
         // A watch that lost its place relists at once; a list that fails that way backs off like any failure.
@@ -229,7 +252,7 @@ export class Reflector {
           needList ? "list failed; retrying" : "watch failed; reconnecting",
         );
         await sleepUnlessAborted(delay, signal);
-        if (signal.aborted) break;
+        if (stop.aborted) break;
       }
     }
     this.log.debug("reflector stopped");
@@ -280,6 +303,7 @@ export class Reflector {
    */
   private async streamList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
+    const shardSelector = this.options.shardSelector?.();
     const path =
       this.collectionPath() +
       queryString({
@@ -290,6 +314,7 @@ export class Reflector {
         timeoutSeconds: this.watchTimeoutSeconds(),
         labelSelector,
         fieldSelector,
+        shardSelector,
       });
     const items: KubernetesObject[] = [];
     let rv: string | undefined;
@@ -326,6 +351,8 @@ export class Reflector {
   /** Lists every page and hands the result to the sink. */
   private async pagedList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
+    // One selector for every page: a continue token belongs to the list it came from.
+    const shardSelector = this.options.shardSelector?.();
     let items: KubernetesObject[] = [];
     let cont: string | undefined;
     let rv = "";
@@ -336,6 +363,7 @@ export class Reflector {
         queryString({
           labelSelector,
           fieldSelector,
+          shardSelector,
           limit: paged ? this.tuning.pageSize : undefined,
           continue: cont,
         });
@@ -392,6 +420,7 @@ export class Reflector {
         timeoutSeconds,
         labelSelector,
         fieldSelector,
+        shardSelector: this.options.shardSelector?.(),
       });
     const watchAbort = new AbortController();
     const onAbort = () => watchAbort.abort();
@@ -456,6 +485,7 @@ export class Reflector {
         timeoutSeconds: 1,
         labelSelector,
         fieldSelector,
+        shardSelector: this.options.shardSelector?.(),
       });
     const seen = new AbortController();
     let missed = false;

@@ -15,6 +15,8 @@ export interface KindScope {
   namespaces?: string[];
   labelSelector?: string;
   fieldSelector?: string;
+  /** KEP-5866's shard selector, read for each list and watch. */
+  shardSelector?: () => string | undefined;
   transform: TransformFunc;
   /** The transform is the user's (not the built-in managedFields drop). */
   customTransform: boolean;
@@ -93,6 +95,7 @@ export function scopeFor(kind: Kind, options: CacheOptions): KindScope {
     labelSelector: labelSelector || undefined,
     fieldSelector:
       by.fieldSelector ?? selectors?.fieldSelector ?? (options.defaultFieldSelector || undefined),
+    shardSelector: by.shardSelector,
     transform: userTransform ?? dropManagedFields,
     customTransform: userTransform !== undefined,
   };
@@ -108,7 +111,13 @@ const HEAVY_CORE_KINDS = new Set(["Secret", "ConfigMap"]);
  */
 export function unscopedCacheWarning(kind: Kind, scope: KindScope): string | undefined {
   if (kind.group !== "" || !HEAVY_CORE_KINDS.has(kind.kind) || kind.metadataOnly) return undefined;
-  if (scope.namespaces || scope.labelSelector || scope.fieldSelector || scope.customTransform)
+  if (
+    scope.namespaces ||
+    scope.labelSelector ||
+    scope.fieldSelector ||
+    scope.shardSelector ||
+    scope.customTransform
+  )
     return undefined;
   const key = transformKey(kind);
   return (

@@ -72,6 +72,12 @@ export interface ByObject extends KindSelectors {
   namespaces?: string[];
   /** Applied to each object before it is stored (e.g. keep only the fields the controller reads). */
   transform?: TransformFunc;
+  /**
+   * KEP-5866's server-side shard selector (e.g. `shardRange(object.metadata.uid, '0x0…', '0x8…')`), read
+   * for each list and watch, so it may change; after a change, relist the kind (InformerCache.relist).
+   * Needs kube-apiserver 1.36+ with the ShardedListAndWatch feature gate; sharding sets it.
+   */
+  shardSelector?: () => string | undefined;
 }
 
 export interface KindSelectors {

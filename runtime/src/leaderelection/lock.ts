@@ -25,8 +25,16 @@ export function formatMicroTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 }
 
-/** A coordination.k8s.io/v1 Lease as the lock (controller-runtime's default "leases" lock). */
-export function leaseLock(client: Client, namespace: string, name: string): ResourceLock {
+/**
+ * A coordination.k8s.io/v1 Lease as the lock (controller-runtime's default "leases" lock). `labels`
+ * go on the Lease when it is created (a shard Lease names its ring so the ring can list its members).
+ */
+export function leaseLock(
+  client: Client,
+  namespace: string,
+  name: string,
+  labels?: Record<string, string>,
+): ResourceLock {
   let last: Lease | undefined;
   const toSpec = (r: LeaderElectionRecord): NonNullable<Lease["spec"]> => ({
     holderIdentity: r.holderIdentity,
@@ -56,7 +64,7 @@ export function leaseLock(client: Client, namespace: string, name: string): Reso
       last = await client.create(Lease, {
         apiVersion: "coordination.k8s.io/v1",
         kind: "Lease",
-        metadata: { namespace, name },
+        metadata: { namespace, name, ...(labels ? { labels } : {}) },
         spec: toSpec(record),
       });
     },

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createCache, type InformerCache } from "../cache/cache.js";
-import type { Cache } from "../cache/types.js";
+import type { ByObject, Cache } from "../cache/types.js";
 import { createAPIReader, createClient } from "../client/client.js";
 import { inClusterNamespace, loadKubeConfig } from "../client/config.js";
 import type { KubeConfig } from "../client/kubeconfig.js";
@@ -21,6 +21,7 @@ import { registerProcessMetrics } from "../metrics/defaults.js";
 import { authenticationAndAuthorizationFilter, restAccessReviewer } from "../metrics/filters/filters.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { createMetricsServer, createSecureMetricsServer } from "../metrics/server/server.js";
+import { Shard } from "../sharding/shard.js";
 import { offeredProtocols, type TLSServer } from "../tls/server.js";
 import { loadTracing, tracingWanted, useTracerProvider } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
@@ -71,6 +72,7 @@ class ControllerManager implements Manager {
   });
   private failure: ((err: Error) => void) | undefined;
   private elector: LeaderElector | undefined;
+  private readonly shard: Shard | undefined;
 
   constructor(private readonly options: ManagerOptions) {
     if (options.leaderElection && !options.leaderElectionID) {
@@ -82,21 +84,42 @@ class ControllerManager implements Manager {
     if (filter !== undefined && filter !== "authn-authz" && filter !== "none") {
       throw new Error(`metricsFilter "${String(filter)}" is unknown; use "authn-authz" or "none"`);
     }
+    if (options.leaderElection && options.sharding) {
+      throw new Error(
+        "leaderElection and sharding exclude each other: a sharded replica is active, holding its own shard Lease; drop leaderElection",
+      );
+    }
     this.kubeConfig = options.kubeConfig ?? loadKubeConfig();
     this.log = options.logger ?? createLogger();
+    // The shard adds its label selector to the sharded kinds' byObject, so the manager owns a copy.
+    const byObject: Record<string, ByObject> = { ...options.cache?.byObject };
+    const selectors = options.cache?.selectors ? { ...options.cache.selectors } : undefined;
+    const cacheOptions = { ...options.cache, byObject, selectors, logger: this.log };
+    this.shard = options.sharding
+      ? new Shard(options.sharding, {
+          kubeConfig: this.kubeConfig,
+          logger: this.log,
+          cacheOptions,
+          defaultNamespace: inClusterNamespace() ?? "default",
+        })
+      : undefined;
     const newCache = options.newCache ?? ((kc, o) => createCache(kc, o));
-    this.cache = newCache(this.kubeConfig, { ...options.cache, logger: this.log });
+    this.cache = newCache(this.kubeConfig, cacheOptions);
     const newClient =
       options.newClient ?? ((kc, o) => createClient(kc, { cache: o.cache, logger: o.logger }));
     const client = newClient(this.kubeConfig, { cache: this.cache, logger: this.log });
-    // With leader election, every write first checks the lease is still ours (see fence.ts).
+    // With leader election, every write first checks the lease is still ours (see fence.ts); a
+    // sharded replica's writes check its shard Lease the same way.
     this.client = options.leaderElection
       ? fenceWrites(
           client,
           () => this.elector?.ensureLeading() ?? Promise.resolve(),
           () => this.elector?.checkLeading(),
         )
-      : client;
+      : this.shard
+        ? this.shard.fence(client)
+        : client;
+    this.shard?.bind(this.cache, this.client);
     this.groups.caches.runnables.push({ needLeaderElection: false, start: (s) => this.cache.start(s) });
     // The webhook server is added only when a webhook is registered (getWebhookServer), as in
     // controller-runtime: a manager with webhook options but no webhooks needs no serving certificate.
@@ -131,6 +154,10 @@ class ControllerManager implements Manager {
 
   getCache(): Cache {
     return this.cache;
+  }
+
+  getShard(): Shard | undefined {
+    return this.shard;
   }
 
   getConfig(): KubeConfig {
@@ -278,6 +305,18 @@ class ControllerManager implements Manager {
             }
           });
           this.groups.http.running.push(run); // awaited at the very end, after release
+        } else if (this.shard) {
+          // Controllers start once this replica holds its shard Lease; the Lease is released after they stop.
+          const run = this.shard
+            .run(leaderElectionAbort.signal, () => this.startLeaderGroup())
+            .then((outcome) => {
+              if (outcome === "lost") {
+                leaseLost = true;
+                this.failure?.(new Error("shard lease lost"));
+              }
+            })
+            .catch((err: unknown) => this.failure?.(err instanceof Error ? err : new Error(String(err))));
+          this.groups.http.running.push(run);
         } else {
           this.startLeaderGroup();
         }
@@ -289,14 +328,17 @@ class ControllerManager implements Manager {
     await stop;
     if (leaseLost) {
       // controller-runtime skips graceful shutdown when the lease is lost: another replica may already lead.
+      const what = this.shard ? "shard lease" : "leader election";
       this.log.error(
-        { leaderElectionID: this.options.leaderElectionID, identity: this.elector?.identity },
-        "leader election lost: stopping at once",
+        this.shard
+          ? { ring: this.shard.ring, identity: this.shard.identity }
+          : { leaderElectionID: this.options.leaderElectionID, identity: this.elector?.identity },
+        `${what} lost: stopping at once`,
       );
       for (const g of Object.values(this.groups)) g.abort.abort();
       leaderElectionAbort.abort();
       if (this.options.exitOnLeaderElectionLost ?? true) {
-        this.log.error("exiting with code 1 because leader election was lost");
+        this.log.error(`exiting with code 1 because ${what} was lost`);
         process.exit(1);
       }
       await this.closeHttpServers(0);

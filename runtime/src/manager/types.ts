@@ -5,6 +5,7 @@ import type { EventRecorder } from "../events/types.js";
 import type { HealthCheck } from "../healthz/healthz.js";
 import type { Logger } from "../log/types.js";
 import type { Runnable } from "../runnable.js";
+import type { Shard, ShardingOptions } from "../sharding/shard.js";
 import type { TracerProviderLike } from "../tracing/tracing.js";
 import type { WebhookServer } from "../webhook/types.js";
 import type { CertRotationOptions } from "../webhookcerts/rotator.js";
@@ -68,6 +69,13 @@ export interface ManagerOptions {
   };
   cache?: CacheOptions;
   /**
+   * Shard the controllers' For kinds across active replicas (see the README's "Sharding"): each
+   * replica holds a shard Lease in the ring, and reconciles (and caches) only the objects the ring
+   * assigns it. Off by default; not with leaderElection (every replica is active). A lost shard Lease
+   * stops the manager as a lost leader election does (exitOnLeaderElectionLost).
+   */
+  sharding?: ShardingOptions;
+  /**
    * Default for every controller's enableWarmup (controller-runtime's Controller.EnableWarmup):
    * informers for every controller's watches start before this replica leads, so a new leader
    * starts its workers on a synced cache instead of relisting. Followers then hold a full cache and
@@ -118,6 +126,8 @@ export interface Manager {
   getLogger(): Logger;
   getEventRecorderFor(name: string): EventRecorder;
   getWebhookServer(): WebhookServer;
+  /** This replica's membership of its shard ring, when the manager is sharded (options.sharding). */
+  getShard?(): Shard | undefined;
   add(runnable: Runnable): void;
   addHealthzCheck(name: string, check: HealthCheck): void;
   addReadyzCheck(name: string, check: HealthCheck): void;

@@ -1,0 +1,159 @@
+import { KubeConfig } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { ConfigMap } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
+import type { ByObject, Cache } from "../cache/types.js";
+import { notFound } from "../client/errors.js";
+import type { Client, Patch } from "../client/types.js";
+import { nopLogger } from "../log/logger.js";
+import { createManager } from "../manager/manager.js";
+import type { ReconcileContext } from "../reconcile/types.js";
+import { Shard, type ShardingOptions } from "./shard.js";
+
+function kubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }],
+    users: [{ name: "u" }],
+    contexts: [{ name: "x", cluster: "c", user: "u" }],
+    currentContext: "x",
+  });
+  return kc;
+}
+
+function shard(options: Partial<ShardingOptions> = {}, byObject: Record<string, ByObject> = {}) {
+  const cacheOptions = { byObject };
+  const s = new Shard(
+    { ring: "gpubudget", identity: "shard-a", ...options },
+    { kubeConfig: kubeConfig(), cacheOptions, defaultNamespace: "default", logger: nopLogger() },
+  );
+  return { s, cacheOptions };
+}
+
+const context = { log: nopLogger() } as unknown as ReconcileContext;
+
+/** A shard bound to a cache holding `obj` and a client recording its patches. */
+function bound(obj: KubernetesObject | undefined) {
+  const { s } = shard();
+  const patches: Patch[] = [];
+  const cache = {
+    get: async () => {
+      if (!obj) throw notFound("configmaps", "x");
+      return obj;
+    },
+  } as unknown as Cache;
+  const client = {
+    patch: async (_k: unknown, o: KubernetesObject, p: Patch) => {
+      patches.push(p);
+      return o;
+    },
+  } as unknown as Client;
+  s.bind(cache, client);
+  const reconciled: string[] = [];
+  s.shardKind(ConfigMap);
+  const r = s.reconciler(ConfigMap, {
+    reconcile: async (req) => {
+      reconciled.push(req.name);
+    },
+  });
+  return { r, patches, reconciled };
+}
+
+const cm = (labels: Record<string, string>): KubernetesObject => ({
+  metadata: { name: "x", namespace: "team", resourceVersion: "7", labels },
+});
+
+describe("a sharded manager's options", () => {
+  it("refuses leader election beside sharding", () =>
+    expect(() =>
+      createManager({
+        kubeConfig: kubeConfig(),
+        leaderElection: true,
+        leaderElectionID: "x",
+        sharding: { ring: "r", identity: "a" },
+        logger: nopLogger(),
+      }),
+    ).toThrow("leaderElection and sharding exclude each other"));
+
+  it("refuses a ring name that cannot be part of a label key", () =>
+    expect(() => shard({ ring: "GPU_Budget" })).toThrow(
+      'sharding.ring "GPU_Budget" is not a DNS label (lowercase letters, digits and "-", at most 63 characters): it becomes part of the label key shard.alpha.sharding.timebertt.dev/GPU_Budget',
+    ));
+
+  it("refuses an identity that cannot be a Lease name and a label value", () =>
+    expect(() => shard({ identity: "Pod.1" })).toThrow('sharding.identity "Pod.1" is not a DNS label'));
+
+  it("refuses an unknown key or mechanism", () => {
+    expect(() => shard({ key: "name" as "uid" })).toThrow(
+      'sharding.key "name" is unknown; use "namespace" or "uid"',
+    );
+    expect(() => shard({ mechanism: "x" as "label" })).toThrow('sharding.mechanism "x" is unknown');
+  });
+});
+
+describe("a sharded kind", () => {
+  it("is cached by its own selector and this member's shard label", () => {
+    const { s, cacheOptions } = shard({}, { "v1/ConfigMap": { labelSelector: "app=sharded" } });
+    s.shardKind(ConfigMap);
+    expect(cacheOptions.byObject["v1/ConfigMap"]?.labelSelector).toBe(
+      "app=sharded,shard.alpha.sharding.timebertt.dev/gpubudget=shard-a",
+    );
+  });
+
+  it("is cached by the API server's shard selector with the shardSelector mechanism, serving nothing at first", () => {
+    const { s, cacheOptions } = shard({ mechanism: "shardSelector", key: "uid" });
+    s.shardKind(ConfigMap);
+    expect(cacheOptions.byObject["v1/ConfigMap"]?.labelSelector).toBeUndefined();
+    expect(cacheOptions.byObject["v1/ConfigMap"]?.shardSelector?.()).toBe(
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000000001')",
+    );
+  });
+});
+
+describe("a sharded reconciler", () => {
+  it("reconciles an object labelled for this member", async () => {
+    const { r, reconciled, patches } = bound(
+      cm({ "shard.alpha.sharding.timebertt.dev/gpubudget": "shard-a" }),
+    );
+    await r.reconcile({ namespace: "team", name: "x" }, context);
+    expect(reconciled).toEqual(["x"]);
+    expect(patches).toEqual([]);
+  });
+
+  it("skips an object labelled for another member, or gone from its cache", async () => {
+    for (const obj of [
+      cm({ "shard.alpha.sharding.timebertt.dev/gpubudget": "shard-b" }),
+      cm({}),
+      undefined,
+    ]) {
+      const { r, reconciled } = bound(obj);
+      await r.reconcile({ namespace: "team", name: "x" }, context);
+      expect(reconciled).toEqual([]);
+    }
+  });
+
+  it("hands a draining object back instead of reconciling it, on the version it read", async () => {
+    const { r, reconciled, patches } = bound(
+      cm({
+        "shard.alpha.sharding.timebertt.dev/gpubudget": "shard-a",
+        "drain.alpha.sharding.timebertt.dev/gpubudget": "true",
+      }),
+    );
+    await r.reconcile({ namespace: "team", name: "x" }, context);
+    expect(reconciled).toEqual([]);
+    expect(patches).toEqual([
+      {
+        type: "merge",
+        data: {
+          metadata: {
+            resourceVersion: "7",
+            labels: {
+              "shard.alpha.sharding.timebertt.dev/gpubudget": null,
+              "drain.alpha.sharding.timebertt.dev/gpubudget": null,
+            },
+          },
+        },
+      },
+    ]);
+  });
+});
