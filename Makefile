@@ -36,9 +36,9 @@ dist: build ## Pack kbts-<version>.tgz (the CLI, with the runtime tarball inside
 	@node -e 'import("./dist/packaging/pack.js").then((m) => { const t = m.packCheckout(process.cwd()); console.log(t.kbts + "\n" + t.runtime); })'
 
 .PHONY: docs
-docs: install ## Build the kbts book (docs/): generate the reference pages, then the static site into docs/.vitepress/dist.
+docs: install ## Build the kbts book (docs/): generate the reference pages, then the static site into docs/.vitepress/dist (or DOCS_OUT).
 	node --import tsx docs/gen/main.ts
-	npx vitepress build docs
+	npx vitepress build docs $(if $(DOCS_OUT),--outDir "$(DOCS_OUT)")
 
 .PHONY: typecheck
 typecheck: install ## Type-check sources, tests and benchmarks.

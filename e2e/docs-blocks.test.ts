@@ -50,9 +50,13 @@ describe("the book's code blocks", () => {
     expect(unaccounted).toEqual([]);
   });
 
-  it("type-checks every TypeScript block against the built @kbts/runtime", () => {
-    const blocks = allBlocks().filter((b) => b.lang === "ts" && !b.flags.includes("no-check"));
-    expect(blocks.length).toBeGreaterThanOrEqual(7);
+  it("type-checks every TypeScript block of the book and the README against the built @kbts/runtime", () => {
+    const readme = codeBlocks(readFileSync(join(REPO, "README.md"), "utf8"), join(REPO, "README.md"));
+    const blocks = [...allBlocks(), ...readme].filter(
+      (b) => b.lang === "ts" && !b.flags.includes("no-check"),
+    );
+    expect(blocks.length).toBeGreaterThanOrEqual(8);
+    expect(blocks.map((b) => b.file)).toContain("README.md");
     expect(typecheckBlocks(blocks)).toEqual([]);
   }, 120_000);
 

@@ -1,6 +1,6 @@
 /**
- * The kbts book for the docs e2e: built as `make docs` builds it (docs/gen/main.ts, then vitepress
- * build) into a directory of the test's own, and served from it on 127.0.0.1 by a small static server
+ * The kbts book for the docs e2e: built by `make docs` (docs/gen/main.ts, then vitepress build) into
+ * a directory of the test's own, and served from it on 127.0.0.1 by a small static server
  * (what a static host does: a path is its file, `dir/` its index.html, anything else 404.html with 404).
  */
 import { execFileSync } from "node:child_process";
@@ -13,18 +13,13 @@ import { REPO } from "./support/paths.js";
 /** Debian's chromium (`make chromium`); playwright-core drives it and downloads no browser. */
 export const CHROMIUM = "/usr/bin/chromium";
 
-/** Generates the reference pages and builds the site into `outDir`; returns the build's seconds. */
+/** Builds the site with `make docs`, into `outDir` (DOCS_OUT); returns the build's seconds. */
 export function buildSite(outDir: string): number {
   const started = performance.now();
-  execFileSync(process.execPath, ["--import", "tsx", join(REPO, "docs/gen/main.ts")], {
+  execFileSync("make", ["--no-print-directory", "docs", `DOCS_OUT=${outDir}`], {
     cwd: REPO,
     stdio: ["ignore", "ignore", "inherit"],
   });
-  execFileSync(
-    process.execPath,
-    [join(REPO, "node_modules/vitepress/bin/vitepress.js"), "build", "docs", "--outDir", outDir],
-    { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] },
-  );
   return (performance.now() - started) / 1000;
 }
 
