@@ -10,9 +10,18 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { allBlocks, codeBlocks, typecheckBlocks } from "./docs-blocks.js";
+import { buildProgram } from "../src/cli/main.js";
+import {
+  allBlocks,
+  bookPages,
+  codeBlocks,
+  kbtsCommandProblem,
+  shellWords,
+  typecheckBlocks,
+  withIncludes,
+} from "./docs-blocks.js";
 import { REPO } from "./support/paths.js";
-import { runShellSteps } from "./support/readme-blocks.js";
+import { readmeSteps, runShellSteps } from "./support/readme-blocks.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-docs-blocks-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -48,6 +57,34 @@ describe("the book's code blocks", () => {
       }
     }
     expect(unaccounted).toEqual([]);
+  });
+
+  it("writes every kbts command of every shell block (run or not, included READMEs too) as kbts accepts it", () => {
+    const program = buildProgram();
+    const problems: string[] = [];
+    let checked = 0;
+    for (const file of [...bookPages(), join(REPO, "README.md")]) {
+      const page = withIncludes(readFileSync(file, "utf8"), file);
+      const shell = codeBlocks(page, file).filter((b) => SHELL.has(b.lang));
+      for (const step of readmeSteps(shell)) {
+        for (const part of step.command.split(/&&|;|\|/)) {
+          const words = shellWords(part.trim());
+          if (words[0] !== "kbts") continue;
+          checked++;
+          const problem = kbtsCommandProblem(program, words);
+          if (problem) problems.push(`${file.slice(REPO.length)} (block at ${step.line}): ${problem}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(20);
+    // And it would say so: a flag kbts does not have, and a command it does not have.
+    expect(kbtsCommandProblem(program, shellWords("kbts envtest start --cluster &   # a cluster"))).toBe(
+      "kbts envtest start has no option --cluster",
+    );
+    expect(kbtsCommandProblem(program, shellWords("kbts create apis --group x"))).toBe(
+      'no command "kbts create apis"',
+    );
   });
 
   it("type-checks every TypeScript block of the book and the README against the built @kbts/runtime", () => {

@@ -10,6 +10,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import type { Command } from "commander";
 import ts from "typescript";
 import { GENERATED } from "../docs/gen/main.js";
 import { REPO } from "./support/paths.js";
@@ -188,4 +189,76 @@ export function typecheckBlocks(blocks: CodeBlock[]): string[] {
     errors.push(`${where}: ${message}`);
   }
   return errors;
+}
+
+/** The page with each `<!--@include: path{range}-->` replaced by the file it names (the range ignored). */
+export function withIncludes(markdown: string, file: string): string {
+  return markdown.replace(/<!--@include:\s*([^{}\s]+)(\{[^}]*\})?\s*-->/g, (_, path: string) =>
+    readFileSync(join(dirname(file), path), "utf8"),
+  );
+}
+
+/** Shell words of one command line: quotes removed, a trailing `# comment` and `&` dropped. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let quote: string | undefined;
+  let started = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else word += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      started = true;
+    } else if (c === "\\" && line[i + 1] === "\n") i++;
+    else if (/\s/.test(c)) {
+      if (started) words.push(word);
+      word = "";
+      started = false;
+    } else if (c === "#" && !started) break;
+    else {
+      word += c;
+      started = true;
+    }
+  }
+  if (started) words.push(word);
+  while (words.at(-1) === "&" || words.at(-1) === "&&") words.pop();
+  return words;
+}
+
+/**
+ * What is wrong with a `kbts ...` command line for this kbts (undefined when nothing): an unknown
+ * command or an option its command does not have. Commands are not run: this holds the blocks that
+ * cannot run here (a real cluster, Docker) to the CLI too.
+ */
+export function kbtsCommandProblem(program: Command, words: string[]): string | undefined {
+  let cmd = program;
+  let i = 1;
+  for (; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.startsWith("-")) break;
+    const sub = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!sub) {
+      if (cmd.commands.length > 0 && cmd.registeredArguments.length === 0)
+        return `no command "${words.slice(0, i + 1).join(" ")}"`;
+      break;
+    }
+    cmd = sub;
+  }
+  for (const w of words.slice(i)) {
+    if (!w.startsWith("-") || w === "-" || w === "--") continue;
+    const flag = w.split("=")[0]!;
+    const known = [...cmd.options, ...(cmd === program ? [] : program.options)].some(
+      (o) =>
+        o.long === flag ||
+        o.short === flag ||
+        (o.negate && o.long === flag) ||
+        o.long === flag.replace(/^--no-/, "--"),
+    );
+    if (!known && flag !== "--help" && flag !== "-h")
+      return `${words.slice(0, i).join(" ")} has no option ${flag}`;
+  }
+  return undefined;
 }

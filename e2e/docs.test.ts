@@ -68,6 +68,7 @@ describe.sequential("the kbts book in Chromium", () => {
     const ids = new Map<string, Set<string>>();
     const status = new Map<string, number>();
     const links: { from: string; to: string }[] = [];
+    const unresolved: string[] = [];
     const queue = sidebarPages();
     while (queue.length) {
       const path = queue.shift()!;
@@ -78,9 +79,13 @@ describe.sequential("the kbts book in Chromium", () => {
       // Evaluated in the page (a string: this file is type-checked without the DOM's types).
       const found = (await page.evaluate(
         `({ hrefs: [...document.querySelectorAll("a[href]")].map((a) => a.href),
-            ids: [...document.querySelectorAll("[id]")].map((e) => e.id) })`,
-      )) as { hrefs: string[]; ids: string[] };
+            ids: [...document.querySelectorAll("[id]")].map((e) => e.id),
+            html: document.documentElement.outerHTML })`,
+      )) as { hrefs: string[]; ids: string[]; html: string };
       ids.set(path, new Set(found.ids));
+      // An include or code snippet whose file moved leaves its directive or VitePress' complaint.
+      for (const left of ["@include:", "Code snippet path not found", "File not found"])
+        if (found.html.includes(left)) unresolved.push(`${path}: ${left}`);
       for (const href of found.hrefs) {
         if (!href.startsWith(base)) continue;
         links.push({ from: path, to: href });
@@ -99,6 +104,7 @@ describe.sequential("the kbts book in Chromium", () => {
     }
     timings.crawlSeconds = (performance.now() - started) / 1000;
     expect([...new Set(broken)]).toEqual([]);
+    expect(unresolved).toEqual([]);
     expect(status.size).toBeGreaterThanOrEqual(sidebarPages().length);
     expect(links.length).toBeGreaterThan(500);
   }, 300_000);

@@ -4,7 +4,7 @@
  * docs test when it has no help. Each example is the first use of the marker in testdata/markers/
  * (a case compared with controller-gen's output), so it is a marker that is known to work.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { compareStrings } from "../../src/compare.js";
 import { registry } from "../../src/manifests/generators.js";
@@ -134,7 +134,15 @@ export function markersPage(): string {
       out.push(argsTable(def), "");
     }
     const e = ex.get(d.name);
-    if (e) out.push(`Example (\`${e.where}\`):`, "", "```ts", e.line, "```", "");
+    if (e) {
+      out.push(`Example (\`${e.where}\`):`, "", "```ts", e.line, "```", "");
+      const testCase = /^testdata\/markers\/[^/]+/.exec(e.where)?.[0];
+      if (testCase && existsSync(join(REPO, testCase, "expected")))
+        out.push(
+          `What it makes: \`${testCase}/expected/\` (controller-gen's output; kbts writes the same).`,
+          "",
+        );
+    }
   }
   return `${out.join("\n")}\n`;
 }
