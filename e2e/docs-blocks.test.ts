@@ -15,6 +15,7 @@ import {
   allBlocks,
   bookPages,
   codeBlocks,
+  includedFiles,
   kbtsCommandProblem,
   shellWords,
   typecheckBlocks,
@@ -87,13 +88,17 @@ describe("the book's code blocks", () => {
     );
   });
 
-  it("type-checks every TypeScript block of the book and the README against the built @kbts/runtime", () => {
-    const readme = codeBlocks(readFileSync(join(REPO, "README.md"), "utf8"), join(REPO, "README.md"));
-    const blocks = [...allBlocks(), ...readme].filter(
+  it("type-checks every TypeScript block of the book, the READMEs it includes and the README", () => {
+    const others = [...includedFiles(), join(REPO, "README.md")].flatMap((f) =>
+      codeBlocks(readFileSync(f, "utf8"), f),
+    );
+    const blocks = [...allBlocks(), ...others].filter(
       (b) => b.lang === "ts" && !b.flags.includes("no-check"),
     );
-    expect(blocks.length).toBeGreaterThanOrEqual(8);
-    expect(blocks.map((b) => b.file)).toContain("README.md");
+    expect(blocks.length).toBeGreaterThanOrEqual(9);
+    expect(blocks.map((b) => b.file)).toEqual(
+      expect.arrayContaining(["README.md", "testdata/tutorial-crontab/README.md"]),
+    );
     expect(typecheckBlocks(blocks)).toEqual([]);
   }, 120_000);
 

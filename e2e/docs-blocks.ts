@@ -81,6 +81,16 @@ export function allBlocks(): CodeBlock[] {
   return bookPages().flatMap((f) => codeBlocks(readFileSync(f, "utf8"), f));
 }
 
+/** The files the book's pages include (`<!--@include: ...-->`): the tutorials' READMEs; generated parts left out. */
+export function includedFiles(): string[] {
+  const generated = Object.values(GENERATED).map((p) => join(DOCS, p));
+  const out = new Set<string>();
+  for (const page of bookPages())
+    for (const m of readFileSync(page, "utf8").matchAll(/<!--@include:\s*([^{}\s]+)(\{[^}]*\})?\s*-->/g))
+      out.add(join(dirname(page), m[1]!));
+  return [...out].filter((f) => !generated.includes(f)).sort();
+}
+
 const ENTRY_POINTS = ["@kbts/runtime", "@kbts/runtime/envtest", "@kbts/runtime/fake"];
 
 const OPTIONS: ts.CompilerOptions = {
@@ -191,11 +201,16 @@ export function typecheckBlocks(blocks: CodeBlock[]): string[] {
   return errors;
 }
 
-/** The page with each `<!--@include: path{range}-->` replaced by the file it names (the range ignored). */
+/**
+ * The page with each `<!--@include: path{range}-->` replaced by the file it names (the range ignored);
+ * a generated part (docs/parts, written by `make docs`) is left out: it holds no kbts command.
+ */
 export function withIncludes(markdown: string, file: string): string {
-  return markdown.replace(/<!--@include:\s*([^{}\s]+)(\{[^}]*\})?\s*-->/g, (_, path: string) =>
-    readFileSync(join(dirname(file), path), "utf8"),
-  );
+  const generated = Object.values(GENERATED).map((p) => join(DOCS, p));
+  return markdown.replace(/<!--@include:\s*([^{}\s]+)(\{[^}]*\})?\s*-->/g, (_, path: string) => {
+    const included = join(dirname(file), path);
+    return generated.includes(included) ? "" : readFileSync(included, "utf8");
+  });
 }
 
 /** Shell words of one command line: quotes removed, a trailing `# comment` and `&` dropped. */
