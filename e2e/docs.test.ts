@@ -120,6 +120,9 @@ describe.sequential("the kbts book in Chromium", () => {
     await page.goto(`${base}/reference/cli.html`);
     expect(await page.locator("h3#kbts-create-api").textContent()).toContain("kbts create api");
     expect(await page.locator("main").textContent()).toContain("--domain <domain>");
+    await page.goto(`${base}/reference/runtime/index-1.html`);
+    expect(await page.locator("h1").textContent()).toContain("@kbts/runtime");
+    expect(await page.locator("main").textContent()).toContain("controllerManagedBy");
     await context.close();
   });
 

@@ -6,7 +6,7 @@
  * None of them is committed (.gitignore), so none can drift from the code.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { benchSection } from "./bench.js";
 import { cliPage } from "./cli.js";
@@ -41,7 +41,41 @@ export function generate(options: { runtimeApi?: boolean } = {}): void {
       [join(REPO, "node_modules/typedoc/bin/typedoc"), "--options", join(DOCS, "gen/typedoc.json")],
       { cwd: REPO, stdio: "inherit" },
     );
+    nameRuntimeModules(join(DOCS, GENERATED.runtime));
   }
+}
+
+/**
+ * TypeDoc names each entry point after its file (index, envtest, ...): the pages say the import path
+ * a reader writes instead (`@kbts/runtime`, `@kbts/runtime/envtest`), and the main module comes first.
+ */
+function nameRuntimeModules(dir: string): void {
+  const importPath = (module: string) => (module === "index" ? "@kbts/runtime" : `@kbts/runtime/${module}`);
+  for (const file of readdirSync(dir)) {
+    if (file === "index.md" || !file.endsWith(".md")) continue;
+    const path = join(dir, file);
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace(/^# (\w+)\n/, (_, m: string) => `# ${importPath(m)}\n`),
+    );
+  }
+  const index = join(dir, "index.md");
+  const links = [...readFileSync(index, "utf8").matchAll(/^- \[(\w+)\]\(([^)]+)\)$/gm)]
+    .map(([, m, href]) => ({ name: importPath(m!), href: href! }))
+    .sort((a, b) =>
+      a.name === "@kbts/runtime" ? -1 : b.name === "@kbts/runtime" ? 1 : a.name < b.name ? -1 : 1,
+    );
+  writeFileSync(
+    index,
+    [
+      "# @kbts/runtime API",
+      "",
+      "Generated from the TSDoc of every export (TypeDoc), one page per import path:",
+      "",
+      ...links.map((l) => `- [\`${l.name}\`](${l.href})`),
+      "",
+    ].join("\n"),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) generate();
