@@ -6,7 +6,7 @@
  * not (Docker, a real cluster, a published package, a hand edit, a package kbts does not depend on).
  * The quick start's flow was kbts' README's "Using kbts" block; it runs here now, and only here.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -117,6 +117,17 @@ describe("the book's code blocks", () => {
       expect.stringMatching(/^docs\/guide\/x\.md:5: Property 'startEverything' does not exist/),
     ]);
   }, 120_000);
+});
+
+describe("the README, the book's front door", () => {
+  it("links only to pages and files that exist", () => {
+    const readme = readFileSync(join(REPO, "README.md"), "utf8");
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)\s]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((t) => !/^[a-z]+:/.test(t));
+    expect(targets.length).toBeGreaterThanOrEqual(15);
+    expect(targets.filter((t) => !existsSync(join(REPO, t)))).toEqual([]);
+  });
 });
 
 describe.sequential("the book's shell blocks, run as written against a local control plane", () => {
