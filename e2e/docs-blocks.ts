@@ -118,8 +118,11 @@ function program(files: Map<string, string>): ts.Program {
   return ts.createProgram([...files.keys()], OPTIONS, host);
 }
 
-/** The names each entry point exports (values and types), first entry point first. */
+let exportsCache: Map<string, string> | undefined;
+
+/** The names each entry point exports (values and types), first entry point first; read once per process. */
 function runtimeExports(): Map<string, string> {
+  if (exportsCache) return exportsCache;
   const file = join(DOCS, "__exports.ts");
   const p = program(
     new Map([[file, ENTRY_POINTS.map((m, i) => `import * as m${i} from "${m}";`).join("\n")]]),
@@ -134,6 +137,7 @@ function runtimeExports(): Map<string, string> {
     for (const e of checker.getExportsOfModule(symbol))
       if (!names.has(e.name)) names.set(e.name, ENTRY_POINTS[i]!);
   });
+  exportsCache = names;
   return names;
 }
 
