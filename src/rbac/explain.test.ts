@@ -41,8 +41,12 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     expect(out).toMatch(
       /^ {2}list resourceclaims\.resource\.k8s\.io: used by client\.list\(ResourceClaimKind\) at /m,
     );
+    // A Queue budget's release removes its gate from a pod: guarded to the pod's spec.
+    expect(out).toMatch(
+      /^ {2}patch pods: used by this\.options\.client\.patch\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+\n {4}guarded: may change only spec \(/m,
+    );
     expect(out).not.toContain("warning:");
-    expect(lines.at(-2)).toBe("explain-rbac: 6 markers, 16 permissions, 0 warnings");
+    expect(lines.at(-2)).toBe("explain-rbac: 8 markers, 19 permissions, 0 warnings");
   });
 
   it("warns of a cluster-wide write on a core kind that no guard narrows", async () => {
@@ -51,7 +55,7 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     cpSync(golden("project-gpubudget"), dir, { recursive: true, filter: (p) => !p.includes("node_modules") });
     const file = join(dir, CONTROLLER);
     const text = readFileSync(file, "utf8");
-    writeFileSync(file, text.replace(/^\/\/ \+kbts:guard:.*\n/m, ""));
+    writeFileSync(file, text.replace(/^\/\/ \+kbts:guard:groups="",resources=namespaces.*\n/m, ""));
     const out = await explain(dir);
     expect(out).toContain(
       "  patch namespaces: used by this.client.patch(Namespace) at internal/controller/gpubudget_controller.ts:",
