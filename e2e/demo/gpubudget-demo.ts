@@ -163,7 +163,88 @@ async function main(): Promise<void> {
   }, 20_000);
   process.stdout.write(`$ kubectl apply -f g2.yaml   # asks for 6 nvidia.com/gpu\n${refusal}\n`);
 
-  heading("5. A few metric lines from the operator's /metrics");
+  heading("5. Switch the budget to Queue: a pod over the cap waits in line, and goes when GPUs free up");
+  await cp.kubectl(
+    [
+      "patch",
+      "gb",
+      "team-a-budget",
+      "-n",
+      "team-a",
+      "--type=merge",
+      "-p",
+      '{"spec":{"enforcement":"Queue"}}',
+    ],
+    { show: true },
+  );
+  await cp.kubectl(
+    ["wait", "gb", "team-a-budget", "-n", "team-a", "--for=condition=Enforcing", "--timeout=60s"],
+    { show: true },
+  );
+  // The Pod defaulter reads budgets from the operator's cache: wait until a new pod is gated.
+  await eventually(async () => {
+    await cp!.kubectl(["apply", "-f", "-"], { input: gpuPodManifest("team-a", "g3", 4) });
+    const gates = await cp!.kubectl([
+      "get",
+      "pod",
+      "g3",
+      "-n",
+      "team-a",
+      "-o",
+      "jsonpath={.metadata.annotations}",
+    ]);
+    if (!gates.stdout.includes("queued-at")) {
+      await cp!.kubectl(["delete", "pod", "g3", "-n", "team-a", "--wait=false"]);
+      throw new Error("pod g3 was created before the operator saw enforcement: Queue");
+    }
+  }, 20_000);
+  process.stdout.write("$ kubectl apply -f g3.yaml   # asks for 4 nvidia.com/gpu: fits, released at once\n");
+  await waitFor("4", "True");
+  await cp.kubectl(["apply", "-f", "-"], { show: true, input: gpuPodManifest("team-a", "g4", 2) });
+  await eventually(async () => {
+    const out = await cp!.kubectl([
+      "get",
+      "gb",
+      "team-a-budget",
+      "-n",
+      "team-a",
+      "-o",
+      "jsonpath={.status.queuedGPUs}",
+    ]);
+    if (out.stdout.trim() !== "2") throw new Error(`queuedGPUs is "${out.stdout.trim()}", waiting for 2`);
+  }, 30_000);
+  await cp.kubectl(["get", "gb", "-n", "team-a"], { show: true });
+  await cp.kubectl(["get", "pod", "g4", "-n", "team-a", "-o", 'jsonpath={.spec.schedulingGates}{"\\n"}'], {
+    show: true,
+  });
+  await cp.kubectl(["get", "events", "-n", "team-a", "--field-selector", "involvedObject.name=g4"], {
+    show: true,
+  });
+  heading("6. g3 finishes: g4's turn comes, the operator removes its gate");
+  await cp.kubectl(
+    [
+      "patch",
+      "pod",
+      "g3",
+      "-n",
+      "team-a",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"phase":"Succeeded"}}',
+    ],
+    { show: true },
+  );
+  await waitFor("2", "True");
+  await cp.kubectl(["get", "gb", "-n", "team-a"], { show: true });
+  await cp.kubectl(
+    ["get", "events", "-n", "team-a", "--field-selector", "involvedObject.name=g4,reason=Released"],
+    {
+      show: true,
+    },
+  );
+
+  heading("7. A few metric lines from the operator's /metrics");
   const text = await operator.metrics();
   const lines = text
     .split("\n")
