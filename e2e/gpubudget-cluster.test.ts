@@ -10,10 +10,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
 import { CLUSTER_CONTROLLERS } from "../runtime/src/envtest/index.js";
 import { eventually } from "./support/eventually.js";
-import { budgetStatus, expectBudgetStatus, expectEnforcing, QUEUE_GATE } from "./support/gpubudget.js";
+import {
+  budgetStatus,
+  deployedObjects,
+  expectBudgetStatus,
+  expectEnforcing,
+  QUEUE_GATE,
+} from "./support/gpubudget.js";
 import {
   budgetManifest,
   buildProject,
@@ -387,11 +392,9 @@ describe("GPUBudget enforcement: Queue", () => {
     for (const p of await pods(ns, "app=train")) expect(p.spec.nodeName).toBeUndefined();
 
     // The gate is the operator's: a tenant who may update pods cannot remove it to jump the line.
-    const out = await kubectl(["kustomize", join(project, "config/default")]);
-    const guard = out.stdout
-      .split(/^---$/m)
-      .map((d) => parseYaml(d) as { metadata?: { name?: string } } | null)
-      .filter((d) => d?.metadata?.name === "gpubudget-queue-gate-guard");
+    const guard = (await deployedObjects(kubectl, project)).filter(
+      (d) => d.metadata?.name === "gpubudget-queue-gate-guard",
+    );
     expect(guard).toHaveLength(2); // the policy and its binding
     await kubectl(["apply", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
     await kubectl(["create", "role", "pod-editor", "-n", ns, "--verb=get,patch,update", "--resource=pods"]);

@@ -19,6 +19,7 @@ import { eventually } from "./support/eventually.js";
 import {
   type BudgetStatus,
   budgetStatus,
+  deployedObjects,
   ENFORCEMENT_LABEL,
   enforcementLabel,
   enforcingCondition,
@@ -97,8 +98,7 @@ describe("the scaffolded GPUBudget project", () => {
   });
 
   it("patches the webhook's namespaceSelector and matchConditions in through kustomize", async () => {
-    const out = await kubectl(["kustomize", join(project, "config/default")]);
-    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    const docs = await deployedObjects(kubectl, project);
     const config = docs.find((d) => d?.kind === "ValidatingWebhookConfiguration") as {
       webhooks: {
         name: string;
@@ -135,8 +135,7 @@ describe("the scaffolded GPUBudget project", () => {
   });
 
   it("installs the budget-full admission policy with the webhook, bound to Deny namespaces", async () => {
-    const out = await kubectl(["kustomize", join(project, "config/default")]);
-    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    const docs = await deployedObjects(kubectl, project);
     type Doc = { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
     const full = docs.filter((d) => JSON.stringify(d?.metadata ?? {}).includes("budget-full")) as Doc[];
     const policy = full.find((d) => d.kind === "ValidatingAdmissionPolicy");
@@ -162,8 +161,7 @@ describe("the scaffolded GPUBudget project", () => {
   });
 
   it("installs the write guard of its namespace label with make deploy's kustomize", async () => {
-    const out = await kubectl(["kustomize", join(project, "config/default")]);
-    const docs = out.stdout.split(/^---$/m).map((d) => parseYaml(d) as Record<string, unknown>);
+    const docs = await deployedObjects(kubectl, project);
     type Policy = {
       metadata: { name: string };
       spec: { policyName?: string; matchConditions?: { expression: string }[] };
@@ -425,11 +423,9 @@ describe("one operator", () => {
     await namespace("guarded");
     await apply(budgetManifest("guarded", "cap", 1, { enforcement: "Deny" }));
     await enforcing("guarded", "cap");
-    const out = await kubectl(["kustomize", join(project, "config/default")]);
-    const guard = out.stdout
-      .split(/^---$/m)
-      .map((d) => parseYaml(d) as { metadata?: { name?: string } } | null)
-      .filter((d) => d?.metadata?.name === "gpubudget-enforcement-label-guard");
+    const guard = (await deployedObjects(kubectl, project)).filter(
+      (d) => d.metadata?.name === "gpubudget-enforcement-label-guard",
+    );
     expect(guard).toHaveLength(2); // the policy and its binding
     await kubectl(["apply", "-f", "-"], guard.map((d) => JSON.stringify(d)).join("\n"));
     // A tenant who may edit namespaces (RBAC alone cannot say "but not that label").

@@ -72,6 +72,49 @@ async function waitFor(allocated: string, ready: string): Promise<void> {
   }, 30_000);
 }
 
+/**
+ * Switches team-a's budget to `mode` and waits for its Enforcing condition: only namespaces holding a
+ * Deny or Queue budget are sent to the Pod webhooks, and the condition turns True once the operator has
+ * labelled team-a so.
+ */
+async function enforce(mode: "Deny" | "Queue"): Promise<void> {
+  await cp!.kubectl(
+    [
+      "patch",
+      "gb",
+      "team-a-budget",
+      "-n",
+      "team-a",
+      "--type=merge",
+      "-p",
+      `{"spec":{"enforcement":"${mode}"}}`,
+    ],
+    { show: true },
+  );
+  await cp!.kubectl(
+    ["wait", "gb", "team-a-budget", "-n", "team-a", "--for=condition=Enforcing", "--timeout=60s"],
+    { show: true },
+  );
+}
+
+/** A pod finishes: phase Succeeded, through the status subresource (no kubelet here to do it). */
+async function finish(pod: string): Promise<void> {
+  await cp!.kubectl(
+    [
+      "patch",
+      "pod",
+      pod,
+      "-n",
+      "team-a",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      '{"status":{"phase":"Succeeded"}}',
+    ],
+    { show: true },
+  );
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   process.stdout.write(`kbts demo on node ${process.version}\n`);
@@ -119,34 +162,12 @@ async function main(): Promise<void> {
   });
 
   heading("3. The pod finishes (phase Succeeded, via the status subresource): the budget is back to 0");
-  await cp.kubectl(
-    [
-      "patch",
-      "pod",
-      "g1",
-      "-n",
-      "team-a",
-      "--subresource=status",
-      "--type=merge",
-      "-p",
-      '{"status":{"phase":"Succeeded"}}',
-    ],
-    { show: true },
-  );
+  await finish("g1");
   await waitFor("0", "True");
   await cp.kubectl(["get", "gb", "-n", "team-a"], { show: true });
 
   heading("4. Switch the budget to Deny: the Pod webhook refuses a pod over the cap");
-  await cp.kubectl(
-    ["patch", "gb", "team-a-budget", "-n", "team-a", "--type=merge", "-p", '{"spec":{"enforcement":"Deny"}}'],
-    { show: true },
-  );
-  // Only namespaces holding a Deny budget are sent to the webhook: the operator labels team-a, and the
-  // budget's Enforcing condition turns True once it has.
-  await cp.kubectl(
-    ["wait", "gb", "team-a-budget", "-n", "team-a", "--for=condition=Enforcing", "--timeout=60s"],
-    { show: true },
-  );
+  await enforce("Deny");
   await cp.kubectl(["get", "gb", "-n", "team-a", "-o", "wide"], { show: true });
   // The webhook reads budgets from the operator's cache: wait until it has seen Deny.
   let refusal = "";
@@ -164,23 +185,7 @@ async function main(): Promise<void> {
   process.stdout.write(`$ kubectl apply -f g2.yaml   # asks for 6 nvidia.com/gpu\n${refusal}\n`);
 
   heading("5. Switch the budget to Queue: a pod over the cap waits in line, and goes when GPUs free up");
-  await cp.kubectl(
-    [
-      "patch",
-      "gb",
-      "team-a-budget",
-      "-n",
-      "team-a",
-      "--type=merge",
-      "-p",
-      '{"spec":{"enforcement":"Queue"}}',
-    ],
-    { show: true },
-  );
-  await cp.kubectl(
-    ["wait", "gb", "team-a-budget", "-n", "team-a", "--for=condition=Enforcing", "--timeout=60s"],
-    { show: true },
-  );
+  await enforce("Queue");
   // The Pod defaulter reads budgets from the operator's cache: wait until a new pod is gated.
   await eventually(async () => {
     await cp!.kubectl(["apply", "-f", "-"], { input: gpuPodManifest("team-a", "g3", 4) });
@@ -221,20 +226,7 @@ async function main(): Promise<void> {
     show: true,
   });
   heading("6. g3 finishes: g4's turn comes, the operator removes its gate");
-  await cp.kubectl(
-    [
-      "patch",
-      "pod",
-      "g3",
-      "-n",
-      "team-a",
-      "--subresource=status",
-      "--type=merge",
-      "-p",
-      '{"status":{"phase":"Succeeded"}}',
-    ],
-    { show: true },
-  );
+  await finish("g3");
   await waitFor("2", "True");
   await cp.kubectl(["get", "gb", "-n", "team-a"], { show: true });
   await cp.kubectl(

@@ -1,5 +1,7 @@
 /** Reading a GPUBudget's status through kubectl, as the GPUBudget e2e files check it. */
+import { join } from "node:path";
 import { expect } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { eventually } from "./eventually.js";
 
 /** kubectl against the test's control plane; throws on a non-zero exit. */
@@ -96,4 +98,15 @@ export async function enforcementLabel(kubectl: Kubectl, namespace: string): Pro
   return (JSON.parse(out.stdout) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.[
     ENFORCEMENT_LABEL
   ];
+}
+
+/** A manifest as `make deploy` applies it: `kubectl kustomize config/default` of the project, one object each. */
+export type DeployedObject = { kind?: string; metadata?: { name?: string } } & Record<string, unknown>;
+
+export async function deployedObjects(kubectl: Kubectl, project: string): Promise<DeployedObject[]> {
+  const out = await kubectl(["kustomize", join(project, "config/default")]);
+  return out.stdout
+    .split(/^---$/m)
+    .map((d) => parseYaml(d) as DeployedObject | null)
+    .filter((d): d is DeployedObject => d !== null);
 }
