@@ -12,7 +12,9 @@
  */
 import {
   copyFileSync,
+  cpSync,
   createWriteStream,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -138,6 +140,9 @@ describe("a fresh clone with empty caches: the README's two commands", () => {
           // A suite that did not run has no results; the exit code below says why.
         }
       }
+      // The docs e2e's screenshots (the home page, a reference page) are this run's output too.
+      const shots = join(clone, ".test-results/docs");
+      if (existsSync(shots)) cpSync(shots, join(REPO, ".test-results/docs"), { recursive: true });
       expect(test.exitCode, test.tail).toBe(0);
       const suites = readResults(results, ["unit", "unit-lts", "integration", "e2e"]);
       const summary = summarize(suites, clone);
