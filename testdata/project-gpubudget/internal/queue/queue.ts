@@ -269,12 +269,19 @@ export class QueueReleaser {
         }),
       );
     }
-    // What is left in line, per budget, and each waiting pod told where it stands once.
+    // What is left in line, per budget, and each waiting pod told where it stands when that changes. A
+    // gang still gathering its pods waits but holds no place in line.
     const states = new Map<string, QueueState>(queue.map((b) => [b.name, { queuedMilli: 0, queuedPods: 0 }]));
-    let position = 0;
     const waiting = line.filter((u) => !u.pods.every((p) => released.has(p.metadata?.uid ?? "")));
+    const inLine = waiting.filter((u) => !u.incomplete);
+    const inUse = queue
+      .map((b) => {
+        let milli = b.countedMilli;
+        for (const pod of pods) if (released.has(pod.metadata?.uid ?? "")) milli += b.milliOf(pod);
+        return `${b.name} ${formatGPUs(milli)}/${b.maxMilli / 1000} in use`;
+      })
+      .join(", ");
     for (const unit of waiting) {
-      position += 1;
       for (const pod of unit.pods) {
         for (const b of queue) {
           const milli = b.milliOf(pod);
@@ -288,18 +295,15 @@ export class QueueReleaser {
         const uid = pod.metadata?.uid ?? "";
         const why = unit.incomplete
           ? `waiting for the rest of its gang (${unit.key})`
-          : `waiting for GPUs: position ${position} of ${waiting.length} in line`;
+          : `waiting for GPUs: position ${inLine.indexOf(unit) + 1} of ${inLine.length} in line`;
         if (this.told.get(uid) === why) continue;
         this.told.set(uid, why);
-        const use = queue
-          .map((b) => `${b.name} ${formatGPUs(b.countedMilli)}/${b.maxMilli / 1000} in use`)
-          .join(", ");
-        recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why} (${use})`);
+        recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why} (${inUse})`);
         await this.setCondition(
           pod,
           "True",
           unit.incomplete ? "WaitingForGang" : "WaitingForGPUs",
-          `${why} (${use})`,
+          `${why} (${inUse})`,
         );
       }
     }
