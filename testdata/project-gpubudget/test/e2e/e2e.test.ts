@@ -215,9 +215,11 @@ describe.sequential("Manager", () => {
    * narrows them adds here how to make one they receive. Other kinds send their sample, or a plain Pod.
    */
   const webhookCheckManifests: Record<string, () => Promise<string>> = {
-    // The Pod webhook receives only pods that ask for an extended resource, in namespaces a Deny budget
-    // labels (config/webhook/pod_namespace_selector_patch.yaml): a Deny budget in a namespace of its own,
-    // the operator's label on that namespace, then a pod there asking for more GPUs than the budget allows.
+    // The Pod webhooks receive only pods that ask for an extended resource, in namespaces a Deny or Queue
+    // budget labels (config/webhook/pod_*_patch.yaml): a Deny budget and a Queue budget in a namespace of
+    // their own (so both the validator and the defaulter are called), the operator's label on that
+    // namespace, then a pod there asking for more GPUs than the Deny budget allows. The Queue budget's
+    // selector leaves the pod out, so it is not gated and the Deny budget refuses it.
     "v1/Pod": async () => {
       const checked = "gpubudget-e2e-webhook-check";
       await kubectl(
@@ -233,12 +235,18 @@ describe.sequential("Manager", () => {
               metadata: { name: "e2e-webhook-check", namespace: checked },
               spec: { maxGPUs: 1, resourceName: "nvidia.com/gpu", enforcement: "Deny" },
             },
+            {
+              apiVersion: "capacity.lab.example.com/v1alpha1",
+              kind: "GPUBudget",
+              metadata: { name: "e2e-webhook-check-queue", namespace: checked },
+              spec: { maxGPUs: 8, enforcement: "Queue", selector: { matchLabels: { queue: "e2e" } } },
+            },
           ],
         }),
       );
       await eventually(async () => {
         const { metadata } = JSON.parse(await kubectl(["get", "namespace", checked, "-o", "json"]));
-        expect(metadata.labels?.["capacity.lab.example.com/gpubudget-enforcement"]).toBe("Deny");
+        expect(metadata.labels?.["capacity.lab.example.com/gpubudget-enforcement"]).toBe("DenyAndQueue");
       });
       return JSON.stringify({
         apiVersion: "v1",
