@@ -306,7 +306,8 @@ export class GPUBudgetReconciler implements Reconciler {
 
   /**
    * Whether the namespace's ENFORCEMENT_LABEL (in the cache) sends its pods to the webhook this budget
-   * needs: the Pod validator for a Deny budget (label Deny), the Pod defaulter for a Queue budget (Deny or Queue).
+   * needs: the Pod validator for a Deny budget (label Deny or DenyAndQueue), the Pod defaulter for a Queue
+   * budget (Queue or DenyAndQueue).
    */
   private async namespaceEnforced(name: string, budget: GPUBudget): Promise<boolean> {
     try {
@@ -363,7 +364,7 @@ function enforcingCondition(
         reason: "NamespaceLabelled",
         message: queue
           ? `the Pod webhook gates the budget's pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL})`
-          : `the Pod webhook checks pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL}=Deny)`,
+          : `the Pod webhook checks pods in namespace ${namespace} (label ${ENFORCEMENT_LABEL})`,
         observedGeneration: generation,
       }
     : {
