@@ -32,7 +32,13 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
-import { POD_GROUP_LABEL, POD_GROUP_SIZE_ANNOTATION, QUEUE_GATE, QUEUED_CONDITION } from "../queue/queue.js";
+import {
+  isQueued,
+  POD_GROUP_LABEL,
+  POD_GROUP_SIZE_ANNOTATION,
+  QUEUE_GATE,
+  QUEUED_CONDITION,
+} from "../queue/queue.js";
 import { setupPodWebhookWithManager } from "../webhook/v1/pod_webhook.js";
 import { setupGPUBudgetController } from "./gpubudget_controller.js";
 
@@ -213,7 +219,7 @@ const PriorityClass = defineKind<KubernetesObject & { value: number }>({
 async function gated(ns: string): Promise<string[]> {
   const pods = await client.list(Pod, { namespace: ns });
   return pods
-    .filter((p) => p.spec?.schedulingGates?.some((g) => g.name === QUEUE_GATE))
+    .filter(isQueued)
     .map((p) => p.metadata?.name ?? "")
     .sort();
 }

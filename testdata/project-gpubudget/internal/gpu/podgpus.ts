@@ -107,6 +107,11 @@ export function podGPUs(pod: Pod, resource: string): number {
 /** The scheduling gate a Queue budget's pods wait behind until the operator releases them (internal/queue). */
 export const QUEUE_GATE = "capacity.lab.example.com/gpubudget-queue";
 
+/** Whether the pod waits behind QUEUE_GATE (the operator's gate; other gates are left alone). */
+export function isQueued(pod: Pod): boolean {
+  return (pod.spec?.schedulingGates ?? []).some((g) => g.name === QUEUE_GATE);
+}
+
 /**
  * Until when (ms since the epoch) a pod counts, by ResourceQuota's rule (QuotaV1Pod): a Succeeded or
  * Failed pod never counts (0). Any other phase counts, Unknown included (a node that stopped reporting
@@ -118,7 +123,7 @@ export function countsUntil(pod: Pod): number {
   const phase = pod.status?.phase;
   if (phase === "Succeeded" || phase === "Failed") return 0;
   // A pod waiting in a Queue budget's line is not scheduled and holds nothing; it counts once released.
-  if (pod.spec?.schedulingGates?.some((g) => g.name === QUEUE_GATE)) return 0;
+  if (isQueued(pod)) return 0;
   const deletion = pod.metadata?.deletionTimestamp;
   const grace = pod.metadata?.deletionGracePeriodSeconds;
   if (deletion === undefined || deletion === null || grace === undefined || grace === null)

@@ -17,6 +17,7 @@ limitations under the License.
 import {
   type Client,
   type EventRecorder,
+  isInvalid,
   isNotFound,
   Job,
   jsonPatch,
@@ -29,6 +30,7 @@ import {
   budgetResources,
   formatGPUs,
   isCounted,
+  isQueued,
   podMilliGPUs,
   QUEUE_GATE,
   selectorMatches,
@@ -73,12 +75,7 @@ export const QUEUED_AT_ANNOTATION = "capacity.lab.example.com/queued-at";
 /** The Job controller's label on its pods, and its owner kind. */
 const JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
-export { QUEUE_GATE };
-
-/** Whether the pod waits behind QUEUE_GATE (the operator's gate; other gates are left alone). */
-export function isQueued(pod: Pod): boolean {
-  return (pod.spec?.schedulingGates ?? []).some((g) => g.name === QUEUE_GATE);
-}
+export { isQueued, QUEUE_GATE };
 
 export function isQueueBudget(budget: GPUBudget): boolean {
   return budget.spec?.enforcement === "Queue";
@@ -361,7 +358,7 @@ export class QueueReleaser {
       return true;
     } catch (err) {
       // Gone, or changed since the list: the next reconcile decides again from a fresh list.
-      if (isNotFound(err) || (err as { statusCode?: number }).statusCode === 422) return false;
+      if (isNotFound(err) || isInvalid(err)) return false;
       throw err;
     }
   }

@@ -42,8 +42,8 @@ export class PodQueueDefaulter implements CustomDefaulter<Pod> {
 
   async default(pod: Pod, req?: AdmissionRequest<Pod>): Promise<void> {
     const namespace = pod.metadata?.namespace ?? req?.namespace;
+    // A pod already behind the gate is not counted (it holds nothing), so it is left as it is.
     if (!namespace || !isCounted(pod)) return;
-    if (pod.spec?.schedulingGates?.some((g) => g.name === QUEUE_GATE)) return;
     // A pod bound by spec.nodeName skips the scheduler and cannot carry a gate: the Pod validator checks
     // it against the Queue budget as a Deny budget would (budget_check.ts).
     if (pod.spec?.nodeName) return;
