@@ -6,9 +6,23 @@
 export const TIME_ENCODINGS = ["epoch", "millis", "nano", "iso8601", "rfc3339", "rfc3339nano"] as const;
 export type TimeEncoding = (typeof TIME_ENCODINGS)[number];
 
-/** Wall-clock time in milliseconds with sub-millisecond digits (Date.now() has none). */
-function nowMs(): number {
-  return performance.timeOrigin + performance.now();
+/**
+ * performance.now() gives the sub-millisecond digits Date.now() lacks, but it is a monotonic clock: it
+ * drifts from the wall clock (NTP slews, a suspended VM), by seconds in a long-lived process, so
+ * timeOrigin + now() alone would stamp lines with the wrong time. The offset between the two clocks is
+ * taken again whenever they disagree by a millisecond or more.
+ */
+let monotonicToWall = Date.now() - performance.now();
+
+/** Wall-clock time in milliseconds with sub-millisecond digits, within 1 ms of Date.now(). */
+export function nowMs(): number {
+  const wall = Date.now();
+  let ms = performance.now() + monotonicToWall;
+  if (ms < wall || ms >= wall + 1) {
+    monotonicToWall = wall - performance.now();
+    ms = performance.now() + monotonicToWall;
+  }
+  return ms;
 }
 
 /** Nanoseconds since the epoch; exact as far as the clock goes (a double cannot hold them). */
