@@ -78,6 +78,69 @@ export interface GPUBudgetReservation {
   expiresAt: string;
 }
 
+// GPUBudgetGPUHours is a budget of GPU time over a window.
+export interface GPUBudgetGPUHours {
+  // limit is the GPU-hours the window allows, a decimal written as a string: "500", "0.5".
+  // +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,3})?$`
+  // +kubebuilder:validation:MaxLength=16
+  limit: string;
+
+  // window is rolling, a whole number of hours up to 744 (31 days) such as "168h" (the ledger keeps
+  // GPU time by the hour, so the window moves by the hour), or a calendar period in UTC: "daily",
+  // "weekly" (from Monday) or "monthly".
+  // +kubebuilder:validation:Pattern=`^([1-9][0-9]{0,2}h|daily|weekly|monthly)$`
+  // +kubebuilder:validation:MaxLength=8
+  // +kubebuilder:validation:XValidation:rule="!self.endsWith('h') || int(self.substring(0, self.size() - 1)) <= 744",message="a rolling window is at most 744h (31 days); use monthly for longer"
+  window: string;
+
+  // warningPercent is the share of limit at which the GPUHoursAvailable condition turns to
+  // NearLimit and a GPUHoursWarning event is recorded. Default 80.
+  // +kubebuilder:validation:Minimum=1
+  // +kubebuilder:validation:Maximum=100
+  // +kubebuilder:default=80
+  // +optional
+  warningPercent?: int32;
+}
+
+// GPUBudgetGPUHoursPeriod is the GPU time of finished pods charged to one hour (rolling windows) or one
+// calendar period.
+export interface GPUBudgetGPUHoursPeriod {
+  // start is when the hour or period starts.
+  start: string;
+  // milliGPUSeconds is the GPU time charged to it, in thousandths of a GPU times seconds (exact: pod
+  // times are whole seconds and GPUs whole thousandths).
+  // +kubebuilder:validation:Minimum=0
+  milliGPUSeconds: int64;
+}
+
+// GPUBudgetGPUHoursStatus is the GPU-hour ledger and what it adds up to. It lives in the budget's status
+// because a status write is atomic: the hours a finished pod adds and its uid in recordedPods are
+// written together, with the budget's resourceVersion as precondition, so a pod is charged once, by
+// whichever leader writes first. It grows with the hours of the window (at most 745 periods) and with
+// the finished pods that still exist (a Job's pods until they are deleted), not with the pods ever run.
+export interface GPUBudgetGPUHoursStatus {
+  // usedGPUHours is the GPU time used in the current window when observedAt was written: finished pods
+  // (periods) plus the running pods up to then, a decimal with 3 places.
+  usedGPUHours: string;
+  // remainingGPUHours is limit minus usedGPUHours, never below 0.
+  remainingGPUHours: string;
+  // windowStart is when the current window starts.
+  windowStart: string;
+  // observedAt is when usedGPUHours was computed.
+  observedAt: string;
+  // periods is the ledger: the GPU time of finished pods, by hour or calendar period, inside the window.
+  // +listType=map
+  // +listMapKey=start
+  // +kubebuilder:validation:MaxItems=745
+  // +optional
+  periods?: GPUBudgetGPUHoursPeriod[];
+  // recordedPods are the uids of finished pods whose time is in periods, kept while the pod exists so
+  // that it is never charged twice; a uid goes once the API server no longer has the pod.
+  // +listType=set
+  // +optional
+  recordedPods?: string[];
+}
+
 // GPUBudgetSpec caps the GPUs the pods and ResourceClaims of one namespace (or those a selector picks in it) may hold.
 // +kubebuilder:validation:XValidation:rule="!self.resourceName.startsWith('kubernetes.io/') && !self.resourceName.contains('.kubernetes.io/') && !self.resourceName.startsWith('requests.')",message="resourceName must be an extended resource such as nvidia.com/gpu, not a native kubernetes.io resource",fieldPath=".resourceName"
 export interface GPUBudgetSpec {
@@ -127,6 +190,13 @@ export interface GPUBudgetSpec {
   // +kubebuilder:default=Report
   // +optional
   enforcement?: Enforcement;
+
+  // gpuHours caps the GPU time the selected pods may use in a window, on top of maxGPUs: GPUs held ×
+  // the time from the pod's start (status.startTime) to its end, weights applied. When the window's
+  // hours are spent the budget acts by its enforcement: Deny refuses new pods, Queue keeps them waiting,
+  // Report says so. Running pods are never stopped.
+  // +optional
+  gpuHours?: GPUBudgetGPUHours;
 }
 
 // GPUBudgetStatus is what the controller observed.
@@ -196,10 +266,16 @@ export interface GPUBudgetStatus {
   // +optional
   idleGPUs?: int32;
 
+  // gpuHours is the GPU-hour ledger of a budget with spec.gpuHours.
+  // +optional
+  gpuHours?: GPUBudgetGPUHoursStatus;
+
   // conditions: Ready is True (WithinBudget) or False (BudgetExceeded), with a message like "6/4 GPUs".
   // A Deny budget also has Enforcing: True (NamespaceLabelled) once the operator has labelled its
   // namespace so that the Pod webhook is called for its pods, False (NamespaceNotLabelled) until then,
   // when pods are admitted unchecked. Wait for it before relying on refusals.
+  // A budget with spec.gpuHours has GPUHoursAvailable: True (WithinLimit, or NearLimit past
+  // warningPercent) or False (Spent) once the window's hours are used.
   // +listType=map
   // +listMapKey=type
   // +optional
@@ -214,6 +290,7 @@ export interface GPUBudgetStatus {
 // +kubebuilder:printcolumn:name="Queued",type=integer,JSONPath=".status.queuedGPUs"
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="Enforcement",type=string,JSONPath=".spec.enforcement",priority=1
+// +kubebuilder:printcolumn:name="GPU-Hours",type=string,JSONPath=".status.gpuHours.usedGPUHours",priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"
 // GPUBudget is a GPU budget for the pods of one namespace.
 export interface GPUBudget {

@@ -32,6 +32,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { formatGPUHours, GPU_HOURS_FINALIZER } from "../ledger/ledger.js";
 import {
   isQueued,
   POD_GROUP_LABEL,
@@ -191,6 +192,58 @@ describe("GPUBudget controller", () => {
     expect(
       (await client.get(Pod, { namespace: ns, name: "stuck" })).metadata?.deletionTimestamp,
     ).toBeDefined();
+  });
+});
+
+describe("spec.gpuHours", () => {
+  it("charges a deleted pod exactly once, held by its finalizer, and refuses the next pod once spent", async () => {
+    const ns = await namespace();
+    // 0.05 GPU-hours: 180 GPU-seconds.
+    await client.create(GPUBudgetKind, {
+      ...budget(ns, "hours", 8, "Deny"),
+      spec: { maxGPUs: 8, enforcement: "Deny", gpuHours: { limit: "0.05", window: "daily" } },
+    });
+    const pod = await client.create(Pod, gpuPod(ns, "trainer", 2, "gpu-node"));
+    await eventually(async () => {
+      const p = await client.get(Pod, { namespace: ns, name: "trainer" });
+      expect(p.metadata?.finalizers).toContain(GPU_HOURS_FINALIZER);
+    });
+    // No kubelet here: the pod is said to have started 100 s ago, so its 2 GPUs have used 200 GPU-seconds.
+    const startedAt = Math.floor(Date.now() / 1000) * 1000 - 100_000;
+    const current = await client.get(Pod, { namespace: ns, name: "trainer" });
+    await client.status().update(Pod, {
+      ...current,
+      status: { ...pod.status, phase: "Running", startTime: new Date(startedAt).toISOString() },
+    });
+    await eventually(async () => {
+      const b = await client.get(GPUBudgetKind, { namespace: ns, name: "hours" });
+      expect(b.status?.conditions?.find((c) => c.type === "GPUHoursAvailable")).toMatchObject({
+        status: "False",
+        reason: "Spent",
+      });
+      expect(Number(b.status?.gpuHours?.usedGPUHours)).toBeGreaterThanOrEqual(0.05);
+    });
+    // Spent: a new pod is refused however many GPUs maxGPUs leaves.
+    await expect(client.create(Pod, gpuPod(ns, "next", 1))).rejects.toThrow(
+      /GPU-hours in its window \(daily/,
+    );
+
+    await client.delete(Pod, { namespace: ns, name: "trainer" }, { gracePeriodSeconds: 0 });
+    const deletedAt = Date.parse(
+      (await client.get(Pod, { namespace: ns, name: "trainer" }).catch(() => current)).metadata
+        ?.deletionTimestamp ?? "",
+    );
+    // The finalizer held the pod until its time was charged; then it goes, and its uid leaves the ledger.
+    const charged = await eventually(async () => {
+      await expect(client.get(Pod, { namespace: ns, name: "trainer" })).rejects.toThrow(/not found/);
+      const b = await client.get(GPUBudgetKind, { namespace: ns, name: "hours" });
+      expect(b.status?.gpuHours?.recordedPods ?? []).toEqual([]);
+      return b.status?.gpuHours;
+    });
+    expect(Number.isFinite(deletedAt)).toBe(true);
+    const expected = 2000 * ((deletedAt - startedAt) / 1000);
+    expect((charged?.periods ?? []).reduce((sum, p) => sum + p.milliGPUSeconds, 0)).toBe(expected);
+    expect(charged?.usedGPUHours).toBe(formatGPUHours(expected));
   });
 });
 

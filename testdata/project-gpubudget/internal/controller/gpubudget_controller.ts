@@ -45,9 +45,27 @@ import {
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
-import { budgetResources, budgetUsage, DEFAULT_RESOURCE_NAME, formatGPUs } from "../gpu/podgpus.js";
+import {
+  budgetResources,
+  budgetUsage,
+  DEFAULT_RESOURCE_NAME,
+  formatGPUs,
+  podMilliGPUs,
+  selectorMatches,
+} from "../gpu/podgpus.js";
 import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
-import { type BudgetMetrics, budgetMetrics, queueMetrics } from "../metrics/metrics.js";
+import {
+  GPU_HOURS_CONDITION,
+  GPU_HOURS_FINALIZER,
+  type GPUHoursState,
+  gpuHoursCondition,
+  gpuHoursState,
+  type Ledger,
+  nextCrossingAt,
+  syncGPUHourFinalizers,
+  updateLedger,
+} from "../ledger/ledger.js";
+import { type BudgetMetrics, budgetMetrics, gpuHoursMetrics, queueMetrics } from "../metrics/metrics.js";
 import { isQueueBudget, isQueued, QueueReleaser } from "../queue/queue.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
@@ -87,9 +105,11 @@ export interface GPUBudgetReconcilerOptions {
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=capacity.lab.example.com,resources=gpubudgets/status,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch
-// A Queue budget's release removes its scheduling gate from a pod: the guard keeps the patch to the
-// spec (which kbts cannot narrow further; a pod's spec is immutable but for gates, images and tolerations).
-// +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec
+// A Queue budget's release removes its scheduling gate from a pod, and a GPU-hour budget puts its
+// finalizer on the pods it has yet to charge (internal/ledger): the guard keeps the patch to the spec
+// (which kbts cannot narrow further; a pod's spec is immutable but for gates, images and tolerations)
+// and the finalizers.
+// +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec;metadata.finalizers
 // A waiting pod's Queued condition says where it stands in line (internal/queue).
 // +kubebuilder:rbac:groups="",resources=pods/status,verbs=patch
 // A Job's waiting pods are one gang of its parallelism (internal/queue).
@@ -125,8 +145,9 @@ export class GPUBudgetReconciler implements Reconciler {
       budget = await client.get(GPUBudgetKind, { namespace, name: request.name });
     } catch (err) {
       if (isNotFound(err)) {
-        // Deleted: nothing to clean up but our own series.
+        // Deleted: nothing to clean up but our own series, and the GPU-hour finalizers it alone wanted.
         this.metrics.forget(namespace, request.name);
+        await this.syncFinalizers(namespace, await client.list(Pod, { namespace }));
         return {};
       }
       throw err;
@@ -166,13 +187,34 @@ export class GPUBudgetReconciler implements Reconciler {
     const utilization = await this.utilization(namespace, usage.podNames, context);
     const enforcing =
       isDeny(budget) || isQueueBudget(budget) ? await this.namespaceEnforced(namespace, budget) : undefined;
+    // spec.gpuHours: the ledger as it stands now (internal/ledger), written with the rest of the status.
+    const hours = budget.spec.gpuHours;
+    const gone = hours ? await this.goneRecordedPods(namespace, budget, pods) : new Set<string>();
+    const ledgerFrom = (previous: GPUBudgetStatus["gpuHours"]): Ledger | undefined =>
+      hours &&
+      updateLedger({
+        spec: hours,
+        previous,
+        pods,
+        milliGPUs: (pod) =>
+          selectorMatches(budget.spec.selector, pod.metadata?.labels) ? podMilliGPUs(pod, resources) : 0,
+        gone,
+        now,
+      });
+    let ledger = ledgerFrom(budget.status?.gpuHours);
+    const warningPercent = hours?.warningPercent ?? 80;
+    const hoursBefore = findStatusCondition(budget.status?.conditions, GPU_HOURS_CONDITION)?.reason as
+      | GPUHoursState
+      | undefined;
     // A Queue budget releases what fits, from a fresh read of the namespace's pods (internal/queue), and
     // only while the cache shows a pod waiting: a pod gated since is released when its event arrives.
     const queue = !isQueueBudget(budget)
       ? undefined
       : this.options.releaser && pods.some(isQueued)
         ? (
-            await this.options.releaser.release(namespace, await client.list(GPUBudgetKind, { namespace }))
+            await this.options.releaser.release(namespace, await client.list(GPUBudgetKind, { namespace }), {
+              [request.name]: ledger !== undefined && gpuHoursState(ledger, warningPercent) === "Spent",
+            })
           ).get(request.name)
         : { queuedMilli: 0, queuedPods: 0 };
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
@@ -229,7 +271,24 @@ export class GPUBudgetReconciler implements Reconciler {
           status.conditions,
           enforcingCondition(namespace, enforcing, generation, isQueueBudget(budget)),
         );
+      // Recomputed from the status being written (a conflict re-reads it): a pod another leader charged is
+      // in its recordedPods, so it is not charged again.
+      ledger = ledgerFrom(status.gpuHours);
+      if (ledger && hours) {
+        status.gpuHours = ledger.status;
+        setStatusCondition(status.conditions, gpuHoursCondition(ledger, hours, generation));
+      } else {
+        delete status.gpuHours;
+        removeStatusCondition(status.conditions, GPU_HOURS_CONDITION);
+      }
     });
+    // Only now that the ledger is written may a charged pod's finalizer go.
+    if (ledger || pods.some((p) => p.metadata?.finalizers?.includes(GPU_HOURS_FINALIZER))) {
+      await this.syncFinalizers(namespace, pods, {
+        ...budget,
+        status: { ...budget.status, gpuHours: ledger?.status },
+      });
+    }
 
     this.metrics.set(namespace, request.name, {
       allocated: usage.allocatedMilli / 1000,
@@ -237,6 +296,21 @@ export class GPUBudgetReconciler implements Reconciler {
       exceeded: isExceeded,
     });
     if (queue) queueMetrics.set(namespace, request.name, queue);
+    gpuHoursMetrics.set(namespace, request.name, ledger);
+    const hoursNow = ledger && gpuHoursState(ledger, warningPercent);
+    if (ledger && hoursNow !== hoursBefore && (hoursNow !== "WithinLimit" || hoursBefore !== undefined)) {
+      const used = `${ledger.status.usedGPUHours}/${hours?.limit} GPU-hours used in the window (${hours?.window}, since ${ledger.status.windowStart})`;
+      if (hoursNow === "Spent")
+        this.options.recorder.event(budget, "Warning", "GPUHoursSpent", `${used}: ${spentAction(budget)}`);
+      else if (hoursNow === "NearLimit" && hoursBefore !== "Spent")
+        this.options.recorder.event(
+          budget,
+          "Warning",
+          "GPUHoursWarning",
+          `${used}, past the warning at ${warningPercent}%`,
+        );
+      else this.options.recorder.event(budget, "Normal", "GPUHoursAvailable", used);
+    }
     if (written) {
       context.log.info(
         { allocatedGPUs, maxGPUs: max, pods: usage.podCount, claims: claimUsage.claimCount },
@@ -260,9 +334,15 @@ export class GPUBudgetReconciler implements Reconciler {
     }
     // Come back when something changes with time alone: a terminating pod's grace runs out (it stops
     // counting at that moment), a reservation expires, or utilization is due.
-    const wakeAt = Math.min(usage.nextChangeAt, nextExpiry);
+    // With spec.gpuHours also when a period ends, when the running pods cross the warning or the limit,
+    // and every minute while pods run, so usedGPUHours stays current.
+    const hoursAt = ledger
+      ? Math.min(ledger.nextChangeAt, nextCrossingAt(ledger, warningPercent, now))
+      : Number.POSITIVE_INFINITY;
+    const wakeAt = Math.min(usage.nextChangeAt, nextExpiry, hoursAt);
     const candidates = [
       this.options.utilization?.intervalMs,
+      ledger && ledger.runningMilliGPUs > 0 ? GPU_HOURS_REFRESH_MS : undefined,
       Number.isFinite(wakeAt) ? Math.max(1, wakeAt - Date.now() + 50) : undefined,
     ];
     const requeueAfter = Math.min(...candidates.filter((c): c is number => c !== undefined));
@@ -322,6 +402,35 @@ export class GPUBudgetReconciler implements Reconciler {
     }
   }
 
+  /**
+   * The recorded pods the API server no longer has: they leave recordedPods. The cache names the
+   * candidates; a fresh read confirms them, so a pod a lagging cache does not show yet is never dropped
+   * (and then charged again).
+   */
+  private async goneRecordedPods(
+    namespace: string,
+    budget: GPUBudget,
+    pods: readonly Pod[],
+  ): Promise<Set<string>> {
+    const cached = new Set(pods.map((p) => p.metadata?.uid));
+    const missing = (budget.status?.gpuHours?.recordedPods ?? []).filter((uid) => !cached.has(uid));
+    if (missing.length === 0) return new Set();
+    const reader = this.options.apiReader ?? this.options.client;
+    const fresh = new Set((await reader.list(Pod, { namespace })).map((p) => p.metadata?.uid));
+    return new Set(missing.filter((uid) => !fresh.has(uid)));
+  }
+
+  /** GPU_HOURS_FINALIZER on exactly the pods a GPU-hour budget of the namespace has yet to charge. */
+  private async syncFinalizers(namespace: string, pods: readonly Pod[], written?: GPUBudget): Promise<void> {
+    const budgets = await this.options.client.list(GPUBudgetKind, { namespace });
+    const name = written?.metadata?.name;
+    await syncGPUHourFinalizers(
+      this.options.client,
+      pods,
+      budgets.map((b) => (written && b.metadata?.name === name ? written : b)),
+    );
+  }
+
   private async utilization(
     namespace: string,
     pods: string[],
@@ -338,6 +447,17 @@ export class GPUBudgetReconciler implements Reconciler {
       return "failed";
     }
   }
+}
+
+/** How often a budget with running pods under spec.gpuHours rewrites usedGPUHours. */
+const GPU_HOURS_REFRESH_MS = 60_000;
+
+/** What a spent GPU-hour budget does, by its enforcement. */
+function spentAction(budget: GPUBudget): string {
+  const enforcement = budget.spec.enforcement ?? "Report";
+  if (enforcement === "Deny") return "new pods are refused until the window moves";
+  if (enforcement === "Queue") return "new pods wait in line until the window moves";
+  return "reported only (enforcement is Report)";
 }
 
 function isDeny(budget: GPUBudget): boolean {
@@ -616,6 +736,7 @@ export const podCountMayChange: Predicate<Pod> = {
     const counted = (p: Pod) =>
       JSON.stringify([
         p.status?.phase,
+        p.status?.startTime, // spec.gpuHours meters from it
         p.metadata?.labels,
         p.metadata?.deletionTimestamp,
         p.metadata?.deletionGracePeriodSeconds,

@@ -297,6 +297,8 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       labels: m.labels,
       deletionTimestamp: m.deletionTimestamp,
       deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
+      // spec.gpuHours (internal/ledger): whether the pod carries its finalizer.
+      finalizers: m.finalizers,
     },
     spec: spec && {
       containers: (spec.containers ?? []).map(keepResources),
@@ -304,6 +306,14 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       overhead: spec.overhead,
       schedulingGates: spec.schedulingGates,
     },
-    status: pod.status && { phase: pod.status.phase },
+    // spec.gpuHours meters a pod from startTime to its containers' last finishedAt.
+    status: pod.status && {
+      phase: pod.status.phase,
+      startTime: pod.status.startTime,
+      containerStatuses: pod.status.containerStatuses?.map((c) => ({
+        name: c.name,
+        state: c.state?.terminated && { terminated: { finishedAt: c.state.terminated.finishedAt } },
+      })),
+    },
   } as unknown as T;
 }

@@ -100,6 +100,52 @@ export const queueMetrics = {
   },
 };
 
+/** spec.gpuHours (internal/ledger): GPU time used and left in the current window. */
+export const gpuHoursUsed = new Gauge({
+  name: "gpubudget_gpu_hours_used",
+  help: "GPU-hours the pods a GPUBudget counts have used in its current spec.gpuHours window (finished pods and running ones).",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const gpuHoursRemaining = new Gauge({
+  name: "gpubudget_gpu_hours_remaining",
+  help: "GPU-hours left in a GPUBudget's current spec.gpuHours window (limit minus used, never below 0).",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const gpuHoursLimit = new Gauge({
+  name: "gpubudget_gpu_hours_limit",
+  help: "The GPU-hours a GPUBudget's spec.gpuHours window allows.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const gpuHoursMetrics = {
+  /** The ledger's figures, or none when the budget has no spec.gpuHours. */
+  set(
+    namespace: string,
+    name: string,
+    ledger: { usedMilliGPUSeconds: number; limitMilliGPUSeconds: number } | undefined,
+  ): void {
+    const labels = { namespace, name };
+    if (!ledger) {
+      gpuHoursUsed.remove(labels);
+      gpuHoursRemaining.remove(labels);
+      gpuHoursLimit.remove(labels);
+      return;
+    }
+    const hours = (milliGPUSeconds: number) => milliGPUSeconds / 3_600_000;
+    gpuHoursUsed.set(labels, hours(ledger.usedMilliGPUSeconds));
+    gpuHoursRemaining.set(
+      labels,
+      hours(Math.max(0, ledger.limitMilliGPUSeconds - ledger.usedMilliGPUSeconds)),
+    );
+    gpuHoursLimit.set(labels, hours(ledger.limitMilliGPUSeconds));
+  },
+};
+
 export const budgetMetrics: BudgetMetrics = {
   set(namespace, name, values) {
     const labels = { namespace, name };
@@ -120,6 +166,7 @@ export const budgetMetrics: BudgetMetrics = {
     queuedPods.remove(labels);
     queuedGPUs.remove(labels);
     queueWait.remove(labels);
+    gpuHoursMetrics.set(namespace, name, undefined);
     for (const result of ["allowed", "denied", "warned"]) admissions.remove({ ...labels, result });
   },
 };

@@ -35,6 +35,7 @@ import {
   QUEUE_GATE,
   selectorMatches,
 } from "../gpu/podgpus.js";
+import { isGPUHoursSpent } from "../ledger/ledger.js";
 import { queueMetrics } from "../metrics/metrics.js";
 
 /**
@@ -106,9 +107,16 @@ export interface QueueBudget {
   countedMilli: number;
   /** How much of one pod it counts (0: not counted by this budget). */
   milliOf(pod: Pod): number;
+  /** Its spec.gpuHours are spent (internal/ledger): nothing it counts is released. */
+  spent?: boolean;
 }
 
-export function queueBudget(budget: GPUBudget, pods: readonly Pod[], now = Date.now()): QueueBudget {
+export function queueBudget(
+  budget: GPUBudget,
+  pods: readonly Pod[],
+  now = Date.now(),
+  spent = isGPUHoursSpent(budget),
+): QueueBudget {
   const resources = budgetResources(budget.spec);
   const milliOf = (pod: Pod) =>
     selectorMatches(budget.spec.selector, pod.metadata?.labels) ? podMilliGPUs(pod, resources) : 0;
@@ -120,7 +128,13 @@ export function queueBudget(budget: GPUBudget, pods: readonly Pod[], now = Date.
   for (const r of budget.status?.reservations ?? []) {
     if (!listed.has(r.podUID) && Date.parse(r.expiresAt) > now) countedMilli += r.milliGPUs;
   }
-  return { name: budget.metadata?.name ?? "", maxMilli: budget.spec.maxGPUs * 1000, countedMilli, milliOf };
+  return {
+    name: budget.metadata?.name ?? "",
+    maxMilli: budget.spec.maxGPUs * 1000,
+    countedMilli,
+    milliOf,
+    spent,
+  };
 }
 
 /** The line of one namespace, in release order, from its pods (waiting and released) and Queue budgets. */
@@ -175,7 +189,10 @@ export function planRelease(line: readonly QueueUnit[], budgets: readonly QueueB
   const release: QueueUnit[] = [];
   for (const unit of line) {
     if (unit.incomplete) continue;
-    const fits = budgets.every((b) => (used.get(b.name) ?? 0) + (unit.milli.get(b.name) ?? 0) <= b.maxMilli);
+    const fits = budgets.every((b) => {
+      const milli = unit.milli.get(b.name) ?? 0;
+      return milli <= 0 || (!b.spent && (used.get(b.name) ?? 0) + milli <= b.maxMilli);
+    });
     if (!fits) break;
     for (const b of budgets) used.set(b.name, (used.get(b.name) ?? 0) + (unit.milli.get(b.name) ?? 0));
     release.push(unit);
@@ -216,9 +233,14 @@ export class QueueReleaser {
   constructor(private readonly options: QueueReleaserOptions) {}
 
   /** Releases what fits in `namespace` under its Queue budgets; returns each budget's queue after it. */
-  release(namespace: string, budgets: readonly GPUBudget[]): Promise<Map<string, QueueState>> {
+  release(
+    namespace: string,
+    budgets: readonly GPUBudget[],
+    /** Budgets whose GPU-hours are (or are no longer) spent as of now, when their status does not say so yet. */
+    spentNow: Record<string, boolean> = {},
+  ): Promise<Map<string, QueueState>> {
     const before = this.running.get(namespace) ?? Promise.resolve();
-    const next = before.catch(() => undefined).then(() => this.releaseNow(namespace, budgets));
+    const next = before.catch(() => undefined).then(() => this.releaseNow(namespace, budgets, spentNow));
     this.running.set(namespace, next);
     void next
       .finally(() => {
@@ -231,11 +253,14 @@ export class QueueReleaser {
   private async releaseNow(
     namespace: string,
     budgets: readonly GPUBudget[],
+    spentNow: Record<string, boolean>,
   ): Promise<Map<string, QueueState>> {
     const { apiReader, recorder } = this.options;
     const pods = await apiReader.list(Pod, { namespace });
     const now = Date.now();
-    const queue = budgets.filter(isQueueBudget).map((b) => queueBudget(b, pods, now));
+    const queue = budgets
+      .filter(isQueueBudget)
+      .map((b) => queueBudget(b, pods, now, spentNow[b.metadata?.name ?? ""] ?? isGPUHoursSpent(b)));
     const sizes = await this.jobSizes(namespace, pods);
     const gangOf = (pod: Pod): GangOf | undefined => {
       const group = pod.metadata?.labels?.[POD_GROUP_LABEL];
@@ -275,7 +300,7 @@ export class QueueReleaser {
       .map((b) => {
         let milli = b.countedMilli;
         for (const pod of pods) if (released.has(pod.metadata?.uid ?? "")) milli += b.milliOf(pod);
-        return `${b.name} ${formatGPUs(milli)}/${b.maxMilli / 1000} in use`;
+        return `${b.name} ${formatGPUs(milli)}/${b.maxMilli / 1000} in use${b.spent ? ", its GPU-hours spent until the window moves" : ""}`;
       })
       .join(", ");
     for (const unit of waiting) {

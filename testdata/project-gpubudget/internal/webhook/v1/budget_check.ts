@@ -21,6 +21,7 @@ import { budgetsInNamespace } from "../../controller/gpubudget_controller.js";
 import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
 import type { UsageTracker } from "../../gpu/usage.js";
+import { isGPUHoursSpent } from "../../ledger/ledger.js";
 import { admissions } from "../../metrics/metrics.js";
 import type { BudgetReservations, Claim } from "./reservations.js";
 
@@ -70,6 +71,19 @@ export async function checkBudgets(options: BudgetCheckOptions, ask: Ask): Promi
     const enforcement = budget.spec.enforcement ?? "Report";
     const refuses =
       enforcement === "Deny" || (enforcement === "Queue" && ask.create === true && kind === "pod");
+    if (isGPUHoursSpent(budget)) {
+      // spec.gpuHours spent: no new GPU time until the window moves, whatever maxGPUs would allow.
+      const hours = `GPUBudget ${namespace}/${key.name} has used ${budget.status?.gpuHours?.usedGPUHours}/${budget.spec.gpuHours?.limit} GPU-hours in its window (${budget.spec.gpuHours?.window}, since ${budget.status?.gpuHours?.windowStart})`;
+      if (refuses && ask.warnOnly === undefined) {
+        admissions.inc({ ...labels, result: "denied" });
+        throw new AdmissionDenied(
+          `${kind} denied: ${hours}; it asks for ${formatGPUs(asked)} GPUs more. Wait for the window to move or raise spec.gpuHours.limit`,
+        );
+      }
+      admissions.inc({ ...labels, result: "warned" });
+      warnings.push(`${hours}; ${ask.warnOnly ?? "enforcement is Report"}, so the ${noun} is admitted`);
+      continue;
+    }
     if (refuses && ask.warnOnly === undefined) {
       try {
         await options.reservations.reserve(key, { ...ask.claim, milliGPUs: asked });
