@@ -456,6 +456,122 @@ describe("GPUBudget enforcement: Queue", () => {
   });
 });
 
+// Issue 29 item 3: GPU-hour budgets. Pods really run (kwok sets startTime and deletes them), so the
+// ledger is checked against each pod's own timestamps.
+describe("GPUBudget GPU-hours", () => {
+  interface MeteredPod {
+    metadata: { name: string; uid: string; finalizers?: string[]; deletionTimestamp?: string };
+    status: { phase?: string; startTime?: string };
+  }
+  const FINALIZER = "capacity.lab.example.com/gpu-hours";
+  const metered = async (ns: string) =>
+    (JSON.parse((await kubectl(["get", "pods", "-n", ns, "-o", "json"])).stdout) as { items: MeteredPod[] })
+      .items;
+  const seconds = (from?: string, to?: string) => (Date.parse(to ?? "") - Date.parse(from ?? "")) / 1000;
+
+  it("charges each pod once across a leader SIGKILL, pods deleted while it is down included, and refuses pods once spent", async () => {
+    const ns = await namespace("hours");
+    // 0.002 GPU-hours (7.2 GPU-seconds): three running GPUs spend it in a few seconds.
+    await apply(
+      JSON.parse(
+        budgetManifest(ns, "h", 16, { enforcement: "Deny", gpuHours: { limit: "0.002", window: "daily" } }),
+      ),
+    );
+    await expectEnforcing(kubectl, ns, "h");
+    await apply({ apiVersion: "v1", kind: "List", items: ["done", "a", "b"].map((n) => gpuPod(ns, n, 1)) });
+    const running = await eventually(async () => {
+      const all = await metered(ns);
+      expect(
+        all.map((p) => [p.metadata.name, p.status.phase, p.metadata.finalizers?.includes(FINALIZER)]),
+      ).toEqual([
+        ["a", "Running", true],
+        ["b", "Running", true],
+        ["done", "Running", true],
+      ]);
+      return all;
+    }, 60_000);
+    // "done" finishes (as a kubelet would say) and stays: the leader charges it and lets its finalizer go.
+    const done = running.find((p) => p.metadata.name === "done");
+    const finishedAt = new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace(".000Z", "Z");
+    await kubectl([
+      "patch",
+      "pod",
+      "done",
+      "-n",
+      ns,
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      JSON.stringify({
+        status: {
+          phase: "Succeeded",
+          containerStatuses: [
+            {
+              name: "main",
+              image: "registry.k8s.io/pause:3.10",
+              imageID: "",
+              ready: false,
+              restartCount: 0,
+              state: { terminated: { exitCode: 0, startedAt: done?.status.startTime, finishedAt } },
+            },
+          ],
+        },
+      }),
+    ]);
+    await eventually(async () => {
+      const b = JSON.parse((await kubectl(["get", "gb", "h", "-n", ns, "-o", "json"])).stdout);
+      expect(b.status?.gpuHours?.recordedPods).toEqual([done?.metadata.uid]);
+      const d = (await metered(ns)).find((p) => p.metadata.name === "done");
+      expect(d?.metadata.finalizers ?? []).not.toContain(FINALIZER);
+    }, 30_000);
+
+    // a and b run 4 s at least, so together they spend the 7.2 GPU-seconds whatever the machine's pace.
+    const started = Math.max(...running.map((p) => Date.parse(p.status.startTime ?? "")));
+    await eventually(async () => expect(Date.now() - started).toBeGreaterThan(4_000), 10_000);
+    // The leader dies; a and b are deleted while no operator runs. Their finalizer keeps them.
+    await op.kill();
+    await kubectl(["delete", "pod", "a", "b", "-n", ns, "--wait=false"]);
+    const deleted = await eventually(async () => {
+      const gone = (await metered(ns)).filter((p) => p.metadata.name !== "done");
+      expect(gone.map((p) => p.metadata.name)).toEqual(["a", "b"]);
+      // Read once the deletion time has passed: kwok may shorten it, never after.
+      for (const p of gone)
+        expect(Date.parse(p.metadata.deletionTimestamp ?? "") + 1_000).toBeLessThan(Date.now());
+      return gone;
+    }, 30_000);
+    op = await startOperator(project, cp, { name: "cluster-after-kill", logDir: join(work, "logs") });
+
+    const expected =
+      1000 * seconds(done?.status.startTime, finishedAt) +
+      deleted.reduce((sum, p) => sum + 1000 * seconds(p.status.startTime, p.metadata.deletionTimestamp), 0);
+    expect(expected).toBeGreaterThan(0);
+    const ledger = await eventually(async () => {
+      expect((await metered(ns)).map((p) => p.metadata.name)).toEqual(["done"]);
+      const b = JSON.parse((await kubectl(["get", "gb", "h", "-n", ns, "-o", "json"])).stdout);
+      expect(b.status?.gpuHours?.recordedPods).toEqual([done?.metadata.uid]);
+      return b.status?.gpuHours as { periods?: { milliGPUSeconds: number }[] };
+    }, 60_000);
+    // Nothing lost (a and b were deleted with no leader) and nothing twice ("done" was seen by both).
+    expect((ledger.periods ?? []).reduce((sum, p) => sum + p.milliGPUSeconds, 0)).toBe(expected);
+
+    await eventually(async () => {
+      const b = JSON.parse((await kubectl(["get", "gb", "h", "-n", ns, "-o", "json"])).stdout);
+      expect(
+        b.status?.conditions?.find((c: { type: string }) => c.type === "GPUHoursAvailable"),
+      ).toMatchObject({
+        status: "False",
+        reason: "Spent",
+      });
+    });
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: JSON.stringify(gpuPod(ns, "next", 1)),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toMatch(/GPUBudget hours\/h has used [0-9.]+\/0.002 GPU-hours in its window \(daily/);
+  });
+});
+
 // Issue 28 item 3: GPUs asked for through Dynamic Resource Allocation are counted and enforced. The nodes'
 // GPUs are published as ResourceSlices of a simulated driver; the scheduler allocates claims from them.
 describe("GPUBudget with Dynamic Resource Allocation", () => {

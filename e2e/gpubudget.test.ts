@@ -617,6 +617,10 @@ describe("one operator", () => {
       await namespace("traffic");
       await apply(budgetManifest("traffic", "b", 1000, { enforcement: "Deny" }));
       await enforcing("traffic", "b");
+      // And a GPU-hour budget, for the GPU-hour panel (its series exist once it is reconciled).
+      await apply(
+        budgetManifest("traffic", "hours", 1000, { gpuHours: { limit: "100", window: "monthly" } }),
+      );
       // And a Queue budget with room, so its pods are gated and released (the queue panels).
       await namespace("line");
       await apply(budgetManifest("line", "q", 1000, { enforcement: "Queue" }));
