@@ -171,6 +171,12 @@ describe("reclaim", () => {
     expect(plan.evict).toEqual([]);
     expect(plan.retryAt).toBe(now + 6 * minute);
     expect(planReclaim(state, "b/gb", 2000, [young], now + 6 * minute).evict).toEqual([young]);
+    // Strictly newest first: an older pod that has run long enough is not taken instead.
+    const old = running("a", "old", 2, now - 60 * minute);
+    expect(planReclaim(state, "b/gb", 2000, [old, young], now)).toMatchObject({
+      evict: [],
+      retryAt: now + 6 * minute,
+    });
   });
 
   it("never reclaims a member below its own maxGPUs, nor evicts when it would not be enough", () => {

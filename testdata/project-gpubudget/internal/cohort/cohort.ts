@@ -192,13 +192,13 @@ export interface ReclaimPlan {
   evict: RunningPod[];
   /** Pods already being deleted free enough: wait for them, evict nothing more. */
   waitingForTerminations: boolean;
-  /** When a pod still short of its minRuntime becomes evictable: decide again then. */
+  /** When the next pod to evict, still short of its minRuntime, becomes evictable: decide again then. */
   retryAt?: number;
 }
 
 /**
  * The pods to evict so that `unitMilli` for lender `key` fits its cohort: pods of members above their
- * maxGPUs, newest first, each once it has run its budget's minRuntime, and no more than needed (a member
+ * maxGPUs, newest first (strictly: it waits for the next one's minRuntime), and no more than needed (a member
  * is not reclaimed below its maxGPUs). Pods already terminating count as freed.
  */
 export function planReclaim(
@@ -216,21 +216,19 @@ export function planReclaim(
       b.startedAt - a.startedAt || ((a.pod.metadata?.name ?? "") < (b.pod.metadata?.name ?? "") ? 1 : -1),
   );
   const evict: RunningPod[] = [];
-  let retryAt: number | undefined;
   for (const r of newestFirst) {
     const m = plan.get(r.member);
     if (!m || r.member === key || m.cohort !== plan.get(key)?.cohort || r.milli <= 0) continue;
     if (m.allocatedMilli <= m.maxMilli) continue;
+    // Strictly newest first: a pod short of its minRuntime is waited for, not passed over for an older
+    // one, whose eviction would throw away more work.
     const eligibleAt = r.startedAt + m.minRuntimeMs;
-    if (eligibleAt > now) {
-      retryAt = Math.min(retryAt ?? eligibleAt, eligibleAt);
-      continue;
-    }
+    if (eligibleAt > now) return { evict: [], waitingForTerminations: false, retryAt: eligibleAt };
     plan.add(r.member, -r.milli);
     evict.push(r);
     if (plan.fits(key, unitMilli)) return { evict, waitingForTerminations: false };
   }
-  return { evict: [], waitingForTerminations: false, retryAt };
+  return { evict: [], waitingForTerminations: false };
 }
 
 /**
