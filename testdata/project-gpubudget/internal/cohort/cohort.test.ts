@@ -208,6 +208,16 @@ describe("reclaim", () => {
     ).toEqual([]);
   });
 
+  it("never evicts the pods of a Report budget over its cap: it did not borrow", () => {
+    const state = new CohortState([
+      member("r", { maxGPUs: 2, enforcement: "Report" }, 4),
+      member("b", { maxGPUs: 2 }, 0),
+    ]);
+    expect(state.fits("b/gb", 1000)).toBe(false);
+    const r = { ...running("r", "over", 2, now - 60 * minute), member: "r/gb" };
+    expect(planReclaim(state, "b/gb", 1000, [r], now).evict).toEqual([]);
+  });
+
   it("counts pods already terminating as freed: evicts nothing more", () => {
     const state = new CohortState([
       member("a", { maxGPUs: 2 }, 4, { terminating: 2 }),

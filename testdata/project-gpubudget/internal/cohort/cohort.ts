@@ -219,7 +219,8 @@ export function planReclaim(
   for (const r of newestFirst) {
     const m = plan.get(r.member);
     if (!m || r.member === key || m.cohort !== plan.get(key)?.cohort || r.milli <= 0) continue;
-    if (m.allocatedMilli <= m.maxMilli) continue;
+    // Only a borrower's pods: a Report budget over its maxGPUs is exceeded, not borrowing.
+    if (!m.borrows || m.allocatedMilli <= m.maxMilli) continue;
     // Strictly newest first: a pod short of its minRuntime is waited for, not passed over for an older
     // one, whose eviction would throw away more work.
     const eligibleAt = r.startedAt + m.minRuntimeMs;
