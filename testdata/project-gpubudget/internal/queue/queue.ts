@@ -73,9 +73,10 @@ import { cohortMetrics, queueMetrics } from "../metrics/metrics.js";
  * spec.parallelism, or fewer when fewer completions are left), are one unit: released together, and only once enough of them exist that the
  * released ones reach the gang's size. A gang still gathering its pods is not yet in line.
  *
- * Cohorts (internal/cohort): a budget naming a cohort may also take what its cohort lends, and the line's
- * first unit that does not fit its own maxGPUs only because others borrowed reclaims them. Then the
- * LIST covers every member's namespace, and all cohort decisions of this process are serialised as one.
+ * Cohorts (internal/cohort): a budget naming a cohort may also take what its cohort lends. When the line's
+ * first unit fits its budget's own maxGPUs but not the cohort, because others borrowed, their pods are
+ * reclaimed (evicted). Then the LIST covers every member's namespace (the budgets' specs come from the
+ * cache), and all cohort decisions of this process are serialised as one.
  */
 
 /** Marks a pod as a member of a gang (Kueue's pod-group label has the same meaning). */
