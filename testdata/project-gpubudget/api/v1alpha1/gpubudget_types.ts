@@ -158,6 +158,8 @@ export interface GPUBudgetSpec {
 
   // lendingLimit is the most of its unused maxGPUs this budget lends to its cohort; the rest,
   // maxGPUs - lendingLimit, is its own whatever the others do. All of maxGPUs when absent (as Kueue).
+  // Kueue refuses a lendingLimit above the nominal quota; here one above maxGPUs simply lends all of it:
+  // a new CEL rule on the spec would judge existing budgets too (kbts manifests --breaking-since).
   // +kubebuilder:validation:Minimum=0
   // +optional
   lendingLimit?: int64;
