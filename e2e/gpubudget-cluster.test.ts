@@ -572,6 +572,94 @@ describe("GPUBudget GPU-hours", () => {
   });
 });
 
+// Issue 29 item 2: budgets of one cohort lend each other unused GPUs, and a lender gets them back.
+describe("GPUBudget cohorts", () => {
+  interface CohortPod extends PodView {
+    metadata: PodView["metadata"] & { creationTimestamp: string };
+    spec: PodView["spec"] & { schedulingGates?: { name: string }[] };
+    status: PodView["status"] & { startTime?: string };
+  }
+  const budget = async (ns: string, name: string) =>
+    JSON.parse((await kubectl(["get", "gb", name, "-n", ns, "-o", "json"])).stdout) as {
+      status?: { allocatedGPUs?: number; borrowedGPUs?: number; lentGPUs?: number; queuedPods?: number };
+    };
+
+  it("borrows a peer's idle GPUs, then gives them back by evicting the newest pods once they ran minRuntime", async () => {
+    const [a, b] = [await namespace("cohort-a"), await namespace("cohort-b")];
+    const minRuntimeMs = 30_000;
+    await apply(
+      JSON.parse(
+        budgetManifest(a, "a", 2, { enforcement: "Queue", cohort: "lab", reclaim: { minRuntime: "30s" } }),
+      ),
+    );
+    await apply(JSON.parse(budgetManifest(b, "b", 2, { enforcement: "Queue", cohort: "lab" })));
+    await expectEnforcing(kubectl, a, "a");
+    await expectEnforcing(kubectl, b, "b");
+    // Four 1-GPU pods against a budget of 2: two run on a's GPUs, two on b's, which b does not use.
+    await apply({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "borrow", namespace: a },
+      spec: {
+        replicas: 4,
+        selector: { matchLabels: { app: "borrow" } },
+        template: gpuTemplate("borrow", 1),
+      },
+    });
+    await eventually(async () => {
+      const running = (await pods(a, "app=borrow")).filter((p) => p.status.phase === "Running");
+      expect(running).toHaveLength(4);
+      expect((await budget(a, "a")).status).toMatchObject({ allocatedGPUs: 4, borrowedGPUs: 2 });
+      expect((await budget(b, "b")).status).toMatchObject({ allocatedGPUs: 0, lentGPUs: 2 });
+      const table = await kubectl(["get", "gb", "a", "-n", a, "-o", "wide"]);
+      expect(table.stdout).toMatch(/COHORT\s+BORROWED[\s\S]*\ba\s+2\s+4\s.*\blab\s+2\b/);
+    }, 60_000);
+    const before = (await pods(a, "app=borrow")) as CohortPod[];
+    const newest = Math.max(...before.map((p) => Date.parse(p.status.startTime ?? "")));
+
+    // b wants its 2 GPUs: its pod waits, and nothing is evicted before a's pods have run 30s.
+    await apply(gpuPod(b, "mine", 2));
+    await eventually(async () => expect((await budget(b, "b")).status?.queuedPods).toBe(1), 30_000);
+    expect(Date.now()).toBeLessThan(newest + minRuntimeMs - 2_000);
+    expect((await pods(a, "app=borrow")).filter((p) => p.metadata.deletionTimestamp)).toEqual([]);
+    let kept = new Set<string>();
+    const evictedAt = await eventually(async () => {
+      const names = new Set(
+        (await pods(a, "app=borrow"))
+          .filter((p) => !p.metadata.deletionTimestamp)
+          .map((p) => p.metadata.name),
+      );
+      expect(before.filter((p) => !names.has(p.metadata.name))).toHaveLength(2);
+      kept = names;
+      return Date.now();
+    }, 90_000);
+    expect(evictedAt).toBeGreaterThanOrEqual(newest + minRuntimeMs - 1_000); // startTime has second precision
+    // The two newest went; the two oldest stay.
+    const startOf = (p: CohortPod) => Date.parse(p.status.startTime ?? "");
+    const evicted = before.filter((p) => !kept.has(p.metadata.name));
+    const stayed = before.filter((p) => kept.has(p.metadata.name));
+    expect(Math.min(...evicted.map(startOf))).toBeGreaterThanOrEqual(Math.max(...stayed.map(startOf)));
+
+    // b's pod runs; a's Deployment made two new pods, which wait: the cohort is full, nothing to borrow.
+    await eventually(async () => {
+      expect((await pods(b, "app=mine"))[0]?.status.phase).toBe("Running");
+      expect((await budget(a, "a")).status).toMatchObject({
+        allocatedGPUs: 2,
+        borrowedGPUs: 0,
+        queuedPods: 2,
+      });
+      expect((await budget(b, "b")).status).toMatchObject({ allocatedGPUs: 2, lentGPUs: 0 });
+    }, 60_000);
+    for (const p of evicted)
+      expect((await events(a, p.metadata.name)).map((e) => e.reason)).toContain("Reclaimed");
+    expect((await events(a, "a")).map((e) => e.reason)).toContain("Reclaimed");
+    expect((await events(b, "b")).map((e) => e.reason)).toContain("Reclaimed");
+    const metrics = await op.metrics();
+    expect(metricValue(metrics, "gpubudget_reclaimed_pods_total", { namespace: a, name: "a" })).toBe(2);
+    expect(metricValue(metrics, "gpubudget_borrowed_gpus", { namespace: a, name: "a" })).toBe(0);
+  });
+});
+
 // Issue 28 item 3: GPUs asked for through Dynamic Resource Allocation are counted and enforced. The nodes'
 // GPUs are published as ResourceSlices of a simulated driver; the scheduler allocates claims from them.
 describe("GPUBudget with Dynamic Resource Allocation", () => {

@@ -621,9 +621,10 @@ describe("one operator", () => {
       await apply(
         budgetManifest("traffic", "hours", 1000, { gpuHours: { limit: "100", window: "monthly" } }),
       );
-      // And a Queue budget with room, so its pods are gated and released (the queue panels).
+      // And a Queue budget with room, so its pods are gated and released (the queue panels), in a
+      // cohort (the cohort panel: its borrowed and reclaimed series exist, at 0).
       await namespace("line");
-      await apply(budgetManifest("line", "q", 1000, { enforcement: "Queue" }));
+      await apply(budgetManifest("line", "q", 1000, { enforcement: "Queue", cohort: "line" }));
       await enforcing("line", "q");
       let round = 0;
       await eventually(

@@ -141,6 +141,18 @@ export interface GPUBudgetGPUHoursStatus {
   recordedPods?: string[];
 }
 
+// GPUBudgetReclaim is how a borrowing budget's pods give GPUs back to a lender of its cohort.
+export interface GPUBudgetReclaim {
+  // minRuntime is how long a pod runs on borrowed GPUs before a lender may reclaim them (evict it, through
+  // the Eviction API, so PodDisruptionBudgets hold), counted from the pod's start: a Go duration such as
+  // "10m". Default "0s": reclaimed at once. Kueue has no such delay.
+  // +kubebuilder:validation:Pattern=`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$|^0$`
+  // +kubebuilder:validation:MaxLength=32
+  // +kubebuilder:default="0s"
+  // +optional
+  minRuntime?: string;
+}
+
 // GPUBudgetSpec caps the GPUs the pods and ResourceClaims of one namespace (or those a selector picks in it) may hold.
 // +kubebuilder:validation:XValidation:rule="!self.resourceName.startsWith('kubernetes.io/') && !self.resourceName.contains('.kubernetes.io/') && !self.resourceName.startsWith('requests.')",message="resourceName must be an extended resource such as nvidia.com/gpu, not a native kubernetes.io resource",fieldPath=".resourceName"
 export interface GPUBudgetSpec {
@@ -191,6 +203,34 @@ export interface GPUBudgetSpec {
   // +optional
   enforcement?: Enforcement;
 
+  // cohort names a group of budgets, in any namespace, that lend each other their unused GPUs (Kueue's
+  // cohort; maxGPUs is the nominal quota). A Queue budget may borrow what the others do not use, up to
+  // borrowingLimit, and gets its own GPUs back by reclaim when it needs them. A Deny or Report budget
+  // lends but never borrows: a pod it refuses is not retried when GPUs free up, and its pods are never
+  // held, so it takes lent GPUs back at once (see internal/cohort). Unset: the budget stands alone.
+  // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+  // +kubebuilder:validation:MaxLength=63
+  // +optional
+  cohort?: string;
+
+  // borrowingLimit is the most GPUs above maxGPUs a Queue budget of a cohort may hold, borrowed from the
+  // others' unused GPUs; no limit when absent (as Kueue). Not used without a cohort, or by Deny and Report budgets.
+  // +kubebuilder:validation:Minimum=0
+  // +optional
+  borrowingLimit?: int64;
+
+  // lendingLimit is the most of its unused maxGPUs this budget lends to its cohort; the rest,
+  // maxGPUs - lendingLimit, is its own whatever the others do. All of maxGPUs when absent (as Kueue).
+  // Kueue refuses a lendingLimit above the nominal quota; here one above maxGPUs simply lends all of it:
+  // a new CEL rule on the spec would judge existing budgets too (kbts manifests --breaking-since).
+  // +kubebuilder:validation:Minimum=0
+  // +optional
+  lendingLimit?: int64;
+
+  // reclaim says how this budget's pods running on borrowed GPUs are reclaimed when a lender needs them.
+  // +optional
+  reclaim?: GPUBudgetReclaim;
+
   // gpuHours caps the GPU time the selected pods may use in a window, on top of maxGPUs: GPUs held ×
   // the time from the pod's start (status.startTime) to its end, weights applied. When the window's
   // hours are spent the budget acts by its enforcement: Deny refuses new pods, Queue keeps them waiting,
@@ -223,6 +263,17 @@ export interface GPUBudgetStatus {
   // queuedPods is how many pods wait in a Queue budget's line.
   // +optional
   queuedPods?: int32;
+
+  // borrowedGPUs is how many GPUs above maxGPUs the budget's pods hold now, borrowed from its cohort
+  // (rounded up). Absent for a budget without a cohort.
+  // +optional
+  borrowedGPUs?: int64;
+
+  // lentGPUs is how many of its unused lendable GPUs the cohort's borrowers use now: the cohort's
+  // borrowed GPUs, taken from its lenders in name order (a cohort pools what its members lend, so which
+  // lender lent a GPU is a convention). Absent for a budget without a cohort.
+  // +optional
+  lentGPUs?: int64;
 
   // podCount is the number of counted pods that hold at least one GPU.
   // +optional
@@ -291,6 +342,8 @@ export interface GPUBudgetStatus {
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=".status.conditions[?(@.type=='Ready')].status"
 // +kubebuilder:printcolumn:name="Enforcement",type=string,JSONPath=".spec.enforcement",priority=1
 // +kubebuilder:printcolumn:name="GPU-Hours",type=string,JSONPath=".status.gpuHours.usedGPUHours",priority=1
+// +kubebuilder:printcolumn:name="Cohort",type=string,JSONPath=".spec.cohort",priority=1
+// +kubebuilder:printcolumn:name="Borrowed",type=integer,JSONPath=".status.borrowedGPUs",priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=".metadata.creationTimestamp"
 // GPUBudget is a GPU budget for the pods of one namespace.
 export interface GPUBudget {

@@ -369,3 +369,99 @@ describe("enforcement: Queue", () => {
     });
   });
 });
+
+describe("cohorts", () => {
+  function member(
+    namespace: string,
+    name: string,
+    maxGPUs: number,
+    cohort: string,
+    minRuntime?: string,
+  ): GPUBudget {
+    const b = budget(namespace, name, maxGPUs, "Queue");
+    b.spec = { ...b.spec, cohort, ...(minRuntime ? { reclaim: { minRuntime } } : {}) };
+    return b;
+  }
+
+  /** Creates a 1-GPU pod and waits until the queue released it. */
+  async function released(ns: string, name: string): Promise<void> {
+    await client.create(Pod, gpuPod(ns, name, 1));
+    await eventually(async () => expect(await gated(ns)).not.toContain(name));
+  }
+
+  it("lets a Queue budget borrow beyond maxGPUs what a peer of its cohort does not use", async () => {
+    const [a, b] = [await namespace(), await namespace()];
+    const cohort = `lab-${a}`;
+    await client.create(GPUBudgetKind, member(a, "borrower", 1, cohort));
+    await client.create(GPUBudgetKind, member(b, "lender", 2, cohort));
+    await eventually(async () => expect((await readyOf(b, "lender")).ready?.status).toBe("True"));
+    for (const name of ["p1", "p2", "p3"]) await released(a, name);
+    await client.create(Pod, gpuPod(a, "p4", 1));
+    await eventually(async () => {
+      // 3 of the cohort's 3 GPUs are held: the fourth waits.
+      expect(await gated(a)).toEqual(["p4"]);
+      const borrower = await client.get(GPUBudgetKind, { namespace: a, name: "borrower" });
+      expect(borrower.status).toMatchObject({ allocatedGPUs: 3, borrowedGPUs: 2, queuedPods: 1 });
+      expect(borrower.status?.conditions?.find((c) => c.type === "Ready")).toMatchObject({
+        status: "True",
+        message: `3/1 GPUs (2 borrowed from cohort ${cohort})`,
+      });
+      expect((await client.get(GPUBudgetKind, { namespace: b, name: "lender" })).status).toMatchObject({
+        allocatedGPUs: 0,
+        borrowedGPUs: 0,
+        lentGPUs: 2,
+      });
+    });
+  });
+
+  it("reclaims the newest borrowed pod for a lender once it has run minRuntime, and not before", async () => {
+    const [a, b] = [await namespace(), await namespace()];
+    const cohort = `lab-${a}`;
+    await client.create(GPUBudgetKind, member(a, "borrower", 1, cohort, "6s"));
+    await client.create(GPUBudgetKind, member(b, "lender", 2, cohort));
+    await eventually(async () => expect((await readyOf(b, "lender")).ready?.status).toBe("True"));
+    for (const name of ["p1", "p2", "p3"]) await released(a, name);
+    const p3 = await client.get(Pod, { namespace: a, name: "p3" });
+    const releasedAt = Date.parse(
+      p3.status?.conditions?.find((c) => c.type === QUEUED_CONDITION)?.lastTransitionTime ?? "",
+    );
+    // The lender wants one of its own GPUs back: the cohort is full, so p3 (the newest) must go, after 6s.
+    await client.create(Pod, gpuPod(b, "mine", 1));
+    await eventually(async () =>
+      expect((await client.get(GPUBudgetKind, { namespace: b, name: "lender" })).status?.queuedPods).toBe(1),
+    );
+    expect(Date.now()).toBeLessThan(releasedAt + 5_000);
+    expect((await client.list(Pod, { namespace: a })).map((p) => p.metadata?.name).sort()).toEqual([
+      "p1",
+      "p2",
+      "p3",
+    ]);
+    const goneAt = await eventually(async () => {
+      expect((await client.list(Pod, { namespace: a })).map((p) => p.metadata?.name).sort()).toEqual([
+        "p1",
+        "p2",
+      ]);
+      return Date.now();
+    }, 30_000);
+    expect(goneAt).toBeGreaterThanOrEqual(releasedAt + 6_000 - 1_000); // lastTransitionTime has second precision
+    await eventually(async () => {
+      expect(await gated(b)).toEqual([]);
+      expect((await client.get(GPUBudgetKind, { namespace: b, name: "lender" })).status).toMatchObject({
+        allocatedGPUs: 1,
+        queuedPods: 0,
+      });
+      expect((await client.get(GPUBudgetKind, { namespace: a, name: "borrower" })).status).toMatchObject({
+        allocatedGPUs: 2,
+        borrowedGPUs: 1,
+      });
+      const events = [
+        ...(await client.list(Event, { namespace: a })),
+        ...(await client.list(Event, { namespace: b })),
+      ];
+      const reclaimed = events
+        .filter((e) => e.reason === "Reclaimed")
+        .map((e) => `${e.involvedObject?.kind}/${e.involvedObject?.name}`);
+      expect(reclaimed.sort()).toEqual(["GPUBudget/borrower", "GPUBudget/lender", "Pod/p3"]);
+    });
+  });
+});

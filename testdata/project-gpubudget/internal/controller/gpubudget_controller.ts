@@ -44,6 +44,7 @@ import {
 } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { BUDGET_COHORT_INDEX, borrowedMilli, cohortMember, lentMilli } from "../cohort/cohort.js";
 import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import {
   budgetResources,
@@ -65,7 +66,13 @@ import {
   syncGPUHourFinalizers,
   updateLedger,
 } from "../ledger/ledger.js";
-import { type BudgetMetrics, budgetMetrics, gpuHoursMetrics, queueMetrics } from "../metrics/metrics.js";
+import {
+  type BudgetMetrics,
+  budgetMetrics,
+  cohortMetrics,
+  gpuHoursMetrics,
+  queueMetrics,
+} from "../metrics/metrics.js";
 import { isQueueBudget, isQueued, QueueReleaser } from "../queue/queue.js";
 import { queryUtilization, type UtilizationOptions } from "../utilization/prometheus.js";
 
@@ -114,6 +121,9 @@ export interface GPUBudgetReconcilerOptions {
 // +kubebuilder:rbac:groups="",resources=pods/status,verbs=patch
 // A Job's waiting pods are one gang of its parallelism (internal/queue).
 // +kubebuilder:rbac:groups=batch,resources=jobs,verbs=get
+// Reclaim evicts pods running on GPUs a cohort lent (internal/cohort), through the Eviction API so that
+// PodDisruptionBudgets hold.
+// +kubebuilder:rbac:groups="",resources=pods/eviction,verbs=create
 // ResourceClaims are counted (spec.deviceClasses). ResourceClaimTemplates are not read: a template's
 // claims are counted, and checked by the webhook, when the resourceclaim controller creates them.
 // +kubebuilder:rbac:groups=resource.k8s.io,resources=resourceclaims,verbs=get;list;watch
@@ -181,8 +191,10 @@ export class GPUBudgetReconciler implements Reconciler {
     }
     const max = budget.spec.maxGPUs;
     const allocatedGPUs = Math.ceil(usage.allocatedMilli / 1000);
-    const isExceeded = usage.allocatedMilli > max * 1000;
-    const message = `${formatGPUs(usage.allocatedMilli)}/${max} GPUs`;
+    // A Queue budget of a cohort may hold more than maxGPUs, borrowed (internal/cohort): that is not exceeded.
+    const cohort = await this.cohortFigures(budget, usage.allocatedMilli);
+    const isExceeded = usage.allocatedMilli > (max + (cohort?.allowance ?? 0)) * 1000;
+    const message = `${formatGPUs(usage.allocatedMilli)}/${max} GPUs${cohort?.borrowedMilli ? ` (${formatGPUs(cohort.borrowedMilli)} borrowed from cohort ${budget.spec.cohort})` : ""}`;
 
     const utilization = await this.utilization(namespace, usage.podNames, context);
     const enforcing =
@@ -235,6 +247,13 @@ export class GPUBudgetReconciler implements Reconciler {
       } else {
         delete status.queuedGPUs;
         delete status.queuedPods;
+      }
+      if (cohort) {
+        status.borrowedGPUs = Math.ceil(cohort.borrowedMilli / 1000);
+        status.lentGPUs = Math.ceil(cohort.lentMilli / 1000);
+      } else {
+        delete status.borrowedGPUs;
+        delete status.lentGPUs;
       }
       // Expired reservations go, and so do those whose pods this replica's cache has seen (released up
       // to settledPodResourceVersion); the others stay (see internal/webhook/v1/reservations.ts).
@@ -311,6 +330,8 @@ export class GPUBudgetReconciler implements Reconciler {
         );
       else this.options.recorder.event(budget, "Normal", "GPUHoursAvailable", used);
     }
+    if (cohort) cohortMetrics.set(namespace, request.name, cohort.borrowedMilli / 1000);
+    else cohortMetrics.forget(namespace, request.name);
     if (written) {
       context.log.info(
         { allocatedGPUs, maxGPUs: max, pods: usage.podCount, claims: claimUsage.claimCount },
@@ -333,13 +354,18 @@ export class GPUBudgetReconciler implements Reconciler {
       }
     }
     // Come back when something changes with time alone: a terminating pod's grace runs out (it stops
-    // counting at that moment), a reservation expires, or utilization is due.
-    // With spec.gpuHours also when a period ends, when the running pods cross the warning or the limit,
-    // and every minute while pods run, so usedGPUHours stays current.
+    // counting at that moment), a reservation expires, utilization is due, or a borrowed pod has run its
+    // minRuntime and may be reclaimed. With spec.gpuHours also when a period ends, when the running pods
+    // cross the warning or the limit, and every minute while pods run, so usedGPUHours stays current.
     const hoursAt = ledger
       ? Math.min(ledger.nextChangeAt, nextCrossingAt(ledger, warningPercent, now))
       : Number.POSITIVE_INFINITY;
-    const wakeAt = Math.min(usage.nextChangeAt, nextExpiry, hoursAt);
+    const wakeAt = Math.min(
+      usage.nextChangeAt,
+      nextExpiry,
+      hoursAt,
+      queue?.retryAt ?? Number.POSITIVE_INFINITY,
+    );
     const candidates = [
       this.options.utilization?.intervalMs,
       ledger && ledger.runningMilliGPUs > 0 ? GPU_HOURS_REFRESH_MS : undefined,
@@ -382,6 +408,34 @@ export class GPUBudgetReconciler implements Reconciler {
       wrote = true;
     });
     return wrote;
+  }
+
+  /**
+   * A cohort member's borrowed and lent GPUs, and how far above maxGPUs it may go (borrowingLimit, or
+   * without limit; 0 for Deny and Report budgets, which never borrow). The peers' figures are their
+   * statuses in the cache: lentGPUs is information, the releases are decided from a fresh LIST.
+   */
+  private async cohortFigures(
+    budget: GPUBudget,
+    allocatedMilli: number,
+  ): Promise<{ borrowedMilli: number; lentMilli: number; allowance: number } | undefined> {
+    const name = budget.spec.cohort;
+    if (!name) return undefined;
+    const peers = await this.options.client.list(GPUBudgetKind, {
+      matchingFields: { [BUDGET_COHORT_INDEX]: name },
+    });
+    const self = cohortMember(budget, { allocatedMilli });
+    const members = [
+      self,
+      ...peers
+        .filter((p) => p.metadata?.uid !== budget.metadata?.uid)
+        .map((p) => cohortMember(p, { allocatedMilli: p.status?.allocatedMilliGPUs ?? 0 })),
+    ];
+    return {
+      borrowedMilli: self.borrows ? borrowedMilli(self) : 0,
+      lentMilli: lentMilli(members, self.key),
+      allowance: self.borrows ? (budget.spec.borrowingLimit ?? Number.POSITIVE_INFINITY) : 0,
+    };
   }
 
   /**
@@ -576,7 +630,8 @@ export interface SetupGPUBudgetOptions {
 /**
  * Registers two controllers. "gpubudget": For(GPUBudget) when its spec or the counted part of its
  * status changes (countedStatusChanged; its own status writes do not wake it), Watches(Pod) and
- * Watches(ResourceClaim) mapped to the budgets of the object's namespace through a field index, and
+ * Watches(ResourceClaim) mapped to the budgets of the object's namespace through a field index (a Pod
+ * also to their cohort peers), Watches(GPUBudget) mapped to the budget's cohort peers, and
  * Watches(Namespace) when its enforcement label changes (the Enforcing condition).
  * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny or Queue budget.
  */
@@ -588,6 +643,9 @@ export async function setupGPUBudgetController(
   await mgr
     .getCache()
     .indexField(GPUBudgetKind, BUDGET_NAMESPACE_INDEX, (b) => [b.metadata?.namespace ?? ""]);
+  await mgr
+    .getCache()
+    .indexField(GPUBudgetKind, BUDGET_COHORT_INDEX, (b) => (b.spec?.cohort ? [b.spec.cohort] : []));
   const reconciler = new GPUBudgetReconciler({
     client,
     apiReader: mgr.getAPIReader(),
@@ -605,9 +663,17 @@ export async function setupGPUBudgetController(
     // Not the generation predicate here: a pod's phase (status) is exactly what changes what it holds.
     .watches(
       Pod,
-      enqueueRequestsFromMapFunc((pod) => budgetsInNamespace(client, pod.metadata?.namespace)),
+      enqueueRequestsFromMapFunc((pod) => budgetsAndCohortPeers(client, pod.metadata?.namespace)),
       {
         predicates: [podCountMayChange],
+      },
+    )
+    // A cohort member's spec or count changes what its peers may borrow, lend and reclaim.
+    .watches(
+      GPUBudgetKind,
+      enqueueRequestsFromMapFunc((b: GPUBudget) => cohortPeers(client, b)),
+      {
+        predicates: [or(generationChangedPredicate(), countedStatusChanged)],
       },
     )
     // A claim's spec is immutable: only its creation, labels and deletion change what it counts.
@@ -755,6 +821,33 @@ export const claimCountMayChange: Predicate<ResourceClaim> = {
     return JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {});
   },
 };
+
+/** The budgets of one namespace and the members of their cohorts, from the cache's field indexes. */
+export async function budgetsAndCohortPeers(
+  client: Client,
+  namespace: string | undefined,
+): Promise<Request[]> {
+  if (!namespace) return [];
+  const budgets = await client.list(GPUBudgetKind, {
+    matchingFields: { [BUDGET_NAMESPACE_INDEX]: namespace },
+  });
+  const requests = new Map<string, Request>(
+    budgets.map((b) => [`${namespace}/${b.metadata?.name}`, { namespace, name: b.metadata?.name ?? "" }]),
+  );
+  for (const b of budgets)
+    for (const r of await cohortPeers(client, b)) requests.set(`${r.namespace}/${r.name}`, r);
+  return [...requests.values()];
+}
+
+/** The other budgets of a budget's cohort (none without one). */
+export async function cohortPeers(client: Client, budget: GPUBudget): Promise<Request[]> {
+  const cohort = budget.spec?.cohort;
+  if (!cohort) return [];
+  const peers = await client.list(GPUBudgetKind, { matchingFields: { [BUDGET_COHORT_INDEX]: cohort } });
+  return peers
+    .filter((p) => p.metadata?.uid !== budget.metadata?.uid)
+    .map((p) => ({ namespace: p.metadata?.namespace ?? "", name: p.metadata?.name ?? "" }));
+}
 
 /** The budgets of one namespace, from the cache's field index. */
 export async function budgetsInNamespace(client: Client, namespace: string | undefined): Promise<Request[]> {

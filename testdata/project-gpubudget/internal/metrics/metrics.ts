@@ -146,6 +146,36 @@ export const gpuHoursMetrics = {
   },
 };
 
+/** Cohorts (internal/cohort): what a budget borrows, and the pods reclaimed from it. */
+export const borrowedGPUs = new Gauge({
+  name: "gpubudget_borrowed_gpus",
+  help: "GPUs above its cap (spec.maxGPUs) that a GPUBudget's pods hold, borrowed from its cohort.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const reclaimedPods = new Counter({
+  name: "gpubudget_reclaimed_pods_total",
+  help: "Pods of a GPUBudget evicted from borrowed GPUs because a lender of its cohort needed them back.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
+export const cohortMetrics = {
+  /** Only budgets of a cohort have these series. */
+  set(namespace: string, name: string, borrowed: number): void {
+    borrowedGPUs.set({ namespace, name }, borrowed);
+    reclaimedPods.inc({ namespace, name }, 0);
+  },
+  reclaimed(namespace: string, name: string): void {
+    reclaimedPods.inc({ namespace, name });
+  },
+  forget(namespace: string, name: string): void {
+    borrowedGPUs.remove({ namespace, name });
+    reclaimedPods.remove({ namespace, name });
+  },
+};
+
 export const budgetMetrics: BudgetMetrics = {
   set(namespace, name, values) {
     const labels = { namespace, name };
@@ -167,6 +197,7 @@ export const budgetMetrics: BudgetMetrics = {
     queuedGPUs.remove(labels);
     queueWait.remove(labels);
     gpuHoursMetrics.set(namespace, name, undefined);
+    cohortMetrics.forget(namespace, name);
     for (const result of ["allowed", "denied", "warned"]) admissions.remove({ ...labels, result });
   },
 };

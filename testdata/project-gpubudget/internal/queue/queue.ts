@@ -17,15 +17,28 @@ limitations under the License.
 import {
   type Client,
   type EventRecorder,
+  isApiError,
   isInvalid,
   isNotFound,
   Job,
   jsonPatch,
   Pod,
   type Reader,
+  type SubResourceClientWithCreate,
   strategicMergePatch,
 } from "@kbts/runtime";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
+import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import {
+  BUDGET_COHORT_INDEX,
+  type CohortMember,
+  CohortState,
+  cohortMember,
+  memberKey,
+  planReclaim,
+  type RunningPod,
+  startedAt,
+} from "../cohort/cohort.js";
 import {
   budgetResources,
   formatGPUs,
@@ -36,7 +49,7 @@ import {
   selectorMatches,
 } from "../gpu/podgpus.js";
 import { isGPUHoursSpent } from "../ledger/ledger.js";
-import { queueMetrics } from "../metrics/metrics.js";
+import { cohortMetrics, queueMetrics } from "../metrics/metrics.js";
 
 /**
  * enforcement: Queue. A pod a Queue budget counts is created with the scheduling gate QUEUE_GATE (the
@@ -60,6 +73,11 @@ import { queueMetrics } from "../metrics/metrics.js";
  * Gangs: pods sharing POD_GROUP_LABEL, sized by POD_GROUP_SIZE_ANNOTATION, or the pods of one Job (its
  * spec.parallelism, or fewer when fewer completions are left), are one unit: released together, and only once enough of them exist that the
  * released ones reach the gang's size. A gang still gathering its pods is not yet in line.
+ *
+ * Cohorts (internal/cohort): a budget naming a cohort may also take what its cohort lends. When the line's
+ * first unit fits its budget's own maxGPUs but not the cohort, because others borrowed, their pods are
+ * reclaimed (evicted). Then the LIST covers every member's namespace (the budgets' specs come from the
+ * cache), and all cohort decisions of this process are serialised as one.
  */
 
 /** Marks a pod as a member of a gang (Kueue's pod-group label has the same meaning). */
@@ -103,8 +121,12 @@ export interface QueueUnit {
 /** A Queue budget of the namespace, with what its released pods hold now. */
 export interface QueueBudget {
   name: string;
+  /** namespace/name: its key as a cohort member. */
+  key: string;
   maxMilli: number;
   countedMilli: number;
+  /** Of countedMilli, what pods being deleted still hold. */
+  terminatingMilli: number;
   /** How much of one pod it counts (0: not counted by this budget). */
   milliOf(pod: Pod): number;
   /** Its spec.gpuHours are spent (internal/ledger): nothing it counts is released. */
@@ -121,7 +143,12 @@ export function queueBudget(
   const milliOf = (pod: Pod) =>
     selectorMatches(budget.spec.selector, pod.metadata?.labels) ? podMilliGPUs(pod, resources) : 0;
   let countedMilli = 0;
-  for (const pod of pods) if (isCounted(pod, now)) countedMilli += milliOf(pod);
+  let terminatingMilli = 0;
+  for (const pod of pods) {
+    if (!isCounted(pod, now)) continue;
+    countedMilli += milliOf(pod);
+    if (pod.metadata?.deletionTimestamp) terminatingMilli += milliOf(pod);
+  }
   // Pods the Pod validator admitted past the line (bound by spec.nodeName) that the list does not show
   // yet hold their reservation (internal/webhook/v1/reservations.ts) until they appear.
   const listed = new Set(pods.map((p) => p.metadata?.uid));
@@ -130,8 +157,10 @@ export function queueBudget(
   }
   return {
     name: budget.metadata?.name ?? "",
+    key: memberKey(budget),
     maxMilli: budget.spec.maxGPUs * 1000,
     countedMilli,
+    terminatingMilli,
     milliOf,
     spent,
   };
@@ -183,18 +212,34 @@ export function queueLine(
   );
 }
 
-/** The units to release now: in order, each fitting every budget, up to the first that does not fit. */
-export function planRelease(line: readonly QueueUnit[], budgets: readonly QueueBudget[]): QueueUnit[] {
+/**
+ * The units to release now: in order, each fitting every budget, up to the first that does not fit. A
+ * budget that is a member of `cohorts` fits by its cohort's rules, and `cohorts` records each release.
+ */
+export function planRelease(
+  line: readonly QueueUnit[],
+  budgets: readonly QueueBudget[],
+  cohorts?: CohortState,
+): QueueUnit[] {
   const used = new Map(budgets.map((b) => [b.name, b.countedMilli]));
+  const inCohort = (b: QueueBudget) => cohorts?.has(b.key) ?? false;
   const release: QueueUnit[] = [];
   for (const unit of line) {
     if (unit.incomplete) continue;
     const fits = budgets.every((b) => {
       const milli = unit.milli.get(b.name) ?? 0;
-      return milli <= 0 || (!b.spent && (used.get(b.name) ?? 0) + milli <= b.maxMilli);
+      if (milli <= 0) return true;
+      if (b.spent) return false;
+      return inCohort(b)
+        ? (cohorts?.fits(b.key, milli) ?? false)
+        : (used.get(b.name) ?? 0) + milli <= b.maxMilli;
     });
     if (!fits) break;
-    for (const b of budgets) used.set(b.name, (used.get(b.name) ?? 0) + (unit.milli.get(b.name) ?? 0));
+    for (const b of budgets) {
+      const milli = unit.milli.get(b.name) ?? 0;
+      used.set(b.name, (used.get(b.name) ?? 0) + milli);
+      if (inCohort(b)) cohorts?.add(b.key, milli);
+    }
     release.push(unit);
   }
   return release;
@@ -208,10 +253,19 @@ function queuedAt(pod: Pod): number {
   return Number.isFinite(created) ? created : 0;
 }
 
+/** The cohorts a release decision touches: their members' state, the pods reclaim may evict, the budgets by key. */
+interface CohortView {
+  state: CohortState;
+  running: RunningPod[];
+  budgets: Map<string, GPUBudget>;
+}
+
 /** What one namespace's queue holds after a release, per Queue budget: for status and metrics. */
 export interface QueueState {
   queuedMilli: number;
   queuedPods: number;
+  /** When a reclaim that has to wait for a pod's minRuntime can be decided again. */
+  retryAt?: number;
 }
 
 export interface QueueReleaserOptions {
@@ -239,12 +293,14 @@ export class QueueReleaser {
     /** Budgets whose GPU-hours are (or are no longer) spent as of now, when their status does not say so yet. */
     spentNow: Record<string, boolean> = {},
   ): Promise<Map<string, QueueState>> {
-    const before = this.running.get(namespace) ?? Promise.resolve();
+    // A cohort's decisions read and change several namespaces: they are serialised together.
+    const key = budgets.some((b) => isQueueBudget(b) && b.spec.cohort) ? "cohorts/" : namespace;
+    const before = this.running.get(key) ?? Promise.resolve();
     const next = before.catch(() => undefined).then(() => this.releaseNow(namespace, budgets, spentNow));
-    this.running.set(namespace, next);
+    this.running.set(key, next);
     void next
       .finally(() => {
-        if (this.running.get(namespace) === next) this.running.delete(namespace);
+        if (this.running.get(key) === next) this.running.delete(key);
       })
       .catch(() => undefined);
     return next;
@@ -273,7 +329,8 @@ export class QueueReleaser {
       return undefined;
     };
     const line = queueLine(pods, queue, gangOf, now);
-    const release = planRelease(line, queue);
+    const cohort = await this.cohortOf(namespace, pods, budgets, now);
+    const release = planRelease(line, queue, cohort?.state);
     const released = new Set<string>();
     for (const unit of release) {
       // A gang's pods go together; one that cannot be released (deleted meanwhile) is skipped, the rest
@@ -331,7 +388,119 @@ export class QueueReleaser {
     }
     const stillWaiting = new Set(pods.filter(isQueued).map((p) => p.metadata?.uid));
     for (const uid of [...this.told.keys()]) if (!stillWaiting.has(uid)) this.told.delete(uid);
+    const blocked = inLine.find((u) => !release.includes(u));
+    if (cohort && blocked) {
+      const retryAt = await this.reclaim(blocked, queue, cohort, now);
+      for (const s of states.values()) if (retryAt !== undefined) s.retryAt = retryAt;
+    }
     return states;
+  }
+
+  /**
+   * The cohorts of the namespace's Queue budgets: every member (from the cache's cohort index) with what
+   * its pods hold, counted from a LIST of its namespace (fresh, as the namespace's own), and the pods
+   * reclaim may evict. Undefined when no Queue budget of the namespace names a cohort.
+   */
+  private async cohortOf(
+    namespace: string,
+    pods: readonly Pod[],
+    budgets: readonly GPUBudget[],
+    now: number,
+  ): Promise<CohortView | undefined> {
+    const cohorts = new Set(
+      budgets.filter(isQueueBudget).flatMap((b) => (b.spec.cohort ? [b.spec.cohort] : [])),
+    );
+    if (cohorts.size === 0) return undefined;
+    const podsOf = new Map<string, readonly Pod[]>([[namespace, pods]]);
+    const members: CohortMember[] = [];
+    const running: RunningPod[] = [];
+    const byKey = new Map<string, GPUBudget>();
+    for (const cohort of cohorts) {
+      for (const b of await this.options.client.list(GPUBudgetKind, {
+        matchingFields: { [BUDGET_COHORT_INDEX]: cohort },
+      })) {
+        const ns = b.metadata?.namespace ?? "";
+        let nsPods = podsOf.get(ns);
+        if (!nsPods) {
+          nsPods = await this.options.apiReader.list(Pod, { namespace: ns });
+          podsOf.set(ns, nsPods);
+        }
+        const q = queueBudget(b, nsPods, now);
+        byKey.set(q.key, b);
+        let waiting = false;
+        for (const pod of nsPods) {
+          const milli = q.milliOf(pod);
+          if (milli <= 0 || pod.metadata?.deletionTimestamp) continue;
+          // A member whose GPU-hours are spent releases nothing: its line does not hold the others back.
+          if (isQueued(pod)) waiting ||= isQueueBudget(b) && !q.spent && q.countedMilli + milli <= q.maxMilli;
+          else if (isCounted(pod, now))
+            running.push({ pod, member: q.key, milli, startedAt: startedAt(pod, QUEUED_CONDITION) });
+        }
+        members.push(
+          cohortMember(b, { allocatedMilli: q.countedMilli, terminatingMilli: q.terminatingMilli, waiting }),
+        );
+      }
+    }
+    return { state: new CohortState(members), running, budgets: byKey };
+  }
+
+  /**
+   * Reclaim for the first unit in line that did not fit: when it asks one cohort budget for GPUs within
+   * that budget's own maxGPUs, evicts borrowed pods (internal/cohort planReclaim) through the Eviction API,
+   * so PodDisruptionBudgets hold. The unit is released by a later reconcile, once the evicted pods are
+   * gone. Returns when to decide again if a pod has not yet run its minRuntime.
+   */
+  private async reclaim(
+    unit: QueueUnit,
+    queue: readonly QueueBudget[],
+    cohort: CohortView,
+    now: number,
+  ): Promise<number | undefined> {
+    const asked = queue.filter((b) => (unit.milli.get(b.name) ?? 0) > 0);
+    const lender = asked[0];
+    // A unit asking several budgets is not reclaimed for: evicting for one may not make it fit the others.
+    // Nor for a budget whose GPU-hours are spent: it would not release the unit anyway.
+    if (asked.length !== 1 || !lender || lender.spent || !cohort.state.has(lender.key)) return undefined;
+    const milli = unit.milli.get(lender.name) ?? 0;
+    if (!cohort.state.withinOwn(lender.key, milli) || cohort.state.fits(lender.key, milli)) return undefined;
+    const plan = planReclaim(cohort.state, lender.key, milli, cohort.running, now);
+    const { client, recorder } = this.options;
+    const eviction = client.subResource("eviction") as Partial<SubResourceClientWithCreate>;
+    for (const r of plan.evict) {
+      const name = r.pod.metadata?.name ?? "";
+      const ns = r.pod.metadata?.namespace ?? "";
+      if (!eviction.create)
+        throw new Error("the client cannot create pods/eviction: reclaim needs the manager's API client");
+      try {
+        await eviction.create(Pod, r.pod, {
+          apiVersion: "policy/v1",
+          kind: "Eviction",
+          metadata: { name, namespace: ns },
+        });
+      } catch (err) {
+        // Gone already; or a PodDisruptionBudget forbids it now (429): the next reconcile decides again.
+        if (isNotFound(err)) continue;
+        if (isApiError(err) && err.code === 429) {
+          recorder.event(
+            r.pod,
+            "Warning",
+            "ReclaimBlocked",
+            `cohort ${cohort.state.get(lender.key)?.cohort}: ${lender.key} needs its GPUs back, but a PodDisruptionBudget forbids evicting this pod now`,
+          );
+          return now + 10_000;
+        }
+        throw err;
+      }
+      const [borrowerNs, borrowerName] = r.member.split("/") as [string, string];
+      cohortMetrics.reclaimed(borrowerNs, borrowerName);
+      const message = `reclaimed ${formatGPUs(r.milli)} borrowed GPUs of ${r.member} for ${lender.key} (cohort ${cohort.state.get(lender.key)?.cohort})`;
+      recorder.event(r.pod, "Warning", "Reclaimed", `evicted: ${message}`);
+      const borrower = cohort.budgets.get(r.member);
+      const lent = cohort.budgets.get(lender.key);
+      if (borrower) recorder.event(borrower, "Warning", "Reclaimed", `evicted pod ${name}: ${message}`);
+      if (lent) recorder.event(lent, "Normal", "Reclaimed", `evicted pod ${ns}/${name}: ${message}`);
+    }
+    return plan.retryAt;
   }
 
   /** Sets QUEUED_CONDITION on the pod (a strategic merge by type: the kubelet's and scheduler's stay). */
