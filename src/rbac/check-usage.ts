@@ -307,6 +307,9 @@ class Scan {
   /** status() → "status", subResource("scale") → "scale", following a local constant. */
   private subresourceOf(expr: ts.Expression, depth = 0): string | undefined {
     if (depth > 5) return undefined;
+    // `client.subResource("eviction") as SubResourceClientWithCreate`: the cast names no other subresource.
+    if (ts.isParenthesizedExpression(expr) || ts.isAsExpression(expr) || ts.isNonNullExpression(expr))
+      return this.subresourceOf(expr.expression, depth + 1);
     if (ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression)) {
       const method = expr.expression.name.text;
       if (method === "status") return "status";

@@ -41,12 +41,15 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     expect(out).toMatch(
       /^ {2}list resourceclaims\.resource\.k8s\.io: used by client\.list\(ResourceClaimKind\) at /m,
     );
-    // A Queue budget's release removes its gate from a pod: guarded to the pod's spec.
+    // A Queue budget's release removes its gate from a pod, a GPU-hour budget adds and removes its
+    // finalizer: guarded to the pod's spec and finalizers.
     expect(out).toMatch(
-      /^ {2}patch pods: used by this\.options\.client\.patch\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+\n {4}guarded: may change only spec \(/m,
+      /^ {2}patch pods: used by client\.patch\(Pod\) at internal\/ledger\/ledger\.ts:\d+:\d+, this\.options\.client\.patch\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+\n {4}guarded: may change only spec, metadata\.finalizers \(/m,
     );
+    // A cohort's reclaim evicts borrowed pods through the Eviction API.
+    expect(out).toMatch(/^ {2}create pods\/eviction: used by eviction\.create\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+$/m);
     expect(out).not.toContain("warning:");
-    expect(lines.at(-2)).toBe("explain-rbac: 8 markers, 19 permissions, 0 warnings");
+    expect(lines.at(-2)).toBe("explain-rbac: 9 markers, 20 permissions, 0 warnings");
   });
 
   it("warns of a cluster-wide write on a core kind that no guard narrows", async () => {
