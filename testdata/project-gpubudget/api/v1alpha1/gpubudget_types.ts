@@ -141,6 +141,20 @@ export interface GPUBudgetGPUHoursStatus {
   recordedPods?: string[];
 }
 
+// GPUBudgetRecentUsage is a cohort member's recent GPU use: GPU time with a half-life of one hour (as
+// Kueue's usageHalfLifeTime and KAI's usage decay). When several members' pods wait to borrow the same
+// free GPUs, the member with less of it per GPU of maxGPUs goes first.
+export interface GPUBudgetRecentUsage {
+  // milliGPUSeconds is the GPU time the budget's pods held, in thousandths of a GPU times seconds, each
+  // second weighted by 2^(-age/1h), as of at. Since then the budget has held status.allocatedMilliGPUs:
+  // the figure now is milliGPUSeconds·2^(-Δt/1h) + allocatedMilliGPUs·(1h/ln 2)·(1 - 2^(-Δt/1h)), and the
+  // gauge gpubudget_recent_usage_gpu_hours shows it.
+  // +kubebuilder:validation:Minimum=0
+  milliGPUSeconds: int64;
+  // at is when milliGPUSeconds was computed: the last time what the budget holds changed.
+  at: string;
+}
+
 // GPUBudgetReclaim is how a borrowing budget's pods give GPUs back to a lender of its cohort.
 export interface GPUBudgetReclaim {
   // minRuntime is how long a pod runs on borrowed GPUs before a lender may reclaim them (evict it, through
@@ -205,7 +219,8 @@ export interface GPUBudgetSpec {
 
   // cohort names a group of budgets, in any namespace, that lend each other their unused GPUs (Kueue's
   // cohort; maxGPUs is the nominal quota). A Queue budget may borrow what the others do not use, up to
-  // borrowingLimit, and gets its own GPUs back by reclaim when it needs them. A Deny or Report budget
+  // borrowingLimit (borrowers with less recent GPU use, status.recentUsage, first), and gets its own GPUs
+  // back by reclaim when it needs them. A Deny or Report budget
   // lends but never borrows: a pod it refuses is not retried when GPUs free up, and its pods are never
   // held, so it takes lent GPUs back at once (see internal/cohort). Unset: the budget stands alone.
   // +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
@@ -274,6 +289,11 @@ export interface GPUBudgetStatus {
   // lender lent a GPU is a convention). Absent for a budget without a cohort.
   // +optional
   lentGPUs?: int64;
+
+  // recentUsage is the budget's recent GPU use, which orders the borrowers of its cohort (see
+  // GPUBudgetRecentUsage). Absent for a budget without a cohort.
+  // +optional
+  recentUsage?: GPUBudgetRecentUsage;
 
   // podCount is the number of counted pods that hold at least one GPU.
   // +optional

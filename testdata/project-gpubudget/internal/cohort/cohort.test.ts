@@ -24,7 +24,10 @@ import {
   lentMilli,
   minRuntimeMs,
   planReclaim,
+  RECENT_USAGE_HALF_LIFE_MS,
   type RunningPod,
+  recentShare,
+  recentUsageAt,
   startedAt,
 } from "./cohort.js";
 
@@ -42,12 +45,14 @@ function member(
   ns: string,
   spec: Partial<GPUBudgetSpec> & { maxGPUs: number },
   allocated: number,
-  extra: { terminating?: number; waiting?: boolean } = {},
+  extra: { terminating?: number; waiting?: boolean; recent?: number; head?: number } = {},
 ): CohortMember {
   return cohortMember(budget(ns, spec), {
     allocatedMilli: allocated * 1000,
     terminatingMilli: (extra.terminating ?? 0) * 1000,
     waiting: extra.waiting,
+    recentMilliGPUSeconds: extra.recent,
+    headMilli: extra.head === undefined ? undefined : extra.head * 1000,
   });
 }
 
@@ -128,6 +133,129 @@ describe("cohort fit", () => {
     expect(lentMilli(members, "b/gb")).toBe(2000);
     expect(lentMilli(members, "c/gb")).toBe(1000);
     expect(lentMilli(members, "a/gb")).toBe(0);
+  });
+});
+
+describe("recent usage", () => {
+  const at = Date.parse("2026-01-01T12:00:00Z");
+  const hour = RECENT_USAGE_HALF_LIFE_MS;
+
+  it("halves every half-life, and adds what was held since, each second decayed", () => {
+    const previous = { milliGPUSeconds: 8_000_000, at: new Date(at).toISOString() };
+    expect(RECENT_USAGE_HALF_LIFE_MS).toBe(3_600_000);
+    expect(recentUsageAt(previous, 0, at)).toBe(8_000_000);
+    expect(recentUsageAt(previous, 0, at + hour)).toBeCloseTo(4_000_000, 6);
+    expect(recentUsageAt(previous, 0, at + 2 * hour)).toBeCloseTo(2_000_000, 6);
+    // 1 GPU for one half-life: 3600 GPU-seconds, weighted from 1/2 (oldest) to 1 (newest): 3600/(2 ln 2).
+    const held = recentUsageAt({ milliGPUSeconds: 0, at: previous.at }, 1000, at + hour);
+    expect(held).toBeCloseTo((1000 * 3600) / (2 * Math.LN2), 3);
+    // Over a short time little decays: 2 GPUs for 10 s is just under 20 GPU-seconds.
+    const short = recentUsageAt({ milliGPUSeconds: 0, at: previous.at }, 2000, at + 10_000);
+    expect(short).toBeGreaterThan(19_950);
+    expect(short).toBeLessThan(20_000);
+    // Folding in steps gives the same figure as at once: the status may be written at any change.
+    const step = {
+      milliGPUSeconds: recentUsageAt(previous, 1000, at + hour / 3),
+      at: new Date(at + hour / 3).toISOString(),
+    };
+    expect(recentUsageAt(step, 1000, at + hour)).toBeCloseTo(recentUsageAt(previous, 1000, at + hour), 3);
+    // A budget held forever tends to A·H/ln 2; nothing recorded yet is 0.
+    expect(recentUsageAt({ milliGPUSeconds: 0, at: previous.at }, 1000, at + 40 * hour)).toBeCloseTo(
+      (1000 * 3600) / Math.LN2,
+      0,
+    );
+    expect(recentUsageAt(undefined, 1000, at + hour)).toBe(0);
+  });
+
+  it("compares members per GPU of maxGPUs; one without maxGPUs comes last once it has used any", () => {
+    expect(recentShare(member("a", { maxGPUs: 4 }, 0, { recent: 4000 }))).toBe(1);
+    expect(recentShare(member("b", { maxGPUs: 1 }, 0, { recent: 2000 }))).toBe(2);
+    expect(recentShare(member("z", { maxGPUs: 0 }, 0, { recent: 0 }))).toBe(0);
+    expect(recentShare(member("z", { maxGPUs: 0 }, 0, { recent: 1 }))).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe("fair order among borrowers", () => {
+  // The cohort's pool: a 2 + b 2 + l 4 = 8; a and b use their own, l uses 3: 1 GPU is free.
+  const lender = member("l", { maxGPUs: 4 }, 3);
+
+  it("lets the borrower with less recent use per GPU take the free GPUs first", () => {
+    const state = new CohortState([
+      member("a", { maxGPUs: 2 }, 2, { recent: 5000, head: 1 }),
+      member("b", { maxGPUs: 2 }, 2, { recent: 1000, head: 1 }),
+      lender,
+    ]);
+    expect(state.fits("a/gb", 1000)).toBe(false);
+    expect(state.aheadOf("a/gb", 1000)?.key).toBe("b/gb");
+    expect(state.fits("b/gb", 1000)).toBe(true);
+    expect(state.aheadOf("b/gb", 1000)).toBeUndefined();
+    // Once b took the free GPU, a's unit does not fit anyway; nor does it wait behind b for it. b still
+    // borrows first when GPUs free up (what a's pods are told).
+    state.add("b/gb", 1000);
+    expect(state.aheadOf("a/gb", 1000)).toBeUndefined();
+    expect(state.aheadOf("a/gb", 1000, false)?.key).toBe("b/gb");
+  });
+
+  it("divides by maxGPUs: more GPU time over a larger quota can be the smaller share", () => {
+    const state = new CohortState([
+      member("a", { maxGPUs: 4 }, 4, { recent: 6000, head: 1 }),
+      member("b", { maxGPUs: 1 }, 1, { recent: 2000, head: 1 }),
+      member("l", { maxGPUs: 4 }, 3),
+    ]);
+    expect(state.fits("a/gb", 1000)).toBe(true);
+    expect(state.fits("b/gb", 1000)).toBe(false);
+  });
+
+  it("breaks ties by key, so every replica decides alike", () => {
+    const state = new CohortState([
+      member("b", { maxGPUs: 2 }, 2, { recent: 1000, head: 1 }),
+      member("a", { maxGPUs: 2 }, 2, { recent: 1000, head: 1 }),
+      lender,
+    ]);
+    expect(state.fits("a/gb", 1000)).toBe(true);
+    expect(state.aheadOf("b/gb", 1000)?.key).toBe("a/gb");
+  });
+
+  it("does not wait behind a member whose first unit cannot fit, or that is not waiting to borrow", () => {
+    // b's 2-GPU unit cannot fit the 1 free GPU: a takes it.
+    const big = new CohortState([
+      member("a", { maxGPUs: 2 }, 2, { recent: 5000, head: 1 }),
+      member("b", { maxGPUs: 2 }, 2, { recent: 0, head: 2 }),
+      lender,
+    ]);
+    expect(big.fits("a/gb", 1000)).toBe(true);
+    // b's borrowingLimit stops it: a takes it.
+    const limited = new CohortState([
+      member("a", { maxGPUs: 2 }, 2, { recent: 5000, head: 1 }),
+      member("b", { maxGPUs: 2, borrowingLimit: 0 }, 2, { recent: 0, head: 1 }),
+      lender,
+    ]);
+    expect(limited.fits("a/gb", 1000)).toBe(true);
+    // b has nothing waiting to borrow.
+    const idle = new CohortState([
+      member("a", { maxGPUs: 2 }, 2, { recent: 5000, head: 1 }),
+      member("b", { maxGPUs: 2 }, 2, { recent: 0 }),
+      lender,
+    ]);
+    expect(idle.fits("a/gb", 1000)).toBe(true);
+  });
+
+  it("never holds back a unit within the member's own maxGPUs, and lenders still come first", () => {
+    const own = new CohortState([
+      member("a", { maxGPUs: 2 }, 1, { recent: 5000 }),
+      member("b", { maxGPUs: 2 }, 2, { recent: 0, head: 1 }),
+      lender,
+    ]);
+    expect(own.fits("a/gb", 1000)).toBe(true);
+    expect(own.aheadOf("a/gb", 1000)).toBeUndefined();
+    // l waits for one of its own GPUs: even the borrower with the least recent use waits for it.
+    const lenderWaits = new CohortState([
+      member("a", { maxGPUs: 2 }, 2, { recent: 0, head: 1 }),
+      member("l", { maxGPUs: 4 }, 3, { waiting: true, recent: 9000 }),
+      member("b", { maxGPUs: 2 }, 2),
+    ]);
+    expect(lenderWaits.fits("a/gb", 1000)).toBe(false);
+    expect(lenderWaits.fits("l/gb", 1000)).toBe(true);
   });
 });
 

@@ -41,11 +41,53 @@ import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
  * - A borrowing release waits while another member has a queued pod that fits within that member's own
  *   maxGPUs (Kueue orders by its fair-sharing or borrowing rules instead): lenders get their GPUs first,
  *   so a reclaim is never undone by a borrower taking the GPUs it freed.
+ * - Fair order among borrowers: a borrowing release also waits while another Queue member with less recent
+ *   GPU use (per GPU of its maxGPUs) has a first unit in line that would borrow and fits the pool now. Kueue
+ *   orders its fair sharing by usage with a half-life too (usageHalfLifeTime, as KAI's usage decay), but
+ *   adds an entry penalty per admission; here a member's figure grows only as its pods run, so the member
+ *   with the least recent use takes freed GPUs until its line stops fitting (see recentUsageAt).
  * - minRuntime (Kueue has none; it reclaims any borrowing workload) is the borrower's: a promise to the
  *   users of that budget that a pod running on borrowed GPUs gets at least that long.
  * - No hierarchy of cohorts, no flavors: a budget counts its own resources, and a cohort mixes budgets
  *   that count the same GPUs (the operator does not check it).
  */
+
+/**
+ * The half-life of a cohort member's recent GPU use (status.recentUsage): an hour, as Kueue's
+ * usageHalfLifeTime is set in its examples. Fixed rather than a setting: a cohort has no object to hold it,
+ * and a per-budget half-life would make members' figures incomparable, which is all they are for.
+ */
+export const RECENT_USAGE_HALF_LIFE_MS = 3_600_000;
+
+/** A member's recent GPU use as its status holds it: thousandths of a GPU times seconds, decayed, as of `at`. */
+export interface RecentUsage {
+  milliGPUSeconds: number;
+  at: string;
+}
+
+/**
+ * The recent GPU use at `now`: the figure at `previous.at` halved every half-life, plus what the budget held
+ * since (`allocatedMilli`, unchanged since then), each second weighted by 2^(-age/halfLife):
+ * ∫ A·2^(-(now-t)/H) dt = A·H/ln2·(1 - 2^(-Δt/H)). Why from status, not from pods' lifetimes: a pod deleted
+ * long ago still counts, and a status survives restarts and leader changes. The reconciler folds the time
+ * in whenever allocatedMilliGPUs changes (so the pair in status always says what was held since `at`);
+ * while no operator runs, the last figure written is taken as held throughout.
+ */
+export function recentUsageAt(
+  previous: RecentUsage | undefined,
+  allocatedMilli: number,
+  now: number,
+  halfLifeMs = RECENT_USAGE_HALF_LIFE_MS,
+): number {
+  if (!previous) return 0;
+  const at = Date.parse(previous.at);
+  const dt = Number.isFinite(at) ? Math.max(0, now - at) : 0;
+  const kept = 2 ** (-dt / halfLifeMs);
+  return (
+    Math.max(0, previous.milliGPUSeconds) * kept +
+    Math.max(0, allocatedMilli) * (halfLifeMs / 1000 / Math.LN2) * (1 - kept)
+  );
+}
 
 /** Field index on GPUBudget: the budgets of a cohort (spec.cohort), so a change in one wakes its peers. */
 export const BUDGET_COHORT_INDEX = "gpubudget.cohort";
@@ -69,6 +111,10 @@ export interface CohortMember {
   waiting: boolean;
   /** How long its pods run on borrowed GPUs before they may be reclaimed (spec.reclaim.minRuntime). */
   minRuntimeMs: number;
+  /** Its recent GPU use now (recentUsageAt): members with less per GPU of maxGPUs borrow first. */
+  recentMilliGPUSeconds: number;
+  /** What its first unit in line asks, when that unit would borrow: it competes for the pool's free GPUs. */
+  headMilli?: number;
 }
 
 export function memberKey(budget: GPUBudget): string {
@@ -78,7 +124,13 @@ export function memberKey(budget: GPUBudget): string {
 /** A budget's cohort member, from its spec and what its pods hold. */
 export function cohortMember(
   budget: GPUBudget,
-  usage: { allocatedMilli: number; terminatingMilli?: number; waiting?: boolean },
+  usage: {
+    allocatedMilli: number;
+    terminatingMilli?: number;
+    waiting?: boolean;
+    recentMilliGPUSeconds?: number;
+    headMilli?: number;
+  },
 ): CohortMember {
   const spec = budget.spec;
   return {
@@ -92,6 +144,8 @@ export function cohortMember(
     borrows: spec.enforcement === "Queue",
     waiting: usage.waiting ?? false,
     minRuntimeMs: minRuntimeMs(budget),
+    recentMilliGPUSeconds: usage.recentMilliGPUSeconds ?? 0,
+    headMilli: usage.headMilli,
   };
 }
 
@@ -104,6 +158,23 @@ export function minRuntimeMs(budget: GPUBudget): number {
 /** The part of maxGPUs a member never lends. */
 function keptMilli(m: CohortMember): number {
   return m.lendingLimitMilli === undefined ? 0 : Math.max(0, m.maxMilli - m.lendingLimitMilli);
+}
+
+/**
+ * Recent GPU use per GPU of maxGPUs (Kueue's dominant resource share divides by the nominal quota too):
+ * 0 without use; without a maxGPUs of its own, any use puts a member after every member with one.
+ */
+export function recentShare(m: Pick<CohortMember, "recentMilliGPUSeconds" | "maxMilli">): number {
+  if (m.recentMilliGPUSeconds <= 0) return 0;
+  return m.maxMilli > 0 ? m.recentMilliGPUSeconds / m.maxMilli : Number.POSITIVE_INFINITY;
+}
+
+/** Fair order: less recent use per GPU first, then key, so every replica decides alike. */
+export function fairOrder(a: CohortMember, b: CohortMember): number {
+  const sa = recentShare(a);
+  const sb = recentShare(b);
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 /** GPUs a member holds above its maxGPUs. */
@@ -158,11 +229,39 @@ export class CohortState {
     const m = this.byKey.get(key);
     if (!m) return false;
     if (unitMilli <= 0) return true;
+    if (!this.fitsPool(m, unitMilli)) return false;
+    if (m.allocatedMilli + unitMilli <= m.maxMilli) return true;
+    // Borrowing: lenders waiting for their own GPUs go first, then borrowers with less recent use.
+    if (this.members(m.cohort).some((o) => o.key !== key && o.waiting)) return false;
+    return this.aheadOf(key, unitMilli) === undefined;
+  }
+
+  /**
+   * The member a borrowing unit of `key` waits behind: another member with less recent use per GPU
+   * (fairOrder) whose first unit in line would borrow too and, when `fitting` (what fits() asks), fits the
+   * cohort now. Undefined when none, or when the unit does not borrow. The first in fair order, so a message
+   * can name it: without `fitting`, the member that borrows first once GPUs free up.
+   */
+  aheadOf(key: string, unitMilli: number, fitting = true): CohortMember | undefined {
+    const m = this.byKey.get(key);
+    if (!m || m.allocatedMilli + unitMilli <= m.maxMilli) return undefined;
+    return this.members(m.cohort)
+      .filter(
+        (o) =>
+          o.key !== key &&
+          o.headMilli !== undefined &&
+          fairOrder(o, m) < 0 &&
+          (!fitting || this.fitsPool(o, o.headMilli)),
+      )
+      .sort(fairOrder)[0];
+  }
+
+  /** Whether `unitMilli` more for `m` stays within its borrowing rights and the cohort's pool. */
+  private fitsPool(m: CohortMember, unitMilli: number): boolean {
     const after = m.allocatedMilli + unitMilli;
     if (after > m.maxMilli) {
       if (!m.borrows) return false;
       if (m.borrowingLimitMilli !== undefined && after - m.maxMilli > m.borrowingLimitMilli) return false;
-      if (this.members(m.cohort).some((o) => o.key !== key && o.waiting)) return false;
     }
     const kept = keptMilli(m);
     const { capacity, used } = this.pool(m.cohort);

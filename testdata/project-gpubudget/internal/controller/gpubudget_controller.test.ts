@@ -414,6 +414,65 @@ describe("cohorts", () => {
     });
   });
 
+  it("gives freed GPUs first to the borrower with less recent GPU use", async () => {
+    const [a, b, l] = [await namespace(), await namespace(), await namespace()];
+    const cohort = `lab-${a}`;
+    await client.create(GPUBudgetKind, member(a, "busy", 1, cohort));
+    await client.create(GPUBudgetKind, member(b, "quiet", 1, cohort));
+    await client.create(GPUBudgetKind, member(l, "lender", 2, cohort));
+    await eventually(async () => expect((await readyOf(l, "lender")).ready?.status).toBe("True"));
+    // a has used a GPU for a moment already (from its release to its end); b has not.
+    await released(a, "warmup");
+    const warmup = await client.get(Pod, { namespace: a, name: "warmup" });
+    await client.status().update(Pod, { ...warmup, status: { ...warmup.status, phase: "Succeeded" } });
+    await eventually(async () => {
+      const busy = await client.get(GPUBudgetKind, { namespace: a, name: "busy" });
+      expect(busy.status?.allocatedGPUs).toBe(0);
+      expect(busy.status?.recentUsage?.milliGPUSeconds).toBeGreaterThan(0);
+    });
+    // Every GPU of the cohort in use: each budget's own, and both of the lender's.
+    await released(a, "a1");
+    await released(b, "b1");
+    await released(l, "l1");
+    await released(l, "l2");
+    // a's pod waits first, so without the fair order a (reconciled first) would take the freed GPU.
+    await client.create(Pod, gpuPod(a, "a2", 1));
+    await eventually(async () =>
+      expect((await client.get(GPUBudgetKind, { namespace: a, name: "busy" })).status?.queuedPods).toBe(1),
+    );
+    await client.create(Pod, gpuPod(b, "b2", 1));
+    await eventually(async () =>
+      expect((await client.get(GPUBudgetKind, { namespace: b, name: "quiet" })).status?.queuedPods).toBe(1),
+    );
+    const busy = await client.get(GPUBudgetKind, { namespace: a, name: "busy" });
+    const quiet = await client.get(GPUBudgetKind, { namespace: b, name: "quiet" });
+    expect(busy.status?.recentUsage?.milliGPUSeconds ?? 0).toBeGreaterThan(
+      quiet.status?.recentUsage?.milliGPUSeconds ?? 0,
+    );
+    // a2 is told who borrows before it.
+    await eventually(async () => {
+      const a2 = await client.get(Pod, { namespace: a, name: "a2" });
+      expect(a2.status?.conditions?.find((c) => c.type === QUEUED_CONDITION)?.message).toContain(
+        `fair order ${b}/quiet borrows first: it has used fewer GPUs recently`,
+      );
+    });
+
+    const l1 = await client.get(Pod, { namespace: l, name: "l1" });
+    await client.status().update(Pod, { ...l1, status: { ...l1.status, phase: "Succeeded" } });
+    await eventually(async () => {
+      expect(await gated(b)).toEqual([]);
+      expect(await gated(a)).toEqual(["a2"]);
+      expect((await client.get(GPUBudgetKind, { namespace: b, name: "quiet" })).status).toMatchObject({
+        allocatedGPUs: 2,
+        borrowedGPUs: 1,
+      });
+    });
+    // The next freed GPU goes to a: the fair order delays a borrower, never strands it.
+    const l2 = await client.get(Pod, { namespace: l, name: "l2" });
+    await client.status().update(Pod, { ...l2, status: { ...l2.status, phase: "Succeeded" } });
+    await eventually(async () => expect(await gated(a)).toEqual([]));
+  });
+
   it("reclaims the newest borrowed pod for a lender once it has run minRuntime, and not before", async () => {
     const [a, b] = [await namespace(), await namespace()];
     const cohort = `lab-${a}`;

@@ -44,7 +44,13 @@ import {
 } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
-import { BUDGET_COHORT_INDEX, borrowedMilli, cohortMember, lentMilli } from "../cohort/cohort.js";
+import {
+  BUDGET_COHORT_INDEX,
+  borrowedMilli,
+  cohortMember,
+  lentMilli,
+  recentUsageAt,
+} from "../cohort/cohort.js";
 import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import {
   budgetResources,
@@ -232,7 +238,20 @@ export class GPUBudgetReconciler implements Reconciler {
     const wasExceeded = isBudgetExceeded(budget.status?.conditions);
 
     let nextExpiry = Number.POSITIVE_INFINITY;
+    let recentMilliGPUSeconds = 0;
     const written = await this.writeStatus(budget, (status, generation) => {
+      // A cohort member's recent GPU use (internal/cohort recentUsageAt): the time since `at` is folded in
+      // only when what it holds changes, so status.allocatedMilliGPUs always says what was held since
+      // then, and an unchanged budget is not rewritten (its peers would wake) just because time passed.
+      if (budget.spec.cohort) {
+        if (!status.recentUsage || status.allocatedMilliGPUs !== usage.allocatedMilli) {
+          const folded = recentUsageAt(status.recentUsage, status.allocatedMilliGPUs ?? 0, now);
+          status.recentUsage = { milliGPUSeconds: Math.round(folded), at: new Date(now).toISOString() };
+        }
+        recentMilliGPUSeconds = recentUsageAt(status.recentUsage, usage.allocatedMilli, now);
+      } else {
+        delete status.recentUsage;
+      }
       status.allocatedGPUs = allocatedGPUs;
       status.allocatedMilliGPUs = usage.allocatedMilli;
       status.podCount = usage.podCount;
@@ -330,7 +349,13 @@ export class GPUBudgetReconciler implements Reconciler {
         );
       else this.options.recorder.event(budget, "Normal", "GPUHoursAvailable", used);
     }
-    if (cohort) cohortMetrics.set(namespace, request.name, cohort.borrowedMilli / 1000);
+    if (cohort)
+      cohortMetrics.set(
+        namespace,
+        request.name,
+        cohort.borrowedMilli / 1000,
+        recentMilliGPUSeconds / 3_600_000,
+      );
     else cohortMetrics.forget(namespace, request.name);
     if (written) {
       context.log.info(

@@ -161,10 +161,18 @@ export const reclaimedPods = new Counter({
   registers: [metricsRegistry],
 });
 
+export const recentUsage = new Gauge({
+  name: "gpubudget_recent_usage_gpu_hours",
+  help: "A cohort GPUBudget's recent GPU use (status.recentUsage) as of its last reconcile: GPU-hours with a half-life of 1h. Borrowers with less per GPU of their cap go first.",
+  labelNames,
+  registers: [metricsRegistry],
+});
+
 export const cohortMetrics = {
   /** Only budgets of a cohort have these series. */
-  set(namespace: string, name: string, borrowed: number): void {
+  set(namespace: string, name: string, borrowed: number, recentGPUHours: number): void {
     borrowedGPUs.set({ namespace, name }, borrowed);
+    recentUsage.set({ namespace, name }, recentGPUHours);
     reclaimedPods.inc({ namespace, name }, 0);
   },
   reclaimed(namespace: string, name: string): void {
@@ -172,6 +180,7 @@ export const cohortMetrics = {
   },
   forget(namespace: string, name: string): void {
     borrowedGPUs.remove({ namespace, name });
+    recentUsage.remove({ namespace, name });
     reclaimedPods.remove({ namespace, name });
   },
 };

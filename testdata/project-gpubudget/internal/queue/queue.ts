@@ -37,6 +37,7 @@ import {
   memberKey,
   planReclaim,
   type RunningPod,
+  recentUsageAt,
   startedAt,
 } from "../cohort/cohort.js";
 import {
@@ -77,7 +78,8 @@ import { cohortMetrics, queueMetrics } from "../metrics/metrics.js";
  * Cohorts (internal/cohort): a budget naming a cohort may also take what its cohort lends. When the line's
  * first unit fits its budget's own maxGPUs but not the cohort, because others borrowed, their pods are
  * reclaimed (evicted). Then the LIST covers every member's namespace (the budgets' specs come from the
- * cache), and all cohort decisions of this process are serialised as one.
+ * cache), and all cohort decisions of this process are serialised as one. Borrowers take free GPUs in fair
+ * order, least recent use first (internal/cohort): each member's first unit in line is read from the same LIST.
  */
 
 /** Marks a pod as a member of a gang (Kueue's pod-group label has the same meaning). */
@@ -317,19 +319,9 @@ export class QueueReleaser {
     const queue = budgets
       .filter(isQueueBudget)
       .map((b) => queueBudget(b, pods, now, spentNow[b.metadata?.name ?? ""] ?? isGPUHoursSpent(b)));
-    const sizes = await this.jobSizes(namespace, pods);
-    const gangOf = (pod: Pod): GangOf | undefined => {
-      const group = pod.metadata?.labels?.[POD_GROUP_LABEL];
-      if (group) {
-        const size = Number(pod.metadata?.annotations?.[POD_GROUP_SIZE_ANNOTATION] ?? "1");
-        return { key: `group/${group}`, size: Number.isInteger(size) && size > 0 ? size : 1 };
-      }
-      const job = pod.metadata?.labels?.[JOB_NAME_LABEL];
-      if (job && sizes.has(job)) return { key: `job/${job}`, size: sizes.get(job) ?? 1 };
-      return undefined;
-    };
+    const gangOf = await this.gangs(namespace, pods);
     const line = queueLine(pods, queue, gangOf, now);
-    const cohort = await this.cohortOf(namespace, pods, budgets, now);
+    const cohort = await this.cohortOf(namespace, pods, budgets, now, line);
     const release = planRelease(line, queue, cohort?.state);
     const released = new Set<string>();
     for (const unit of release) {
@@ -353,6 +345,13 @@ export class QueueReleaser {
     const states = new Map<string, QueueState>(queue.map((b) => [b.name, { queuedMilli: 0, queuedPods: 0 }]));
     const waiting = line.filter((u) => !u.pods.every((p) => released.has(p.metadata?.uid ?? "")));
     const inLine = waiting.filter((u) => !u.incomplete);
+    const blocked = inLine.find((u) => !release.includes(u));
+    // A borrowing line comes after cohort peers with less recent GPU use: say who borrows first (no
+    // figures here, they change every second; status.recentUsage and the gauge have them).
+    const ahead = cohort && blocked ? this.aheadOf(blocked, queue, cohort.state) : undefined;
+    const behind = ahead
+      ? `; in cohort ${ahead.cohort}'s fair order ${ahead.key} borrows first: it has used fewer GPUs recently`
+      : "";
     const inUse = queue
       .map((b) => {
         let milli = b.countedMilli;
@@ -374,7 +373,7 @@ export class QueueReleaser {
         const uid = pod.metadata?.uid ?? "";
         const why = unit.incomplete
           ? `waiting for the rest of its gang (${unit.key})`
-          : `waiting for GPUs: position ${inLine.indexOf(unit) + 1} of ${inLine.length} in line`;
+          : `waiting for GPUs: position ${inLine.indexOf(unit) + 1} of ${inLine.length} in line${behind}`;
         if (this.told.get(uid) === why) continue;
         this.told.set(uid, why);
         recorder.event(pod, "Normal", "Queued", `held by ${QUEUE_GATE}: ${why} (${inUse})`);
@@ -388,7 +387,6 @@ export class QueueReleaser {
     }
     const stillWaiting = new Set(pods.filter(isQueued).map((p) => p.metadata?.uid));
     for (const uid of [...this.told.keys()]) if (!stillWaiting.has(uid)) this.told.delete(uid);
-    const blocked = inLine.find((u) => !release.includes(u));
     if (cohort && blocked) {
       const retryAt = await this.reclaim(blocked, queue, cohort, now);
       for (const s of states.values()) if (retryAt !== undefined) s.retryAt = retryAt;
@@ -396,22 +394,53 @@ export class QueueReleaser {
     return states;
   }
 
+  /** The cohort member that borrows before a unit's budget (fair order), for the first of its budgets that has one. */
+  private aheadOf(
+    unit: QueueUnit,
+    queue: readonly QueueBudget[],
+    state: CohortState,
+  ): CohortMember | undefined {
+    for (const b of queue) {
+      const milli = unit.milli.get(b.name) ?? 0;
+      const ahead = milli > 0 && state.has(b.key) ? state.aheadOf(b.key, milli, false) : undefined;
+      if (ahead) return ahead;
+    }
+    return undefined;
+  }
+
   /**
    * The cohorts of the namespace's Queue budgets: every member (from the cache's cohort index) with what
-   * its pods hold, counted from a LIST of its namespace (fresh, as the namespace's own), and the pods
-   * reclaim may evict. Undefined when no Queue budget of the namespace names a cohort.
+   * its pods hold, counted from a LIST of its namespace (fresh, as the namespace's own), its recent GPU use
+   * (from its status), its first unit in line when that would borrow, and the pods reclaim may evict.
+   * Undefined when no Queue budget of the namespace names a cohort.
    */
   private async cohortOf(
     namespace: string,
     pods: readonly Pod[],
     budgets: readonly GPUBudget[],
     now: number,
+    line: readonly QueueUnit[],
   ): Promise<CohortView | undefined> {
     const cohorts = new Set(
       budgets.filter(isQueueBudget).flatMap((b) => (b.spec.cohort ? [b.spec.cohort] : [])),
     );
     if (cohorts.size === 0) return undefined;
     const podsOf = new Map<string, readonly Pod[]>([[namespace, pods]]);
+    const lines = new Map<string, { line: readonly QueueUnit[]; queue: readonly QueueBudget[] }>();
+    const lineOf = async (ns: string, nsPods: readonly Pod[]) => {
+      let l = lines.get(ns);
+      if (!l) {
+        const nsBudgets =
+          ns === namespace ? budgets : await this.options.client.list(GPUBudgetKind, { namespace: ns });
+        const queue = nsBudgets.filter(isQueueBudget).map((b) => queueBudget(b, nsPods, now));
+        l = {
+          line: ns === namespace ? line : queueLine(nsPods, queue, await this.gangs(ns, nsPods), now),
+          queue,
+        };
+        lines.set(ns, l);
+      }
+      return l;
+    };
     const members: CohortMember[] = [];
     const running: RunningPod[] = [];
     const byKey = new Map<string, GPUBudget>();
@@ -436,8 +465,29 @@ export class QueueReleaser {
           else if (isCounted(pod, now))
             running.push({ pod, member: q.key, milli, startedAt: startedAt(pod, QUEUED_CONDITION) });
         }
+        // Its first unit in line competes for the pool when it would borrow and asks no other budget of its
+        // namespace (whose room this cohort does not decide): a line is strict, nothing behind it goes first.
+        let headMilli: number | undefined;
+        if (isQueueBudget(b) && !q.spent && nsPods.some(isQueued)) {
+          const { line: nsLine, queue } = await lineOf(ns, nsPods);
+          const head = nsLine.find((u) => !u.incomplete);
+          const milli = head?.milli.get(q.name) ?? 0;
+          const alone = queue.every((o) => o.name === q.name || (head?.milli.get(o.name) ?? 0) <= 0);
+          if (milli > 0 && alone && q.countedMilli + milli > q.maxMilli) headMilli = milli;
+        }
+        const recentMilliGPUSeconds = recentUsageAt(
+          b.status?.recentUsage,
+          b.status?.allocatedMilliGPUs ?? 0,
+          now,
+        );
         members.push(
-          cohortMember(b, { allocatedMilli: q.countedMilli, terminatingMilli: q.terminatingMilli, waiting }),
+          cohortMember(b, {
+            allocatedMilli: q.countedMilli,
+            terminatingMilli: q.terminatingMilli,
+            waiting,
+            recentMilliGPUSeconds,
+            headMilli,
+          }),
         );
       }
     }
@@ -555,6 +605,21 @@ export class QueueReleaser {
       if (isNotFound(err) || isInvalid(err)) return false;
       throw err;
     }
+  }
+
+  /** What gang a pod of `namespace` belongs to: its pod group, or its Job (sized from the API server). */
+  private async gangs(namespace: string, pods: readonly Pod[]): Promise<(pod: Pod) => GangOf | undefined> {
+    const sizes = await this.jobSizes(namespace, pods);
+    return (pod: Pod): GangOf | undefined => {
+      const group = pod.metadata?.labels?.[POD_GROUP_LABEL];
+      if (group) {
+        const size = Number(pod.metadata?.annotations?.[POD_GROUP_SIZE_ANNOTATION] ?? "1");
+        return { key: `group/${group}`, size: Number.isInteger(size) && size > 0 ? size : 1 };
+      }
+      const job = pod.metadata?.labels?.[JOB_NAME_LABEL];
+      if (job && sizes.has(job)) return { key: `job/${job}`, size: sizes.get(job) ?? 1 };
+      return undefined;
+    };
   }
 
   /** Each waiting Job pod's Job size (spec.parallelism, default 1), read from the API server. */
