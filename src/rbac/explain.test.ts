@@ -47,7 +47,9 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
       /^ {2}patch pods: used by client\.patch\(Pod\) at internal\/ledger\/ledger\.ts:\d+:\d+, this\.options\.client\.patch\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+\n {4}guarded: may change only spec, metadata\.finalizers \(/m,
     );
     // A cohort's reclaim evicts borrowed pods through the Eviction API.
-    expect(out).toMatch(/^ {2}create pods\/eviction: used by eviction\.create\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+$/m);
+    expect(out).toMatch(
+      /^ {2}create pods\/eviction: used by eviction\.create\(Pod\) at internal\/queue\/queue\.ts:\d+:\d+$/m,
+    );
     expect(out).not.toContain("warning:");
     expect(lines.at(-2)).toBe("explain-rbac: 9 markers, 20 permissions, 0 warnings");
   });
