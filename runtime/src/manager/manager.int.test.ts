@@ -661,6 +661,19 @@ await mgr.start();
       const held = await client.get(Lease, { namespace: ns, name: "paused-lock" });
       const expires = Date.now() + (held.spec?.leaseDurationSeconds ?? 3) * 1000 + 500;
       await until("the paused leader's lease to expire", () => Date.now() > expires, 10_000);
+      // Writes it sent before the pause may still be on their way (in the kernel's buffers, or queued in
+      // an API server loaded by the other tests): the takeover comes once its out-* objects have not
+      // changed for 1.5 s, so a write landing after the takeover was sent after the pause.
+      let seen = "";
+      let quietSince = Date.now();
+      await until("the paused leader's writes in flight to land", async () => {
+        const outs = (await client.list(ConfigMap, { namespace: ns }))
+          .filter((c) => c.metadata?.name?.startsWith("out-"))
+          .map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`)
+          .join(",");
+        if (outs !== seen) [seen, quietSince] = [outs, Date.now()];
+        return Date.now() - quietSince >= 1_500;
+      });
       const now = new Date().toISOString().replace(/Z$/, "000Z");
       const taken = await client.update(Lease, {
         ...(await client.get(Lease, { namespace: ns, name: "paused-lock" })),
