@@ -641,6 +641,16 @@ describe("one operator", () => {
         60_000,
         1_000,
       );
+      // Every gpubudget_* family the operator serves (a dashboard panel or not) reaches Prometheus.
+      const families = [...(await op.metrics()).matchAll(/^# TYPE (gpubudget_\w+) (\w+)$/gm)].map((m) =>
+        m[2] === "histogram" ? `${m[1]}_count` : (m[1] ?? ""),
+      );
+      expect(families).toEqual(
+        expect.arrayContaining(["gpubudget_gpu_hours_used", "gpubudget_recent_usage_gpu_hours"]),
+      );
+      const unscraped: string[] = [];
+      for (const family of families) if ((await prom.query(family)).length === 0) unscraped.push(family);
+      expect(unscraped).toEqual([]);
     } finally {
       await prom.stop();
     }
