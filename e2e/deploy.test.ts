@@ -293,7 +293,7 @@ describe.sequential("make deploy, then the operator with its in-cluster identity
     const source = readFileSync(controller, "utf8");
     const marker = '// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;patch\n';
     // The guard on the Queue release's pod patch goes with it: a guard needs the grant it narrows.
-    const guard = '// +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec\n';
+    const guard = '// +kbts:guard:groups="",resources=pods,verbs=patch,fields=spec;metadata.finalizers\n';
     expect(source).toContain(marker);
     expect(source).toContain(guard);
     writeFileSync(controller, source.replace(marker, "").replace(guard, ""));
