@@ -72,8 +72,8 @@ describe("make verify-api in the scaffolded GPUBudget project", () => {
         "  // +kubebuilder:validation:Minimum=1\n  maxGPUs",
       ),
     );
-    const line =
-      readFileSync(types, "utf8").split("\n").indexOf("  // +kubebuilder:validation:Minimum=1") + 1;
+    // The marker's line is the one just above maxGPUs: other fields carry Minimum=1 too.
+    const line = readFileSync(types, "utf8").split("\n").indexOf("  maxGPUs: int64;");
     expect(line).toBeGreaterThan(0);
     const { code, out } = await make("verify-api");
     expect(out).toContain(
@@ -92,8 +92,8 @@ describe("make verify-api in the scaffolded GPUBudget project", () => {
     writeFileSync(
       types,
       source.replace(
-        "  // +kubebuilder:validation:Minimum=1\n",
-        '  // +kubebuilder:validation:Minimum=1\n  // +kbts:breaking:accept="a budget of 0 GPUs was never useful"\n',
+        "  // +kubebuilder:validation:Minimum=1\n  maxGPUs",
+        '  // +kubebuilder:validation:Minimum=1\n  // +kbts:breaking:accept="a budget of 0 GPUs was never useful"\n  maxGPUs',
       ),
     );
     const { code, out } = await make("verify-api");
