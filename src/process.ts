@@ -9,7 +9,12 @@ import { constants } from "node:os";
  */
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
+let installed = false;
+
+/** Installs the handlers once per process: commands run in-process one after another (tests, make testdata). */
 export function exitCleanlyOnSignals(): void {
+  if (installed) return;
+  installed = true;
   for (const signal of SIGNALS) {
     process.once(signal, () => {
       process.stderr.write(

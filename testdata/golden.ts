@@ -307,7 +307,12 @@ export async function writeGoldenProjects(): Promise<void> {
   for (const name of Object.keys(GOLDEN_PROJECTS)) {
     const target = join(TESTDATA, name);
     const aside = `${target}.new-${process.pid}`;
-    await generateGolden(name, aside);
+    try {
+      await generateGolden(name, aside);
+    } catch (err) {
+      rmSync(aside, { recursive: true, force: true });
+      throw err;
+    }
     rmSync(target, { recursive: true, force: true });
     renameSync(aside, target);
     process.stderr.write(`regenerated testdata/${name}\n`);
