@@ -16,6 +16,7 @@ limitations under the License.
 
 import { type Pod, parseDuration } from "@kbts/runtime";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
+import { podStart } from "../ledger/ledger.js";
 
 /**
  * Cohorts: budgets (in any namespace) naming the same spec.cohort lend each other their unused GPUs.
@@ -332,13 +333,14 @@ export function planReclaim(
 }
 
 /**
- * When a pod began running on its GPUs: status.startTime (the kubelet's), else its Ready condition,
- * else its release from the queue, else its creation.
+ * When a pod began running on its GPUs: the ledger's podStart (status.startTime, the kubelet's), else
+ * its Ready condition, else its release from the queue, else its creation.
  */
 export function startedAt(pod: Pod, releasedConditionType: string): number {
+  const start = podStart(pod);
+  if (start !== undefined && Number.isFinite(start)) return start;
   const conditions = pod.status?.conditions ?? [];
   const candidates = [
-    pod.status?.startTime,
     conditions.find((c) => c.type === "Ready" && c.status === "True")?.lastTransitionTime,
     conditions.find((c) => c.type === releasedConditionType && c.status === "False")?.lastTransitionTime,
     pod.metadata?.creationTimestamp,
