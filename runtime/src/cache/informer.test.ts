@@ -66,7 +66,10 @@ function record(inf: SharedInformer) {
   inf.addEventHandler((e) => {
     raw.push(e);
     const o = e.object.metadata!;
-    if (e.type === "add") events.push(`add ${o.namespace}/${o.name} initial=${e.isInInitialList}`);
+    if (e.type === "add")
+      events.push(
+        `add ${o.namespace}/${o.name} initial=${e.isInInitialList}${e.relisted ? " relisted" : ""}`,
+      );
     if (e.type === "update")
       events.push(
         `update ${o.namespace}/${o.name} ${e.oldObject.metadata!.resourceVersion}->${o.resourceVersion}`,
@@ -96,7 +99,7 @@ describe("SharedInformer", () => {
     expect(update?.type === "update" && update.oldObject.metadata?.resourceVersion).toBe("1");
   });
 
-  it("after a relist, deletes what vanished (state unknown) and updates only what changed", () => {
+  it("after a relist, deletes what vanished (state unknown), updates only what changed, marks what it made up", () => {
     const inf = informer();
     feed(inf).replace([cm("a", "same", "1"), cm("a", "changed", "1"), cm("a", "gone", "1")], "1");
     const { events } = record(inf);
@@ -104,7 +107,7 @@ describe("SharedInformer", () => {
     feed(inf).replace([cm("a", "same", "1"), cm("a", "changed", "5"), cm("a", "new", "6")], "6");
     expect(events).toEqual([
       "update a/changed 1->5",
-      "add a/new initial=false",
+      "add a/new initial=false relisted",
       "delete a/gone unknown=true",
     ]);
   });

@@ -252,7 +252,11 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
           seen.add(key);
           const old = this.put(obj);
           if (!old) {
-            this.emit({ type: "add", object: obj, isInInitialList: initial });
+            this.emit(
+              initial
+                ? { type: "add", object: obj, isInInitialList: true }
+                : { type: "add", object: obj, isInInitialList: false, relisted: true },
+            );
           } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
             this.emit({ type: "update", oldObject: old, object: obj, relisted: true });
           }

@@ -5,7 +5,13 @@ import type { Reader } from "../client/types.js";
 
 /** An informer event, with the old object on update (client-node's informer gives none; ours does). */
 export type InformerEvent<T extends KubernetesObject = KubernetesObject> =
-  | { type: "add"; object: T; isInInitialList: boolean }
+  | {
+      type: "add";
+      object: T;
+      isInInitialList: boolean;
+      /** Made up by a relist after the first: the object may have had versions never seen as events. */
+      relisted?: boolean;
+    }
   | {
       type: "update";
       oldObject: T;
