@@ -24,6 +24,7 @@ import { join } from "node:path";
 import { defineKind } from "../../runtime/src/api/kind.js";
 import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import type { KubernetesObject } from "../../runtime/src/api/meta.js";
+import { createCache } from "../../runtime/src/cache/cache.js";
 import { createClient } from "../../runtime/src/client/client.js";
 import type { Client } from "../../runtime/src/client/types.js";
 import { type APIServerProcess, killAPIServer } from "../../runtime/src/envtest/apiserver-restart.js";
@@ -31,8 +32,10 @@ import { compactEtcd } from "../../runtime/src/envtest/etcd-compaction.js";
 import { type FaultProxy, startFaultProxy } from "../../runtime/src/envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { freePort } from "../../runtime/src/envtest/ports.js";
+import { startThrottleProxy, type ThrottleProxy } from "../../runtime/src/envtest/throttle-proxy.js";
 import { eventually } from "../support/eventually.js";
 import { REPO } from "../support/paths.js";
+import { EventJournal, type JournalAccount } from "./journal.js";
 import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
 
 interface GPUBudget extends KubernetesObject {
@@ -58,10 +61,14 @@ export interface FaultResult {
   restarts: number;
   ok: boolean;
   problem?: string;
+  /** The soak's event account after this fault, from the start of the run (journal.ts). */
+  events?: JournalAccount;
 }
 
 export interface ChaosReport {
   results: FaultResult[];
+  /** The soak's event account at the end (journal.ts); absent without `journal`. */
+  events?: JournalAccount;
   /** Status writes logged by a replica outside its own leading intervals (leadership.ts). */
   nonLeaderWrites: string[];
 }
@@ -87,8 +94,19 @@ function leftByDesign(r: Replica): boolean {
 const NAMESPACES = ["chaos-a", "chaos-b", "chaos-c", "chaos-d"];
 const RSS_LIMIT_MIB = 512;
 
-export async function runChaos(options: { log?: (line: string) => void } = {}): Promise<ChaosReport> {
+export interface ChaosOptions {
+  log?: (line: string) => void;
+  /**
+   * The soak (bench/soak): repeat the faults, with 429 storms among them, until this time (ms since the
+   * epoch), and account for every pod event an informer behind the same faults delivered (journal.ts).
+   * Without it the faults run once (e2e/chaos.test.ts, bench/chaos).
+   */
+  soakUntil?: number;
+}
+
+export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
   const say = options.log ?? (() => {});
+  const soak = options.soakUntil !== undefined;
   const work = mkdtempSync(join(tmpdir(), "kbts-chaos-"));
   const project = join(work, "gpubudget");
   cpSync(join(REPO, "testdata/project-gpubudget"), project, { recursive: true });
@@ -98,9 +116,12 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
   const env: Environment = await startEnvironment({ crdDirectoryPaths: [join(project, "config/crd/bases")] });
   let apiserver: Environment | APIServerProcess = env;
   let restarted: APIServerProcess | undefined;
-  const proxy: FaultProxy = await startFaultProxy(env.config!.host);
+  // The soak puts an HTTP proxy that can answer 429 between the TCP fault proxy and the API server.
+  const throttle: ThrottleProxy | undefined = soak ? await startThrottleProxy(env.config!) : undefined;
+  const proxy: FaultProxy = await startFaultProxy(throttle?.url ?? env.config!.host);
+  const proxied = proxy.kubeConfigFor(throttle?.kubeConfig() ?? env.kubeConfig);
   const kubeconfig = join(work, "proxy.kubeconfig");
-  writeFileSync(kubeconfig, proxy.kubeConfigFor(env.kubeConfig).exportConfig());
+  writeFileSync(kubeconfig, proxied.exportConfig());
   const direct: Client = createClient(env.kubeConfig, { rest: { timeoutMs: 5_000 } });
   const replicas: Replica[] = [];
   const results: FaultResult[] = [];
@@ -181,17 +202,28 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
   let churning = false;
   let churnLoop: Promise<void> = Promise.resolve();
   let seq = 0;
+  const journal = soak ? new EventJournal() : undefined;
   const churnOnce = async () => {
     const ns = NAMESPACES[seq % NAMESPACES.length]!;
     seq++;
     const pods = await direct.list(Pod, { namespace: ns });
     const running = pods.filter((p) => p.status?.phase !== "Succeeded");
     const r = Math.random();
-    if (running.length < 8 || (r < 0.45 && running.length < 20)) {
-      await direct.create(Pod, gpuPod(ns, `p-${seq}`));
-    } else if (r < 0.75) {
+    if (running.length < 8 || (r < 0.4 && running.length < 20)) {
+      const made = await direct.create(Pod, gpuPod(ns, `p-${seq}`));
+      journal?.wrote(made.metadata?.uid, made.metadata?.resourceVersion);
+    } else if (r < 0.6) {
       const victim = running[Math.floor(Math.random() * running.length)]!;
-      await direct.status().update(Pod, { ...victim, status: { ...victim.status, phase: "Succeeded" } });
+      const done = await direct
+        .status()
+        .update(Pod, { ...victim, status: { ...victim.status, phase: "Succeeded" } });
+      journal?.wrote(done.metadata?.uid, done.metadata?.resourceVersion);
+    } else if (r < 0.75) {
+      // Relabelled: the budgets have no selector, so the count must not move.
+      const victim = pods[Math.floor(Math.random() * pods.length)]!;
+      const labels = { ...victim.metadata?.labels, churn: String(seq) };
+      const relabelled = await direct.update(Pod, { ...victim, metadata: { ...victim.metadata, labels } });
+      journal?.wrote(relabelled.metadata?.uid, relabelled.metadata?.resourceVersion);
     } else {
       const victim = pods[Math.floor(Math.random() * pods.length)]!;
       await direct.delete(Pod, victim, { gracePeriodSeconds: 0 });
@@ -322,6 +354,28 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
         proxy.blackhole(false);
       },
     },
+    ...(throttle
+      ? [
+          {
+            // API Priority and Fairness saturated: every read answered 429 with Retry-After: 1, writes
+            // pass. Shorter than the leader's renew deadline, so the leader keeps its lease.
+            name: "kube-apiserver answers 429 to every read for 6 s",
+            deadlineMs: 30_000,
+            async run() {
+              throttle.throttle("all", 1);
+              await hold(6_000);
+              throttle.throttle("none");
+            },
+          },
+          {
+            name: "watches dropped by the API server side",
+            deadlineMs: 15_000,
+            async run() {
+              throttle.dropConnections();
+            },
+          },
+        ]
+      : []),
     {
       name: "proxy: open connections frozen forever",
       deadlineMs: 45_000,
@@ -331,6 +385,28 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
     },
   ];
 
+  // The soak's informer: the runtime's cache, behind the same proxies as the operators, whose every
+  // pod event goes to the journal.
+  const journalStop = new AbortController();
+  const truth = async (): Promise<Map<string, string>> => {
+    const out = new Map<string, string>();
+    for (const ns of NAMESPACES)
+      for (const p of await direct.list(Pod, { namespace: ns }))
+        if (p.metadata?.uid) out.set(p.metadata.uid, p.metadata.resourceVersion ?? "");
+    return out;
+  };
+  /** Waits until the journal's informer has caught up with the API server, then accounts. */
+  const accountEvents = async (deadlineMs: number): Promise<JournalAccount | undefined> => {
+    if (!journal) return undefined;
+    const until = Date.now() + deadlineMs;
+    let now = await truth();
+    while (!journal.caughtUp(now) && Date.now() < until) {
+      await hold(200);
+      now = await truth();
+    }
+    return journal.account(now);
+  };
+
   try {
     for (const ns of NAMESPACES) {
       await direct.create(Namespace, { metadata: { name: ns } });
@@ -339,6 +415,19 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
         spec: { maxGPUs: 1000 },
       } as GPUBudget);
       for (let i = 0; i < 10; i++) await direct.create(Pod, gpuPod(ns, `seed-${i}`));
+    }
+    if (journal) {
+      const cache = createCache(proxied, { namespaces: NAMESPACES });
+      const pods = await cache.getInformer(Pod);
+      pods.addEventHandler((e) =>
+        journal.saw({
+          type: e.type,
+          uid: e.object.metadata?.uid ?? "",
+          resourceVersion: e.object.metadata?.resourceVersion ?? "",
+          relisted: e.type === "delete" ? e.deleteStateUnknown : e.relisted === true,
+        }),
+      );
+      void cache.start(journalStop.signal);
     }
     await startReplica("replica-1");
     await startReplica("replica-2");
@@ -350,78 +439,91 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
     );
     say("two replicas ready, budgets correct; faults start");
 
-    for (const fault of faults) {
-      peakRss = 0;
-      const before = replicas.length;
-      const faultStart = Date.now();
-      startChurn();
-      await hold(2_000);
-      let problem: string | undefined;
-      try {
-        await fault.run();
-      } catch (err) {
-        problem = `fault failed: ${err instanceof Error ? err.message : String(err)}`;
-      }
-      await hold(1_000);
-      await stopChurn();
-      const healed = Date.now();
-      // A leader that could not renew (or saw another holder) exits 1 by design; the Deployment would
-      // start it again, and so does the harness. Its recovery counts in the time to correct status.
-      const restarting = Promise.all(
-        replicas
-          .filter((x) => x.exited && !x.replaced && leftByDesign(x))
-          .map((r) => {
-            r.replaced = true;
-            return startReplica(`${r.name}'`).catch((err) => {
-              problem ??= `restart of ${r.name} failed: ${err instanceof Error ? err.message : String(err)}`;
-            });
-          }),
-      );
-      let correctAfterMs = Number.NaN;
-      let lastWrong: string[] = [];
-      while (Date.now() - healed < fault.deadlineMs + 5_000) {
-        sampleRss();
-        lastWrong = await wrongBudgets().catch((err) => [String(err)]);
-        if (lastWrong.length === 0) {
-          correctAfterMs = Date.now() - healed;
-          break;
+    let round = 0;
+    do {
+      round++;
+      if (soak) say(`round ${round}`);
+      for (const fault of faults) {
+        peakRss = 0;
+        const before = replicas.length;
+        const faultStart = Date.now();
+        startChurn();
+        await hold(2_000);
+        let problem: string | undefined;
+        try {
+          await fault.run();
+        } catch (err) {
+          problem = `fault failed: ${err instanceof Error ? err.message : String(err)}`;
         }
-        await hold(100);
-      }
-      await restarting;
-      const restarts = replicas.length - before;
-      sampleRss();
-      const dead = replicas
-        .filter((r) => r.exited && !leftByDesign(r))
-        .map((r) => `${r.name} exited ${r.exitCode}: ${tail(r.logFile).slice(-600)}`);
-      if (!problem && Number.isNaN(correctAfterMs)) {
-        // Who led, and when, is what a wrong count is usually about (a failover inside the fault).
-        const leaders = replicas.flatMap((r) =>
-          logTimes(r.logFile, "successfully acquired lease")
-            .filter((t) => t >= faultStart)
-            .map((t) => `${r.name} at +${t - faultStart} ms`),
+        await hold(1_000);
+        await stopChurn();
+        const healed = Date.now();
+        // A leader that could not renew (or saw another holder) exits 1 by design; the Deployment would
+        // start it again, and so does the harness. Its recovery counts in the time to correct status.
+        const restarting = Promise.all(
+          replicas
+            .filter((x) => x.exited && !x.replaced && leftByDesign(x))
+            .map((r) => {
+              r.replaced = true;
+              return startReplica(`${r.name}'`).catch((err) => {
+                problem ??= `restart of ${r.name} failed: ${err instanceof Error ? err.message : String(err)}`;
+              });
+            }),
         );
-        problem = `budgets still wrong: ${lastWrong.join(", ")}; leases acquired during the fault: ${leaders.join(", ") || "none"}`;
+        let correctAfterMs = Number.NaN;
+        let lastWrong: string[] = [];
+        while (Date.now() - healed < fault.deadlineMs + 5_000) {
+          sampleRss();
+          lastWrong = await wrongBudgets().catch((err) => [String(err)]);
+          if (lastWrong.length === 0) {
+            correctAfterMs = Date.now() - healed;
+            break;
+          }
+          await hold(100);
+        }
+        await restarting;
+        const restarts = replicas.length - before;
+        sampleRss();
+        const dead = replicas
+          .filter((r) => r.exited && !leftByDesign(r))
+          .map((r) => `${r.name} exited ${r.exitCode}: ${tail(r.logFile).slice(-600)}`);
+        if (!problem && Number.isNaN(correctAfterMs)) {
+          // Who led, and when, is what a wrong count is usually about (a failover inside the fault).
+          const leaders = replicas.flatMap((r) =>
+            logTimes(r.logFile, "successfully acquired lease")
+              .filter((t) => t >= faultStart)
+              .map((t) => `${r.name} at +${t - faultStart} ms`),
+          );
+          problem = `budgets still wrong: ${lastWrong.join(", ")}; leases acquired during the fault: ${leaders.join(", ") || "none"}`;
+        }
+        if (!problem && correctAfterMs > fault.deadlineMs)
+          problem = `correct only after ${correctAfterMs} ms`;
+        if (!problem && dead.length > 0) problem = `replica died: ${dead.join(", ")}`;
+        if (!problem && live().length !== 2) problem = `${live().length} replicas alive, want 2`;
+        if (!problem && peakRss > RSS_LIMIT_MIB)
+          problem = `RSS ${Math.round(peakRss)} MiB > ${RSS_LIMIT_MIB} MiB`;
+        const events = await accountEvents(fault.deadlineMs);
+        if (!problem && events && events.missed.length + events.stale.length > 0)
+          problem = `events missed: ${[...events.missed, ...events.stale].slice(0, 5).join("; ")}`;
+        if (!problem && events && events.duplicated + events.outOfOrder > 0)
+          problem = `events delivered twice: ${events.duplicated}, out of order: ${events.outOfOrder}`;
+        const result: FaultResult = {
+          fault: fault.name,
+          correctAfterMs,
+          deadlineMs: fault.deadlineMs,
+          peakRssMiB: Math.round(peakRss),
+          restarts,
+          ok: problem === undefined,
+          problem,
+          events,
+        };
+        results.push(result);
+        say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
       }
-      if (!problem && correctAfterMs > fault.deadlineMs) problem = `correct only after ${correctAfterMs} ms`;
-      if (!problem && dead.length > 0) problem = `replica died: ${dead.join(", ")}`;
-      if (!problem && live().length !== 2) problem = `${live().length} replicas alive, want 2`;
-      if (!problem && peakRss > RSS_LIMIT_MIB)
-        problem = `RSS ${Math.round(peakRss)} MiB > ${RSS_LIMIT_MIB} MiB`;
-      const result: FaultResult = {
-        fault: fault.name,
-        correctAfterMs,
-        deadlineMs: fault.deadlineMs,
-        peakRssMiB: Math.round(peakRss),
-        restarts,
-        ok: problem === undefined,
-        problem,
-      };
-      results.push(result);
-      say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
-    }
+    } while (options.soakUntil !== undefined && Date.now() < options.soakUntil);
     return {
       results,
+      events: results.at(-1)?.events,
       nonLeaderWrites: nonLeaderWrites(
         replicas.map((r) => ({
           name: r.name,
@@ -433,11 +535,13 @@ export async function runChaos(options: { log?: (line: string) => void } = {}): 
     };
   } finally {
     await stopChurn();
+    journalStop.abort();
     for (const r of replicas) {
       r.child.kill("SIGCONT");
       r.child.kill("SIGKILL");
     }
     await proxy.close();
+    await throttle?.close();
     await restarted?.stop();
     await env.stop();
     if (!process.env.KBTS_KEEP_CHAOS) rmSync(work, { recursive: true, force: true });
