@@ -67,7 +67,7 @@ export interface FaultResult {
 
 export interface ChaosReport {
   results: FaultResult[];
-  /** The soak's event account at the end (journal.ts); absent without `journal`. */
+  /** The soak's event account at the end (journal.ts); absent without `soakUntil`. */
   events?: JournalAccount;
   /** Status writes logged by a replica outside its own leading intervals (leadership.ts). */
   nonLeaderWrites: string[];
