@@ -1,22 +1,11 @@
-import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import type { Cache } from "../cache/types.js";
 import type { Client } from "../client/types.js";
 import { eventually } from "../internal/testdata/eventually.js";
+import { unreachableKubeConfig } from "../internal/testdata/kubeconfig.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "./manager.js";
 import type { ManagerOptions, Runnable } from "./types.js";
-
-function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }],
-    users: [{ name: "u" }],
-    contexts: [{ name: "x", cluster: "c", user: "u" }],
-    currentContext: "x",
-  });
-  return kc;
-}
 
 /** A cache whose sync the test releases, recording when it starts. */
 function fakeCache(events: string[]) {
@@ -48,7 +37,7 @@ function fakeCache(events: string[]) {
 function manager(events: string[], extra: ManagerOptions = {}) {
   const { cache, release } = fakeCache(events);
   const mgr = createManager({
-    kubeConfig: kubeConfig(),
+    kubeConfig: unreachableKubeConfig(),
     logger: nopLogger(),
     metricsBindAddress: "127.0.0.1:0",
     healthProbeBindAddress: "127.0.0.1:0",
@@ -76,7 +65,7 @@ const until = (cond: () => boolean, ms = 3_000) =>
 
 describe("createManager", () => {
   it("requires a leaderElectionID with leader election", () => {
-    expect(() => createManager({ kubeConfig: kubeConfig(), leaderElection: true })).toThrow(
+    expect(() => createManager({ kubeConfig: unreachableKubeConfig(), leaderElection: true })).toThrow(
       "LeaderElectionID must be configured",
     );
   });

@@ -3,26 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Cache } from "../cache/types.js";
 import type { Client } from "../client/types.js";
+import { unreachableKubeConfig } from "../internal/testdata/kubeconfig.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { Manager, ManagerOptions } from "../manager/types.js";
 
 /** Points at a closed port: every TokenReview fails to connect. */
-function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }],
-    users: [{ name: "u", token: "t" }],
-    contexts: [{ name: "x", cluster: "c", user: "u" }],
-    currentContext: "x",
-  });
-  return kc;
-}
-
 const syncedCache = {
   start: (signal: AbortSignal) =>
     new Promise<void>((r) => signal.addEventListener("abort", () => r(), { once: true })),
@@ -41,7 +30,7 @@ afterEach(async () => {
 
 function start(extra: ManagerOptions): { mgr: Manager; done: Promise<void> } {
   const mgr = createManager({
-    kubeConfig: kubeConfig(),
+    kubeConfig: unreachableKubeConfig({ token: "t" }),
     logger: nopLogger(),
     metricsBindAddress: "127.0.0.1:0",
     healthProbeBindAddress: "0",

@@ -1,31 +1,20 @@
-import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { ConfigMap } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { ByObject, Cache } from "../cache/types.js";
 import { notFound } from "../client/errors.js";
 import type { Client, Patch } from "../client/types.js";
+import { unreachableKubeConfig } from "../internal/testdata/kubeconfig.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { ReconcileContext } from "../reconcile/types.js";
 import { Shard, type ShardingOptions } from "./shard.js";
 
-function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }],
-    users: [{ name: "u" }],
-    contexts: [{ name: "x", cluster: "c", user: "u" }],
-    currentContext: "x",
-  });
-  return kc;
-}
-
 function shard(options: Partial<ShardingOptions> = {}, byObject: Record<string, ByObject> = {}) {
   const cacheOptions = { byObject };
   const s = new Shard(
     { ring: "gpubudget", identity: "shard-a", ...options },
-    { kubeConfig: kubeConfig(), cacheOptions, defaultNamespace: "default", logger: nopLogger() },
+    { kubeConfig: unreachableKubeConfig(), cacheOptions, defaultNamespace: "default", logger: nopLogger() },
   );
   return { s, cacheOptions };
 }
@@ -67,7 +56,7 @@ describe("a sharded manager's options", () => {
   it("refuses leader election beside sharding", () =>
     expect(() =>
       createManager({
-        kubeConfig: kubeConfig(),
+        kubeConfig: unreachableKubeConfig(),
         leaderElection: true,
         leaderElectionID: "x",
         sharding: { ring: "r", identity: "a" },
