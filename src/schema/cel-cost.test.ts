@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { CASES } from "../../testdata/cel-cost/cases.js";
-import { generateManifests, type ManifestErrors } from "../manifests/index.js";
 import { celRuleCosts } from "./cel-cost.js";
 import { exceedsCelBudget } from "./cel-cost-gate.js";
 

@@ -661,7 +661,7 @@ export class CostEstimator {
   /** all, exists, exists_one, map, filter: cel-go's comprehension cost over the macro's expansion. */
   private macro(name: string, targetNode: ASTNode, argNodes: ASTNode[]): Val | undefined {
     const [first, second, third] = argNodes;
-    if (!first || first.op !== "id" || !second) return undefined;
+    if (first?.op !== "id" || !second) return undefined;
     const twoVars =
       third !== undefined &&
       second.op === "id" &&
