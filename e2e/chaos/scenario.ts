@@ -502,11 +502,17 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
         if (!problem && live().length !== 2) problem = `${live().length} replicas alive, want 2`;
         if (!problem && peakRss > RSS_LIMIT_MIB)
           problem = `RSS ${Math.round(peakRss)} MiB > ${RSS_LIMIT_MIB} MiB`;
+        // The account runs from the start; a fault is blamed only for what grew during it.
+        const counted = results.at(-1)?.events;
         const events = await accountEvents(fault.deadlineMs);
-        if (!problem && events && events.missed.length + events.stale.length > 0)
-          problem = `events missed: ${[...events.missed, ...events.stale].slice(0, 5).join("; ")}`;
-        if (!problem && events && events.duplicated + events.outOfOrder > 0)
-          problem = `events delivered twice: ${events.duplicated}, out of order: ${events.outOfOrder}`;
+        const missed = [
+          ...(events?.missed.filter((m) => !counted?.missed.includes(m)) ?? []),
+          ...(events?.stale ?? []),
+        ];
+        if (!problem && missed.length > 0) problem = `events missed: ${missed.slice(0, 5).join("; ")}`;
+        const twice = (events?.duplicated ?? 0) - (counted?.duplicated ?? 0);
+        const late = (events?.outOfOrder ?? 0) - (counted?.outOfOrder ?? 0);
+        if (!problem && twice + late > 0) problem = `events delivered twice: ${twice}, out of order: ${late}`;
         const result: FaultResult = {
           fault: fault.name,
           correctAfterMs,
