@@ -261,7 +261,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const leaderReplica = async (): Promise<Replica | undefined> => {
     const lease = await direct.get(Lease, { namespace: "default", name: "a4aa2a1b.lab.example.com" });
     const holder = lease.spec?.holderIdentity ?? "";
-    return live().find((r) => safeRead(r.logFile).includes(holder) && holder !== "");
+    // By the identity each replica's elector logs as its own: a follower's log names the holder too
+    // ("new leader elected", leader: <holder>), so a plain search could pick a follower.
+    return live().find((r) => holder !== "" && electorIdentity(r.logFile) === holder);
   };
 
   interface Fault {
@@ -599,6 +601,20 @@ function gpuPod(namespace: string, name: string): Pod {
       ],
     },
   };
+}
+
+/** The identity a replica's leader elector gives itself, from the first log line that carries it. */
+function electorIdentity(file: string): string | undefined {
+  for (const line of safeRead(file).split("\n")) {
+    if (!line.includes('"component":"leader-election"')) continue;
+    try {
+      const entry = JSON.parse(line) as { identity?: string };
+      if (entry.identity) return entry.identity;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return undefined;
 }
 
 function safeRead(path: string): string {
