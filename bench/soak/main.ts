@@ -13,7 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import type { JournalAccount } from "../../e2e/chaos/journal.js";
-import { type ChaosReport, chaosTable, runChaos } from "../../e2e/chaos/scenario.js";
+import { type ChaosReport, runChaos } from "../../e2e/chaos/scenario.js";
 
 const { values } = parseArgs({ options: { hours: { type: "string", default: "0.25" } } });
 const hours = Number(values.hours);
@@ -53,7 +53,7 @@ function soakTable(r: ChaosReport): string {
     "|---|---|---|---|---|---|",
     ...rows,
     "",
-    chaosTable({ results: [], nonLeaderWrites: r.nonLeaderWrites }).split("\n").at(-1),
+    `status writes by a non-leader: ${r.nonLeaderWrites.length}`,
   ].join("\n");
 }
 

@@ -60,6 +60,7 @@ export default defineConfig({
           { text: "envtest and the local cluster", link: "/operations/envtest" },
           { text: "Warm standbys and tracing", link: "/operations/ha-tracing" },
           { text: "Sharding across active replicas", link: "/operations/sharding" },
+          { text: "Faults and the soak", link: "/operations/resilience" },
           { text: "Performance", link: "/operations/performance" },
           { text: "Kubebuilder parity", link: "/operations/parity" },
         ],
