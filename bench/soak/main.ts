@@ -13,7 +13,7 @@
  */
 import { parseArgs } from "node:util";
 import type { JournalAccount } from "../../e2e/chaos/journal.js";
-import { type ChaosReport, runChaos } from "../../e2e/chaos/scenario.js";
+import { chaosTable, runChaos } from "../../e2e/chaos/scenario.js";
 
 const { values } = parseArgs({ options: { hours: { type: "string", default: "0.25" } } });
 const hours = Number(values.hours);
@@ -27,7 +27,7 @@ const report = await runChaos({
   soakUntil: started + hours * 3_600_000,
   log: (line) => console.log(`soak +${((Date.now() - started) / 60_000).toFixed(1)} min: ${line}`),
 });
-console.log(`\n${soakTable(report)}`);
+console.log(`\n${chaosTable(report)}`);
 const events = report.events;
 console.log(`\n${eventsLine(events)}`);
 const wrong = report.results.filter((r) => !r.ok).length;
@@ -36,26 +36,6 @@ console.log(
   `soak of ${((Date.now() - started) / 3_600_000).toFixed(2)} h: ${report.results.length} faults, ${missed} missed events, ${wrong} faults with wrong budgets or another problem, ${report.nonLeaderWrites.length} status writes by a non-leader`,
 );
 process.exit(missed === 0 && wrong === 0 && report.nonLeaderWrites.length === 0 ? 0 : 1);
-
-/** One row per fault, over every round: how often it ran, its worst time to correct budgets, failures. */
-function soakTable(r: ChaosReport): string {
-  const byFault = new Map<string, ChaosReport["results"]>();
-  for (const x of r.results) byFault.set(x.fault, [...(byFault.get(x.fault) ?? []), x]);
-  const rows = [...byFault].map(([fault, runs]) => {
-    const times = runs.map((x) => x.correctAfterMs).filter((t) => !Number.isNaN(t));
-    const worst = times.length ? `${(Math.max(...times) / 1000).toFixed(1)} s` : "never";
-    const failed = runs.filter((x) => !x.ok);
-    const peak = Math.max(...runs.map((x) => x.peakRssMiB));
-    return `| ${fault} | ${runs.length} | ${worst} | ${(runs[0]?.deadlineMs ?? 0) / 1000} s | ${peak} MiB | ${failed.length === 0 ? "ok" : `${failed.length} failed: ${failed[0]?.problem}`} |`;
-  });
-  return [
-    "| fault | runs | worst time to correct budgets | deadline | peak RSS | result |",
-    "|---|---|---|---|---|---|",
-    ...rows,
-    "",
-    `status writes by a non-leader: ${r.nonLeaderWrites.length}`,
-  ].join("\n");
-}
 
 function eventsLine(e: JournalAccount | undefined): string {
   if (!e) return "events: no journal";

@@ -556,15 +556,31 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   }
 }
 
-/** A Markdown table of the figures, as the closing note and the benchmark print it. */
+/**
+ * A Markdown table of the figures, as the closing note and the benchmarks print it: one row per fault,
+ * with how often it ran (more than once in a soak), its worst time to correct budgets, its peak RSS, the
+ * restarts it caused, and its first problem.
+ */
 export function chaosTable(report: ChaosReport): string {
-  const rows = report.results.map(
-    (r) =>
-      `| ${r.fault} | ${Number.isNaN(r.correctAfterMs) ? "never" : (r.correctAfterMs / 1000).toFixed(1)} s | ${r.deadlineMs / 1000} s | ${r.peakRssMiB} MiB | ${r.restarts} | ${r.ok ? "ok" : r.problem} |`,
-  );
+  const byFault = new Map<string, FaultResult[]>();
+  for (const r of report.results) byFault.set(r.fault, [...(byFault.get(r.fault) ?? []), r]);
+  const rows = [...byFault].map(([fault, runs]) => {
+    const times = runs.map((r) => r.correctAfterMs).filter((t) => !Number.isNaN(t));
+    const worst = times.length === runs.length ? `${(Math.max(...times) / 1000).toFixed(1)} s` : "never";
+    const failed = runs.filter((r) => !r.ok);
+    const result =
+      failed.length === 0
+        ? "ok"
+        : runs.length === 1
+          ? failed[0]?.problem
+          : `${failed.length} failed: ${failed[0]?.problem}`;
+    const peak = Math.max(...runs.map((r) => r.peakRssMiB));
+    const restarts = runs.reduce((n, r) => n + r.restarts, 0);
+    return `| ${fault} | ${runs.length} | ${worst} | ${(runs[0]?.deadlineMs ?? 0) / 1000} s | ${peak} MiB | ${restarts} | ${result} |`;
+  });
   return [
-    "| fault | budgets correct after | deadline | peak RSS | restarts | result |",
-    "|---|---|---|---|---|---|",
+    "| fault | runs | budgets correct after (worst) | deadline | peak RSS | restarts | result |",
+    "|---|---|---|---|---|---|---|",
     ...rows,
     "",
     `status writes by a non-leader: ${report.nonLeaderWrites.length}`,
