@@ -118,14 +118,18 @@ describe("frozen connections", () => {
     await within("the first change", 10_000, async () => (await cached()) === "1");
 
     // Every open connection freezes for good (no bytes, never closed); new connections are
-    // black-holed for 25 s, then pass: a dead load balancer path, and a fresh one later.
+    // black-holed until /readyz has reported the stall (at least 25 s, at most 40 s), then pass: a dead
+    // load balancer path, and a fresh one later. The detector's timers (15 s of silence, then a 5 s
+    // probe) run late on a loaded machine; a path healed at a fixed 25 s could let the probe through
+    // and the watch reconnect within one poll, so the report came and went unseen.
     p.freezeOpen();
     p.blackhole(true);
     const frozenAt = Date.now();
     await set("2");
     let stallReported: string | undefined;
     const took = await within("the cache to be current after the freeze", 45_000, async () => {
-      if (Date.now() - frozenAt > 25_000) p.blackhole(false);
+      const frozenFor = Date.now() - frozenAt;
+      if ((stallReported !== undefined && frozenFor > 25_000) || frozenFor > 40_000) p.blackhole(false);
       const r = await readyz();
       if (r.status !== 200 && r.body.includes("[-]watches")) stallReported ??= `${Date.now() - frozenAt} ms`;
       return (await cached()) === "2";
