@@ -13,6 +13,7 @@
  *  - duplicated: the same version delivered twice;
  *  - out of order: a version delivered after a newer one of the same object.
  */
+import { compareResourceVersions } from "../../runtime/src/client/own-writes.js";
 
 /** What an informer delivered, as the journal needs it. */
 export interface DeliveredEvent {
@@ -36,11 +37,11 @@ export interface JournalAccount {
   delivered: number;
 }
 
-/** etcd's resourceVersions are integers; the API server promises nothing more, but this is etcd's. */
-function version(rv: string): number {
-  const n = Number(rv);
-  if (!Number.isSafeInteger(n)) throw new Error(`resourceVersion ${rv} is not an etcd revision`);
-  return n;
+/** The runtime's one resourceVersion comparator; a version it cannot order is a harness error here. */
+function compare(a: string, b: string): number {
+  const order = compareResourceVersions(a, b);
+  if (order === undefined) throw new Error(`resourceVersions ${a} and ${b} are not etcd revisions`);
+  return order;
 }
 
 export class EventJournal {
@@ -78,14 +79,13 @@ export class EventJournal {
     let coalesced = 0;
     for (const events of this.events.values()) {
       const versions = new Set<string>();
-      let newest = -1;
+      let newest: string | undefined;
       for (const e of events) {
         if (e.type === "delete") continue;
         if (versions.has(e.resourceVersion)) duplicated++;
         versions.add(e.resourceVersion);
-        const v = version(e.resourceVersion);
-        if (v < newest) outOfOrder++;
-        newest = Math.max(newest, v);
+        if (newest !== undefined && compare(e.resourceVersion, newest) < 0) outOfOrder++;
+        else newest = e.resourceVersion;
       }
     }
     for (const [uid, written] of this.written) {
@@ -93,7 +93,7 @@ export class EventJournal {
       for (const rv of written) {
         if (events.some((e) => e.type !== "delete" && e.resourceVersion === rv)) continue;
         // The first event after this version: a newer version, or the object's deletion.
-        const next = events.find((e) => e.type === "delete" || version(e.resourceVersion) > version(rv));
+        const next = events.find((e) => e.type === "delete" || compare(e.resourceVersion, rv) > 0);
         if (next === undefined) continue; // nothing after it: the final-state check below decides
         if (next.relisted) coalesced++;
         else missed.push(`${uid}@${rv} (next: ${next.type} ${next.resourceVersion})`);
