@@ -8,7 +8,8 @@
  *
  * The TypeScript operator runs twice per round: as developed (`node dist/cmd/main.js`, tsc output and
  * node_modules) and as its image runs it (the production build of `make build-bundle`, on the Node.js
- * LTS the Dockerfile pins). The table's TS/Go ratios and goals are the production build's.
+ * LTS the Dockerfile pins, with the environment its ENV sets). The table's TS/Go ratios and goals are
+ * the production build's.
  *
  * Both sides are compared on the reconcile side: no ValidatingWebhookConfiguration is installed, so the
  * API server calls no webhook. The TypeScript operator runs as deployed (its webhook server is up but
@@ -18,6 +19,7 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import { imageEnv } from "../../e2e/support/dockerfile.js";
 import { eventually } from "../../e2e/support/eventually.js";
 import { nodeLtsBin } from "../../e2e/support/node-lts.js";
 import {
@@ -199,14 +201,17 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
   const loadAtStart = fmtLoad();
   try {
     if (!go.ok) console.log(`Go baseline skipped: ${go.reason}`);
-    console.log(
-      `TS: node ${process.version} ${join(project, "dist/cmd/main.js")}; production build: ${join(imageNode, "node")} ${join(project, "dist/manager/manager.mjs")}${go.ok ? `; Go: ${go.bin} (bench/gpubudget/go)` : ""}`,
-    );
     if (!options.project) {
       console.log("scaffolding and building the GPUBudget project...");
       await scaffoldProject(project);
       await buildProject(project);
     }
+    const imageEnvText = Object.entries(imageEnv(project))
+      .map(([name, value]) => `${name}=${value} `)
+      .join("");
+    console.log(
+      `TS: node ${process.version} ${join(project, "dist/cmd/main.js")}; production build: ${imageEnvText}${join(imageNode, "node")} ${join(project, "dist/manager/manager.mjs")}${go.ok ? `; Go: ${go.bin} (bench/gpubudget/go)` : ""}`,
+    );
     // The production build with the node its image runs (the compile cache is that node's).
     await run("node", ["hack/build-bundle.mjs"], {
       cwd: project,
@@ -231,7 +236,9 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
             : side === "bundle"
               ? [join(imageNode, "node"), "dist/manager/manager.mjs"]
               : undefined;
-        const figures = await runOnce(side, project, work, options, command);
+        // The production build with its image's environment (the Dockerfile's ENV: V8's heap flags).
+        const env = side === "bundle" ? imageEnv(project) : undefined;
+        const figures = await runOnce(side, project, work, options, command, env);
         runs.push(figures);
         console.log(
           `round ${round} ${side}: correct ${figures.convergedSeconds.toFixed(2)} s after the last create; status p50 ${figures.statusP50Ms.toFixed(1)} / p99 ${figures.statusP99Ms.toFixed(1)} ms; RSS idle ${figures.idleRSSMiB.toFixed(0)} / peak ${figures.peakRSSMiB.toFixed(0)} MiB; CPU start to idle ${figures.cpuStartToIdleSeconds.toFixed(2)} s, whole run ${figures.cpuWholeSeconds.toFixed(2)} s (load ${fmtLoad()})`,
@@ -256,6 +263,7 @@ async function runOnce(
   work: string,
   options: CompareGoOptions,
   command: string[] | undefined,
+  env?: Record<string, string>,
 ): Promise<RunFigures> {
   let cp: ControlPlane | undefined;
   let operator: Operator | undefined;
@@ -271,6 +279,7 @@ async function runOnce(
       logDir: join(work, "logs"),
       extraArgs: [`--max-concurrent-reconciles=${options.maxConcurrentReconciles}`, "--zap-log-level=error"],
       ...(command ? { command } : {}),
+      ...(env ? { env } : {}),
     });
     const pid = operator.process.pid ?? 0;
     const idle = await waitForIdle(pid, () => startupReconciled(client));

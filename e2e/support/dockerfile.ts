@@ -71,6 +71,25 @@ export async function contextFiles(project: string): Promise<string[]> {
 
 export class DockerBuildError extends Error {}
 
+/** Applies one `ENV name=value` instruction's arguments to `env`. */
+function setEnv(env: Record<string, string>, args: string, expand: (value: string) => string = (v) => v) {
+  const [name = "", ...value] = args.split("=");
+  env[name] = expand(value.join("="));
+}
+
+/**
+ * The environment the image of `project`'s Dockerfile starts its process with (its last stage's ENV
+ * instructions), read without building it: for running the build's output as the image runs it.
+ */
+export function imageEnv(project: string): Record<string, string> {
+  let env: Record<string, string> = {};
+  for (const i of parseDockerfile(readFileSync(join(project, "Dockerfile"), "utf8"))) {
+    if (i.keyword === "FROM") env = {};
+    if (i.keyword === "ENV") setEnv(env, i.args);
+  }
+  return env;
+}
+
 interface Stage {
   name: string;
   dir: string;
@@ -147,11 +166,9 @@ export async function buildDockerfile(project: string, options: BuildOptions): P
         case "WORKDIR":
           stage.workdir = posix.resolve(stage.workdir, expand(i.args, stage.env));
           break;
-        case "ENV": {
-          const [name = "", ...value] = i.args.split("=");
-          stage.env[name] = expand(value.join("="), stage.env);
+        case "ENV":
+          setEnv(stage.env, i.args, (v) => expand(v, stage.env));
           break;
-        }
         case "USER":
         case "LABEL":
         case "EXPOSE":
