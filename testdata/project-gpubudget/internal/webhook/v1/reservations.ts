@@ -14,7 +14,14 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { AdmissionDenied, type Client, isConflict, type ObjectKey, type Reader } from "@kbts/runtime";
+import {
+  AdmissionDenied,
+  type Client,
+  compareResourceVersions,
+  isConflict,
+  type ObjectKey,
+  type Reader,
+} from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { describeBudget } from "../../gpu/claims.js";
@@ -275,13 +282,15 @@ export function refusal(
 }
 
 /**
- * The newer of the cache's budget and the one this replica last wrote or read. resourceVersions are
- * opaque to clients in general; etcd's are integers, and this only picks a starting point: a stale
- * pick costs a conflict and a fresh read, never a wrong admission.
+ * The newer of the cache's budget and the one this replica last wrote or read (by the runtime's
+ * resourceVersion order: etcd's integers; an order it cannot tell keeps the cache's). This only
+ * picks a starting point: a stale pick costs a conflict and a fresh read, never a wrong admission.
  */
 function newest(cached: GPUBudget, mine: GPUBudget | undefined): GPUBudget {
   if (!mine) return cached;
-  const a = Number(cached.metadata?.resourceVersion);
-  const b = Number(mine.metadata?.resourceVersion);
-  return Number.isFinite(a) && Number.isFinite(b) && b > a ? mine : cached;
+  const order = compareResourceVersions(
+    mine.metadata?.resourceVersion ?? "",
+    cached.metadata?.resourceVersion ?? "",
+  );
+  return order !== undefined && order > 0 ? mine : cached;
 }
