@@ -45,7 +45,7 @@ const pod = (ns: string, name: string, labels: Record<string, string> = {}, node
 beforeAll(async () => {
   env = await startEnvironment();
   direct = createClient(env.kubeConfig);
-  for (const name of ["c1", "c2", "c3"]) await direct.create(Namespace, { metadata: { name } });
+  for (const name of ["c1", "c2", "c3", "c4"]) await direct.create(Namespace, { metadata: { name } });
 });
 
 afterAll(async () => {
@@ -183,6 +183,23 @@ describe("cache-backed client", () => {
     await until("the cache to see the update", async () => {
       return (await client.get(ConfigMap, { namespace: "c3", name: "copy" })).data?.v === "mutated";
     });
+  });
+
+  it("lists without copying when asked (unsafeDisableDeepCopy): the cache's own frozen objects", async () => {
+    await direct.create(ConfigMap, { metadata: { name: "shared", namespace: "c4" }, data: { v: "1" } });
+    const cache = started();
+    const client = createClient(env.kubeConfig, { cache });
+    const [a] = await client.list(ConfigMap, { namespace: "c4", unsafeDisableDeepCopy: true });
+    const [b] = await client.list(ConfigMap, { namespace: "c4", unsafeDisableDeepCopy: true });
+    expect(a?.data).toEqual({ v: "1" });
+    expect(a).toBe(b);
+    expect(() => {
+      if (a?.data) a.data.v = "mutated";
+    }).toThrow(TypeError);
+    const [copy] = await client.list(ConfigMap, { namespace: "c4" });
+    expect(copy).not.toBe(a);
+    expect(Object.isFrozen(copy)).toBe(false);
+    expect(copy?.data).toEqual({ v: "1" });
   });
 
   it("lists by namespace and label selector in memory", async () => {

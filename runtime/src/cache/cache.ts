@@ -6,6 +6,7 @@
  * Objects in the store are deep-frozen (see informer.ts); `get` and `list` return deep copies, so a
  * reconciler can modify what it read and send it back with `update`, exactly as it would with
  * controller-runtime (whose cache reader DeepCopies too), without ever touching the shared store.
+ * `list` with `unsafeDisableDeepCopy` returns the frozen objects themselves, for readers only.
  */
 
 import { apiVersionOf, groupKindOf, type Kind } from "../api/kind.js";
@@ -258,7 +259,7 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     for (const obj of candidates) {
       if (!matchesSelector(selector, obj.metadata?.labels)) continue;
       if (extra.some((set) => !set.has(obj))) continue;
-      out.push(deepCopyJSON(obj));
+      out.push(options.unsafeDisableDeepCopy ? obj : deepCopyJSON(obj));
       if (options.limit !== undefined && out.length >= options.limit) break;
     }
     return out;

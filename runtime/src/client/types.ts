@@ -18,6 +18,13 @@ export interface ListOptions {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  /**
+   * Cache reads only: the cache's own objects instead of deep copies (controller-runtime's
+   * UnsafeDisableDeepCopy). They are deep-frozen, so writing to one throws rather than changing the
+   * cache for everyone. For a reconciler that only reads a large list (counting a namespace's pods on
+   * every pod event), copying each object is most of its work. Reads from the API server ignore it.
+   */
+  unsafeDisableDeepCopy?: boolean;
 }
 
 export interface WriteOptions {

@@ -413,6 +413,21 @@ describe("fake client: API semantics", () => {
     );
   });
 
+  it("lists frozen objects with unsafeDisableDeepCopy, as the cache does, so a write to one throws", async () => {
+    const c = createFakeClient({
+      objects: [
+        { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "n" }, data: { v: "1" } },
+      ],
+    });
+    const [frozen] = await c.list(ConfigMap, { namespace: "n", unsafeDisableDeepCopy: true });
+    expect(() => {
+      if (frozen?.data) frozen.data.v = "2";
+    }).toThrow(TypeError);
+    const [copy] = await c.list(ConfigMap, { namespace: "n" });
+    if (copy?.data) copy.data.v = "2";
+    expect((await c.get(ConfigMap, { namespace: "n", name: "a" })).data).toEqual({ v: "1" });
+  });
+
   it("lists by namespace, label selector and registered field index, and refuses an unindexed field", async () => {
     const c = createFakeClient({
       objects: [

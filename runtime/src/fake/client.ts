@@ -1,5 +1,6 @@
 import type { Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { deepFreeze } from "../cache/informer.js";
 import type { IndexFunc } from "../cache/types.js";
 import { asReadBy, metadataOnlyWriteError } from "../client/metadata.js";
 import type {
@@ -93,7 +94,9 @@ export function createFakeClient(options: FakeClientOptions = {}): FakeClient {
       return asReadBy(kind, get(store, kind, key));
     },
     async list<T extends KubernetesObject>(kind: Kind<T>, opts: ListOptions = {}): Promise<T[]> {
-      return list(store, kind, opts).map((o) => asReadBy(kind, o));
+      // As the cache's: frozen (the fake's objects are copies either way), so a write to one throws here too.
+      const read = list(store, kind, opts).map((o) => asReadBy(kind, o));
+      return opts.unsafeDisableDeepCopy ? read.map((o) => deepFreeze(o)) : read;
     },
     async create<T extends KubernetesObject>(kind: Kind<T>, obj: T, opts: WriteOptions = {}): Promise<T> {
       if (kind.metadataOnly) throw metadataOnlyWriteError(kind, "create", obj.metadata?.name);
