@@ -1,6 +1,6 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
-import { budgetFullRefusals, podWebhookCalls } from "../../e2e/support/apiserver-metrics.js";
+import { budgetFullRefusals, podWebhookCalls, sumCounter } from "../../e2e/support/apiserver-metrics.js";
 import { eventually } from "../../e2e/support/eventually.js";
 import type { ControlPlane } from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
@@ -157,12 +157,27 @@ export function budgetStatusTimer(informer: Informer<Budget>, timeoutMs: number)
   };
 }
 
-/** The API server's budget checks so far: Pod webhook calls, and refusals by the budget-full policy. */
+/**
+ * The API server's budget checks so far: Pod webhook calls, and refusals by the budget-full policy; and
+ * the writes of GPUBudget status (the webhook's reservations and the controller's counts), with how
+ * many of them were refused as conflicts (409: written against a version no longer the latest).
+ */
 export async function budgetChecks(
   c: Pick<ControlPlane, "kubectl">,
-): Promise<{ webhookCalls: number; policyRefusals: number }> {
+): Promise<{ webhookCalls: number; policyRefusals: number; statusWrites: number; statusConflicts: number }> {
   const metrics = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
-  return { webhookCalls: podWebhookCalls(metrics), policyRefusals: budgetFullRefusals(metrics) };
+  const statusWrite = (l: string) =>
+    l.includes('resource="gpubudgets"') && l.includes('subresource="status"') && /verb="(PUT|PATCH)"/.test(l);
+  return {
+    webhookCalls: podWebhookCalls(metrics),
+    policyRefusals: budgetFullRefusals(metrics),
+    statusWrites: sumCounter(metrics, "apiserver_request_total", statusWrite),
+    statusConflicts: sumCounter(
+      metrics,
+      "apiserver_request_total",
+      (l) => statusWrite(l) && l.includes('code="409"'),
+    ),
+  };
 }
 
 /** How many times kube-apiserver has called the Pod webhook (its apiserver_admission_webhook_request_total). */

@@ -140,8 +140,16 @@ describe("steadyLines", () => {
     unexpected: [],
     webhookCalls: set === "budget" ? 4 : 0,
     policyRefusals: 0,
+    statusWrites: set === "budget" ? 6 : 0,
+    statusConflicts: set === "budget" ? 1 : 0,
     attempted: 4,
     ...over,
+  });
+
+  it("shows the budget's status writes and their conflicts, for the budget only", () => {
+    const [quota, budget] = steadyLines(steady("quota"), steady("budget"));
+    expect(budget).toContain("webhook calls 4, policy refusals 0, budget status writes 6 (1 conflicts)");
+    expect(quota).not.toContain("status writes");
   });
 
   it("compares the p99 of all creates against the 10 ms goal", () => {

@@ -219,6 +219,9 @@ export interface SteadyFigures {
   unexpected: string[];
   webhookCalls: number;
   policyRefusals: number;
+  /** GPUBudget status writes during the phase, and how many were conflicts (409). */
+  statusWrites: number;
+  statusConflicts: number;
   attempted: number;
 }
 
@@ -228,7 +231,7 @@ export function steadyLines(quota: SteadyFigures, budget: SteadyFigures): string
   const lines: string[] = [];
   for (const f of [quota, budget]) {
     lines.push(
-      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}, policy refusals ${f.policyRefusals}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${reasons(f.unexpected)})` : ""}`,
+      `${LABEL[f.set]}: refused creates p50 ${ms(percentile(f.refusedLatencies, 50))} / p99 ${ms(percentile(f.refusedLatencies, 99))} ms; pair creates p50 ${ms(percentile(f.pairLatencies, 50))} / p99 ${ms(percentile(f.pairLatencies, 99))} ms; all p50 ${ms(percentile(all(f), 50))} / p99 ${ms(percentile(all(f), 99))} ms; webhook calls ${f.webhookCalls}, policy refusals ${f.policyRefusals}${f.set === "budget" ? `, budget status writes ${f.statusWrites} (${f.statusConflicts} conflicts)` : ""}${f.unexpected.length > 0 ? `; UNEXPECTED: ${f.unexpected.length} (${reasons(f.unexpected)})` : ""}`,
     );
   }
   const diff = percentile(all(budget), 99) - percentile(all(quota), 99);
@@ -521,6 +524,8 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
           unexpected: [],
           webhookCalls: 0,
           policyRefusals: 0,
+          statusWrites: 0,
+          statusConflicts: 0,
           attempted: 2 * pairs,
         };
         const checks0 = await budgetChecks(c);
@@ -553,6 +558,8 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         const checks = await budgetChecks(c);
         figures.webhookCalls = checks.webhookCalls - checks0.webhookCalls;
         figures.policyRefusals = checks.policyRefusals - checks0.policyRefusals;
+        figures.statusWrites = checks.statusWrites - checks0.statusWrites;
+        figures.statusConflicts = checks.statusConflicts - checks0.statusConflicts;
         figures.refusedLatencies.sort((a, b) => a - b);
         figures.pairLatencies.sort((a, b) => a - b);
         steady.push(figures);
