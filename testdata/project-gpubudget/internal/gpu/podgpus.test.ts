@@ -14,12 +14,13 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import type { Pod } from "@kbts/runtime";
+import { deepFreeze, type Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
 import {
   budgetUsage,
   isCounted,
   podGPUs,
+  podMilliGPUs,
   quantityMilli,
   quantityValue,
   selectorMatches,
@@ -144,6 +145,26 @@ describe("podGPUs (the scheduler's rule)", () => {
         "amd.com/gpu",
       ),
     ).toBe(2);
+  });
+
+  it("counts deep-frozen pods (as the cache lists them uncopied) per resource list, as often as asked", () => {
+    const frozen = deepFreeze(
+      pod("p", { containers: [{ name: "a", resources: { requests: { [GPU]: "2", "amd.com/gpu": "1" } } }] }),
+    );
+    for (let i = 0; i < 3; i++) {
+      expect(podMilliGPUs(frozen, [{ name: GPU }])).toBe(2000);
+      expect(podMilliGPUs(frozen, [{ name: "amd.com/gpu", weight: "0.5" }])).toBe(500);
+      expect(
+        budgetUsage([frozen], { resources: [{ name: GPU }, { name: "amd.com/gpu", weight: 2 }] })
+          .allocatedMilli,
+      ).toBe(4000);
+    }
+    // A new version of the pod is a new object, counted afresh.
+    expect(
+      podMilliGPUs(deepFreeze(pod("p", { containers: [{ name: "a", resources: req("5") }] })), [
+        { name: GPU },
+      ]),
+    ).toBe(5000);
   });
 });
 

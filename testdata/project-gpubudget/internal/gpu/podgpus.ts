@@ -167,10 +167,41 @@ export function quantityMilli(q: string | number | undefined): number {
 
 /** The GPUs (in thousandths) a pod holds under a budget's resources: each name's units times its weight. */
 export function podMilliGPUs(pod: Pod, resources: readonly BudgetResource[]): number {
+  return weightedMilliGPUs(pod, weighResources(resources));
+}
+
+/** A budget's resources with their weights parsed (in thousandths), and a key naming that list. */
+interface WeighedResources {
+  weights: [name: string, milli: number][];
+  key: string;
+}
+
+function weighResources(resources: readonly BudgetResource[]): WeighedResources {
+  const weights = resources.map((r): [string, number] => [r.name, quantityMilli(r.weight ?? 1)]);
+  return { weights, key: JSON.stringify(weights) };
+}
+
+/**
+ * What deep-frozen pods, as the cache lists them uncopied (the controller's recount), hold under each
+ * list of weighed resources: such a pod object never changes (a new version is a new object), so a
+ * namespace's thousands of pods are parsed once, not on every one of its reconciles. Held weakly: a
+ * pod the cache drops is forgotten with it.
+ */
+const milliOfFrozenPod = new WeakMap<Pod, Map<string, number>>();
+
+function weightedMilliGPUs(pod: Pod, resources: WeighedResources): number {
+  const frozen = Object.isFrozen(pod) && Object.isFrozen(pod.spec ?? {});
+  const known = frozen ? milliOfFrozenPod.get(pod) : undefined;
+  const cached = known?.get(resources.key);
+  if (cached !== undefined) return cached;
   let milli = 0;
-  for (const r of resources) {
-    const units = podGPUs(pod, r.name);
-    if (units > 0) milli += units * quantityMilli(r.weight ?? 1);
+  for (const [name, weight] of resources.weights) {
+    const units = podGPUs(pod, name);
+    if (units > 0) milli += units * weight;
+  }
+  if (frozen) {
+    if (known) known.set(resources.key, milli);
+    else milliOfFrozenPod.set(pod, new Map([[resources.key, milli]]));
   }
   return milli;
 }
@@ -255,11 +286,12 @@ export function budgetUsage(
     podNames: [],
     nextChangeAt: Number.POSITIVE_INFINITY,
   };
+  const resources = weighResources(rule.resources);
   for (const pod of pods) {
     const until = countsUntil(pod);
     if (until <= now) continue;
     if (!selectorMatches(rule.selector, pod.metadata?.labels)) continue;
-    const milli = podMilliGPUs(pod, rule.resources);
+    const milli = weightedMilliGPUs(pod, resources);
     if (milli <= 0) continue;
     usage.allocatedMilli += milli;
     usage.podCount += 1;
