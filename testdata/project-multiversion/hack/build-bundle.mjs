@@ -114,7 +114,8 @@ export function bundleOptions({ entryPoints, outdir }) {
 }
 
 // Imported (by a test) for bundleOptions only; run, it builds.
-if (import.meta.url === pathToFileURL(realpathSync(process.argv[1] ?? "")).href) await buildManager();
+const script = process.argv[1];
+if (script && import.meta.url === pathToFileURL(realpathSync(script)).href) await buildManager();
 
 async function buildManager() {
   rmSync(OUT, { recursive: true, force: true });
