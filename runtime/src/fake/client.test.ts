@@ -414,11 +414,8 @@ describe("fake client: API semantics", () => {
   });
 
   it("lists frozen objects with unsafeDisableDeepCopy, as the cache does, so a write to one throws", async () => {
-    const c = createFakeClient({
-      objects: [
-        { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "a", namespace: "n" }, data: { v: "1" } },
-      ],
-    });
+    const c = createFakeClient();
+    await c.create(ConfigMap, { metadata: { name: "a", namespace: "n" }, data: { v: "1" } });
     const [frozen] = await c.list(ConfigMap, { namespace: "n", unsafeDisableDeepCopy: true });
     expect(() => {
       if (frozen?.data) frozen.data.v = "2";
