@@ -206,7 +206,9 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
       await scaffoldProject(project);
       await buildProject(project);
     }
-    const imageEnvText = Object.entries(imageEnv(project))
+    // The production build runs with its image's environment (the Dockerfile's ENV: V8's heap flags).
+    const bundleEnv = imageEnv(project);
+    const imageEnvText = Object.entries(bundleEnv)
       .map(([name, value]) => `${name}=${value} `)
       .join("");
     console.log(
@@ -236,8 +238,7 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
             : side === "bundle"
               ? [join(imageNode, "node"), "dist/manager/manager.mjs"]
               : undefined;
-        // The production build with its image's environment (the Dockerfile's ENV: V8's heap flags).
-        const env = side === "bundle" ? imageEnv(project) : undefined;
+        const env = side === "bundle" ? bundleEnv : undefined;
         const figures = await runOnce(side, project, work, options, command, env);
         runs.push(figures);
         console.log(
