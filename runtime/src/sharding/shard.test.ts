@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigMap } from "../api/kinds.js";
+import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { ByObject, Cache } from "../cache/types.js";
 import { notFound } from "../client/errors.js";
@@ -8,6 +8,7 @@ import { unreachableKubeConfig } from "../internal/testdata/kubeconfig.js";
 import { nopLogger } from "../log/logger.js";
 import { createManager } from "../manager/manager.js";
 import type { ReconcileContext } from "../reconcile/types.js";
+import { fnv1a64, type HashRange } from "./ranges.js";
 import { Shard, type ShardingOptions } from "./shard.js";
 
 function shard(options: Partial<ShardingOptions> = {}, byObject: Record<string, ByObject> = {}) {
@@ -96,6 +97,31 @@ describe("a sharded kind", () => {
     expect(cacheOptions.byObject["v1/ConfigMap"]?.shardSelector?.()).toBe(
       "shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000000001')",
     );
+  });
+});
+
+describe("a cluster-scoped kind keyed by namespace, with the shardSelector mechanism", () => {
+  // shardSelector hashes a namespace field that a Namespace does not have: filtered by it, every
+  // Namespace would go to the one member serving the hash of "".
+  it("is cached whole and reconciled by the member serving its name's hash", async () => {
+    const { s, cacheOptions } = shard({ mechanism: "shardSelector" });
+    s.shardKind(Namespace);
+    s.shardKind(ConfigMap);
+    expect(cacheOptions.byObject["v1/Namespace"]?.shardSelector).toBeUndefined();
+    expect(cacheOptions.byObject["v1/ConfigMap"]?.shardSelector?.()).toContain("object.metadata.namespace");
+    const mine = fnv1a64("team-a");
+    (s as unknown as { serving: HashRange[] }).serving = [[mine, mine + 1n]];
+    const names = ["team-a", "team-b"];
+    s.bind(
+      {
+        get: async (_k: unknown, key: { name: string }) => ({ metadata: { name: key.name } }),
+      } as unknown as Cache,
+      {} as Client,
+    );
+    const reconciled: string[] = [];
+    const r = s.reconciler(Namespace, { reconcile: async (req) => void reconciled.push(req.name) });
+    for (const name of names) await r.reconcile({ name }, context);
+    expect(reconciled).toEqual(["team-a"]);
   });
 });
 

@@ -225,8 +225,13 @@ export class Shard implements ShardView {
     const key = transformKey(kind);
     const entry = options.byObject[key] ?? {};
     if (this.mechanism === "shardSelector") {
-      const field = this.hashField();
-      options.byObject[key] = { ...entry, shardSelector: () => shardSelector(field, this.serving) };
+      // A cluster-scoped kind keyed by namespace is hashed by its name (a Namespace goes with its own
+      // objects), which shardSelector cannot express (it hashes only uid or namespace, "" here): such
+      // a kind is cached whole, and the reconciler skips the names this member does not serve.
+      if (kind.namespaced || this.key === "uid") {
+        const field = this.hashField();
+        options.byObject[key] = { ...entry, shardSelector: () => shardSelector(field, this.serving) };
+      }
       this.kinds.push({ kind, meta: metadataOnly(kind), base: undefined });
       return;
     }
@@ -262,7 +267,7 @@ export class Shard implements ShardView {
         }
         if (this.mechanism === "shardSelector") {
           // Checked and registered in one step, so dropping a range can wait for what is in flight.
-          const hash = fnv1a64(this.hashFieldOf(obj));
+          const hash = fnv1a64(this.hashKeyOf(obj));
           if (!contains(this.serving, hash)) return undefined;
           const token = {};
           this.inflight.set(token, hash);
@@ -347,10 +352,6 @@ export class Shard implements ShardView {
   /** The field the API server hashes for shardSelector. */
   private hashField(): string {
     return this.key === "uid" ? "object.metadata.uid" : "object.metadata.namespace";
-  }
-
-  private hashFieldOf(obj: KubernetesObject): string {
-    return (this.key === "uid" ? obj.metadata?.uid : obj.metadata?.namespace) ?? "";
   }
 
   /** The ranges this member serves now (shardSelector). */
