@@ -14,7 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { type Pod, parseDuration } from "@kbts/runtime";
+import { type ConditionInput, type Pod, parseDuration } from "@kbts/runtime";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { podStart } from "../ledger/ledger.js";
 
@@ -116,6 +116,30 @@ export interface CohortMember {
   recentMilliGPUSeconds: number;
   /** What its first unit in line asks, when that unit would borrow: it competes for the pool's free GPUs. */
   headMilli?: number;
+}
+
+/** Set on a budget whose cohort a sharded operator cannot share (cohortNotShared). */
+export const COHORT_CONDITION = "Cohort";
+
+/**
+ * A sharded operator (--shard-ring) decides each namespace on one replica, from that replica's caches
+ * of its own namespaces only. A cohort's decisions read every member's budget and pods and must be made
+ * in one place (a release exact across the cohort, reclaim across namespaces), so across shards they
+ * could not be made correctly: the budget is decided alone, on its own maxGPUs, and says so.
+ */
+export function withoutCohort(budget: GPUBudget): GPUBudget {
+  const { cohort: _, ...spec } = budget.spec;
+  return { ...budget, spec };
+}
+
+export function cohortNotShared(cohort: string, observedGeneration: number): ConditionInput {
+  return {
+    type: COHORT_CONDITION,
+    status: "False",
+    reason: "Sharded",
+    message: `cohort ${cohort} is not shared: the operator runs sharded (--shard-ring) and each replica sees only its own namespaces' budgets, so this budget neither lends nor borrows and is held to its own maxGPUs`,
+    observedGeneration,
+  };
 }
 
 export function memberKey(budget: GPUBudget): string {

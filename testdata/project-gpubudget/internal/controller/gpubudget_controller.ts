@@ -47,9 +47,12 @@ import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import {
   BUDGET_COHORT_INDEX,
   borrowedMilli,
+  COHORT_CONDITION,
   cohortMember,
+  cohortNotShared,
   lentMilli,
   recentUsageAt,
+  withoutCohort,
 } from "../cohort/cohort.js";
 import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import {
@@ -111,6 +114,8 @@ export interface GPUBudgetReconcilerOptions {
   tracker?: UsageTracker;
   /** Releases the pods waiting under Queue budgets (internal/queue); without it, none is released. */
   releaser?: QueueReleaser;
+  /** The manager is sharded (--shard-ring): this replica sees only its own namespaces' budgets. */
+  sharded?: boolean;
 }
 
 // Only what the code uses (`kbts manifests --check-rbac`): it never writes a budget but its status,
@@ -168,6 +173,10 @@ export class GPUBudgetReconciler implements Reconciler {
       }
       throw err;
     }
+    // Sharded, a replica sees only its own namespaces' budgets and pods: a cohort spanning shards cannot
+    // be decided anywhere, so the budget is decided alone and its Cohort condition says so.
+    const unsharedCohort = this.options.sharded ? budget.spec.cohort : undefined;
+    if (unsharedCohort) budget = withoutCohort(budget);
 
     const resources = budgetResources(budget.spec);
     const unit = describeBudget(budget.spec);
@@ -233,7 +242,7 @@ export class GPUBudgetReconciler implements Reconciler {
       ? undefined
       : this.options.releaser && pods.some(isQueued)
         ? (
-            await this.options.releaser.release(namespace, await client.list(GPUBudgetKind, { namespace }), {
+            await this.options.releaser.release(namespace, await this.namespaceBudgets(namespace), {
               [request.name]: ledger !== undefined && gpuHoursState(ledger, warningPercent) === "Spent",
             })
           ).get(request.name)
@@ -306,6 +315,8 @@ export class GPUBudgetReconciler implements Reconciler {
         message,
         observedGeneration: generation,
       });
+      if (unsharedCohort) setStatusCondition(status.conditions, cohortNotShared(unsharedCohort, generation));
+      else removeStatusCondition(status.conditions, COHORT_CONDITION);
       if (enforcing === undefined) removeStatusCondition(status.conditions, "Enforcing");
       else
         setStatusCondition(
@@ -413,6 +424,12 @@ export class GPUBudgetReconciler implements Reconciler {
    * reaches the cache as an update event that reconciles the budget again (countedStatusChanged).
    * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
    */
+  /** The namespace's budgets, each as this replica decides it (without its cohort when sharded). */
+  private async namespaceBudgets(namespace: string): Promise<GPUBudget[]> {
+    const budgets = await this.options.client.list(GPUBudgetKind, { namespace });
+    return this.options.sharded ? budgets.map(withoutCohort) : budgets;
+  }
+
   private async writeStatus(
     budget: GPUBudget,
     mutate: (status: GPUBudgetStatus, generation: number) => void,
@@ -667,6 +684,10 @@ export async function setupGPUBudgetController(
   mgr: Manager,
   options: SetupGPUBudgetOptions = {},
 ): Promise<void> {
+  // Sharded (--shard-ring), this replica caches only its namespaces' budgets, pods and claims: the ring's
+  // key is the namespace, so a budget's pods are always on its replica. First, before any informer starts.
+  const shard = mgr.getShard?.();
+  if (shard) for (const kind of [GPUBudgetKind, Pod, ResourceClaimKind]) shard.shardKind(kind);
   const client = mgr.getClient();
   await mgr
     .getCache()
@@ -685,6 +706,7 @@ export async function setupGPUBudgetController(
       apiReader: mgr.getAPIReader(),
       recorder: mgr.getEventRecorderFor("gpubudget-queue"),
     }),
+    sharded: shard !== undefined,
   });
   controllerManagedBy(mgr)
     .for(GPUBudgetKind, { predicates: [or(generationChangedPredicate(), countedStatusChanged)] })

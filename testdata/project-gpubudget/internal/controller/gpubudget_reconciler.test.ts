@@ -24,6 +24,7 @@ import { createFakeClient } from "@kbts/runtime/fake";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
+import { BUDGET_COHORT_INDEX } from "../cohort/cohort.js";
 import { type DeviceRequest, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
 import { UsageTracker } from "../gpu/usage.js";
 import type { BudgetMetrics } from "../metrics/metrics.js";
@@ -336,6 +337,59 @@ describe("GPUBudgetReconciler", () => {
     const result = await reconcile("b");
     expect((await get("b")).status?.reservations).toEqual([live]);
     expect(result.requeueAfter).toBeGreaterThan(55_000); // back when the live one expires
+  });
+});
+
+describe("sharded (--shard-ring)", () => {
+  // A replica sees only its own namespaces' budgets: a cohort spanning shards is not shared.
+  it("decides a cohort's budget alone, on its own maxGPUs, and says why in its Cohort condition", async () => {
+    const indexes = [
+      {
+        kind: GPUBudgetKind,
+        field: BUDGET_NAMESPACE_INDEX,
+        extract: (b: GPUBudget) => [b.metadata?.namespace ?? ""],
+      },
+      {
+        kind: GPUBudgetKind,
+        field: BUDGET_COHORT_INDEX,
+        extract: (b: GPUBudget) => (b.spec?.cohort ? [b.spec.cohort] : []),
+      },
+    ];
+    const borrowed = async (sharded: boolean) => {
+      const c = createFakeClient({ crdDirectoryPaths: [CRDS], indexes });
+      for (const ns of [NS, "team-b"]) await c.create(Namespace, { metadata: { name: ns } });
+      await c.create(GPUBudgetKind, budget("queue", 2, { enforcement: "Queue", cohort: "pool" }));
+      await c.create(GPUBudgetKind, budget("lender", 4, { cohort: "pool" }, "team-b"));
+      await c.create(Pod, gpuPod("p", 3));
+      await new GPUBudgetReconciler({
+        client: c,
+        recorder: new RecordedEvents(),
+        metrics,
+        sharded,
+      }).reconcile({ namespace: NS, name: "queue" }, ctx);
+      return (await c.get(GPUBudgetKind, { namespace: NS, name: "queue" })).status;
+    };
+    const unsharded = await borrowed(false);
+    expect(unsharded).toMatchObject({ allocatedGPUs: 3, borrowedGPUs: 1 });
+    expect(unsharded?.conditions?.find((c) => c.type === "Cohort")).toBeUndefined();
+    const sharded = await borrowed(true);
+    expect(sharded?.borrowedGPUs).toBeUndefined();
+    expect(sharded?.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: "Ready",
+          status: "False",
+          reason: "BudgetExceeded",
+          message: "3/2 GPUs",
+        }),
+        expect.objectContaining({
+          type: "Cohort",
+          status: "False",
+          reason: "Sharded",
+          message: expect.stringContaining("cohort pool is not shared"),
+        }),
+      ]),
+    );
   });
 });
 
