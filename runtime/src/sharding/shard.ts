@@ -228,7 +228,7 @@ export class Shard implements ShardView {
       // A cluster-scoped kind keyed by namespace is hashed by its name (a Namespace goes with its own
       // objects), which shardSelector cannot express (it hashes only uid or namespace, "" here): such
       // a kind is cached whole, and the reconciler skips the names this member does not serve.
-      if (kind.namespaced || this.key === "uid") {
+      if (!this.cachedWhole(kind)) {
         const field = this.hashField();
         options.byObject[key] = { ...entry, shardSelector: () => shardSelector(field, this.serving) };
       }
@@ -347,6 +347,11 @@ export class Shard implements ShardView {
   /** The member an object belongs to on the current ring. */
   ownerOf(obj: KubernetesObject): string | undefined {
     return this.hashRing.owner(this.hashKeyOf(obj));
+  }
+
+  /** shardSelector cannot hash a cluster-scoped object's name: keyed by namespace, such a kind is cached whole. */
+  private cachedWhole(kind: Kind): boolean {
+    return this.mechanism === "shardSelector" && this.key === "namespace" && !kind.namespaced;
   }
 
   /** The field the API server hashes for shardSelector. */
@@ -546,6 +551,7 @@ export class Shard implements ShardView {
   private reportObjects(): void {
     let n = 0;
     for (const k of this.kinds) {
+      if (this.cachedWhole(k.kind)) continue;
       n += this.informerOf(k.kind)?.store.size ?? 0;
       n += this.informerOf(k.meta)?.store.size ?? 0;
     }
