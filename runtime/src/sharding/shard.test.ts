@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigMap } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { webhookManagedBy } from "../builder/webhook.js";
 import type { ByObject, Cache } from "../cache/types.js";
 import { notFound } from "../client/errors.js";
 import type { Client, Patch } from "../client/types.js";
@@ -144,5 +145,42 @@ describe("a sharded reconciler", () => {
         },
       },
     ]);
+  });
+});
+
+describe("a webhook forwarding to the shard owner", () => {
+  const validator = {
+    validateCreate: async () => undefined,
+    validateUpdate: async () => undefined,
+    validateDelete: async () => undefined,
+  };
+  const manager = (sharding?: ShardingOptions) =>
+    createManager({ kubeConfig: unreachableKubeConfig(), sharding, logger: nopLogger() });
+
+  it("needs the ring keyed by namespace, and says which option to change", () => {
+    const mgr = manager({ ring: "r", identity: "a", key: "uid" });
+    expect(() => webhookManagedBy(mgr, ConfigMap).withValidator(validator).forwardToShardOwner()).toThrow(
+      'webhookManagedBy(ConfigMap).forwardToShardOwner(): the manager\'s sharding.key is "uid", but forwarding finds the owner of the request\'s namespace; set sharding.key "namespace"',
+    );
+  });
+
+  it("registers the webhook as usual without sharding", () => {
+    const mgr = manager();
+    expect(
+      webhookManagedBy(mgr, ConfigMap).withValidator(validator).forwardToShardOwner().complete(),
+    ).toEqual({
+      validatePath: "/validate--v1-configmap",
+    });
+  });
+
+  it("refuses a webhook address that is not host:port", () => {
+    expect(() => shard({ webhookAddress: "10.0.0.7" })).toThrow(/sharding.webhookAddress "10.0.0.7"/);
+  });
+
+  it("is not ready for, nor knows an owner of, any namespace before it holds its Lease", () => {
+    const { s } = shard({ key: "namespace", mechanism: "shardSelector" });
+    expect(s.readyFor("team-a")).toBe(false);
+    expect(s.claims("team-a")).toBe(false);
+    expect(s.targetFor("team-a")).toBeUndefined();
   });
 });
