@@ -86,6 +86,8 @@ export function unavailableResult(request: AdmissionRequest, reason: string): Ad
 const DEFAULT_WAIT_MS = 3_000;
 const DEFAULT_TIMEOUT_MS = 7_000;
 const POLL_MS = 50;
+/** After a peer said it does not serve the namespace: the ring's view changes only every retry period. */
+const PEER_UNAVAILABLE_PAUSE_MS = 200;
 /** How long a member taking a namespace up lets a forwarded request wait for it. */
 const FORWARDED_WAIT_MS = 1_000;
 /** A review answer is small; a peer sending more than the request limit is not a webhook. */
@@ -138,6 +140,7 @@ export function shardOwnerRouter(
     }
     let reason = "no replica serves it yet (a handover is in progress)";
     for (;;) {
+      let pause = POLL_MS;
       if (shard.readyFor(namespace)) return undefined;
       const target = shard.targetFor(namespace);
       if (target?.webhook) {
@@ -150,8 +153,10 @@ export function shardOwnerRouter(
             Math.max(timeoutMs - (Date.now() - start), 1),
           );
           // Not (or not yet) the owner: this replica's view of the ranges was behind; ask again.
-          if (answer.unavailable) reason = `${target.member} does not serve it (yet)`;
-          else {
+          if (answer.unavailable) {
+            reason = `${target.member} does not serve it (yet)`;
+            pause = PEER_UNAVAILABLE_PAUSE_MS;
+          } else {
             checkAnswer(answer, request.uid);
             webhookForwardedTotal.inc({ webhook, result: "forwarded" });
             log.debug({ namespace, uid: request.uid, to: target.member }, "admission request forwarded");
@@ -165,7 +170,7 @@ export function shardOwnerRouter(
         }
       }
       if (Date.now() - start >= waitMs) break;
-      await sleepUnlessAborted(POLL_MS);
+      await sleepUnlessAborted(pause);
     }
     return unavailable("unavailable", reason);
   };

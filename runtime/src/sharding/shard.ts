@@ -155,8 +155,10 @@ export class Shard implements ShardView {
   /** shardSelector: the ranges this member reconciles (and caches) now, and the hashes being reconciled. */
   private serving: HashRange[] = [];
   private readonly inflight = new Map<object, bigint>();
-  /** shardSelector: the ranges on this member's Lease (serving, or claimed and about to be). */
-  private published: HashRange[] = [];
+  /** shardSelector: ranges claimed on this member's Lease and not served yet (rebalanceRanges). */
+  private claiming: HashRange[] = [];
+  /** Set once this member stops (its Lease is then released): it answers for no namespace any more. */
+  private stopping = false;
   /** listSequence() when `serving` last changed: the cache is complete again once every list is newer. */
   private servingChangedAt = 0;
   /** Where this replica's webhook server is reached, when a forwarding webhook asked to advertise it. */
@@ -337,6 +339,12 @@ export class Shard implements ShardView {
    */
   async run(signal: AbortSignal, onHeld: () => void): Promise<"lost" | "stopped"> {
     if (this.mechanism === "shardSelector") await this.checkServerShards();
+    // From the stop on, another member may take this one's ranges over: answer for none of them.
+    const stop = () => {
+      this.stopping = true;
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
     const stopMembership = new AbortController();
     let membership: Promise<void> | undefined;
     const waitHeld = (async () => {
@@ -426,11 +434,16 @@ export class Shard implements ShardView {
     }
     const add = subtract(desired, keep);
     if (add.length === 0 || this.othersServe(add, this.members)) return;
-    await this.publish(desired);
-    const fresh = this.tracker.observe(await this.listLeases());
-    if (this.othersServe(add, fresh)) {
-      await this.publish(keep);
-      return;
+    this.claiming = add;
+    try {
+      await this.publish(desired);
+      const fresh = this.tracker.observe(await this.listLeases());
+      if (this.othersServe(add, fresh)) {
+        await this.publish(keep);
+        return;
+      }
+    } finally {
+      this.claiming = [];
     }
     this.setServing(desired);
     this.relistAll();
@@ -461,7 +474,7 @@ export class Shard implements ShardView {
    * of the sharded kinds have listed since it took that up, so its cache holds all of the namespace.
    */
   readyFor(namespace: string): boolean {
-    if (!this.holding) return false;
+    if (!this.holding || this.stopping) return false;
     const informers = this.kinds.flatMap((k) => [this.informerOf(k.kind), this.informerOf(k.meta)]);
     if (this.mechanism === "shardSelector") {
       if (!contains(this.serving, fnv1a64(namespace))) return false;
@@ -474,14 +487,14 @@ export class Shard implements ShardView {
   }
 
   /**
-   * Whether this member serves `namespace` or is taking it up (shardSelector: it serves or publishes
-   * its hash; label: it is its owner on the ring), so it may be readyFor it soon.
+   * Whether this member serves `namespace` or is taking it up (shardSelector: it serves its hash, or
+   * has claimed it on its Lease; label: it is its owner on the ring), so it may be readyFor it soon.
    */
   claims(namespace: string): boolean {
-    if (!this.holding) return false;
+    if (!this.holding || this.stopping) return false;
     if (this.mechanism === "shardSelector") {
       const hash = fnv1a64(namespace);
-      return contains(this.serving, hash) || contains(this.published, hash);
+      return contains(this.serving, hash) || contains(this.claiming, hash);
     }
     return this.hashRing.owner(namespace) === this.identity;
   }
@@ -527,7 +540,6 @@ export class Shard implements ShardView {
       { metadata: { name: this.identity, namespace: this.namespace } },
       mergePatch({ metadata: { annotations: { [RANGES_ANNOTATION]: formatRanges(ranges) } } }),
     );
-    this.published = ranges;
   }
 
   private relistAll(): void {
@@ -556,11 +568,14 @@ export class Shard implements ShardView {
       while (!signal.aborted) {
         try {
           await this.refreshMembers();
-          await this.publishWebhook();
           if (this.mechanism === "shardSelector") await this.rebalanceRanges();
         } catch (err) {
           if (!signal.aborted) this.log.error({ err }, "could not list the ring's shard Leases");
         }
+        // Apart, so a failure here never holds the ranges up; retried next round.
+        await this.publishWebhook().catch((err: unknown) => {
+          if (!signal.aborted) this.log.error({ err }, "could not publish this member's webhook address");
+        });
         this.reportObjects();
         await sleepUnlessAborted(this.retryPeriodMs, signal);
       }

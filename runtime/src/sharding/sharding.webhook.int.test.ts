@@ -180,6 +180,11 @@ describe("a webhook that forwards to the shard owner", () => {
         });
       }
     }
+    // Each replica answered its own 4 namespaces and forwarded the other 8, each once.
+    for (const m of MEMBERS) {
+      const series = await replicas.shardMetrics(m, "kbts_webhook_forwarded_total");
+      expect(series.get(`kbts_webhook_forwarded_total{webhook="${PATH}",result="forwarded"}`)).toBe(8);
+    }
   }, 60_000);
 
   it("never forwards a forwarded request again: a non-owner answers it unavailable", async () => {

@@ -1,6 +1,6 @@
 /**
  * The sharding integration tests' harness: replicas as child processes (replica.ts), their write
- * log of reconcile windows, overlap checks, and their kbts_shard_* series.
+ * log of reconcile windows, overlap checks, and their kbts_shard_* (or other) series.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -121,13 +121,13 @@ export class Replicas {
     return (JSON.parse(line) as { port: number }).port;
   }
 
-  /** A replica's kbts_shard_* series, by their name and labels as printed. */
-  async shardMetrics(replica: string): Promise<Map<string, number>> {
+  /** A replica's series named `prefix`..., by their name and labels as printed. */
+  async shardMetrics(replica: string, prefix = "kbts_shard_"): Promise<Map<string, number>> {
     const port = this.port(replica, "metrics");
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const out = new Map<string, number>();
     for (const l of text.split("\n")) {
-      if (!l.startsWith("kbts_shard_")) continue;
+      if (!l.startsWith(prefix)) continue;
       const at = l.lastIndexOf(" ");
       out.set(l.slice(0, at), Number(l.slice(at + 1)));
     }
