@@ -239,7 +239,11 @@ async function readTrust(files: ServingFiles): Promise<PeerTrust> {
 export function httpsPeerPost(files: () => ServingFiles | undefined, identity: string): PeerPost {
   return async (address, path, body, timeoutMs) => {
     const f = files();
-    if (!f) throw new Error("this replica's webhook server has not started");
+    if (!f) {
+      throw new Error(
+        "this replica's webhook server does not say where its serving certificate is (not started yet, or not kbts's HTTPS server)",
+      );
+    }
     const trust = await readTrust(f);
     const { host, port } = splitHostPort(address);
     const deadline = AbortSignal.timeout(timeoutMs);
