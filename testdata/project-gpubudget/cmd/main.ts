@@ -84,6 +84,10 @@ const { values: flags } = parseFlags({
     // On SIGTERM, report not ready but keep serving the webhook this long while the Service's endpoints drop
     // this pod, then stop: admissions routed here meanwhile are answered instead of failing open.
     "shutdown-delay": { type: "string", default: "5s" },
+    // Run every replica active, each caching and reconciling its share of the namespaces (a ring of this
+    // name, hashed by namespace; the pod webhook forwards each admission to its namespace's replica). Needs
+    // kube-apiserver 1.36+ with --feature-gates=ShardedListAndWatch=true; not with --leader-elect. Empty: off.
+    "shard-ring": { type: "string", default: "" },
     // +kubebuilder:scaffold:flags
     // The address the metrics endpoint binds to. Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.
     "metrics-bind-address": { type: "string", default: "0" },
@@ -136,6 +140,11 @@ async function main(): Promise<void> {
     cache: { transforms: { "v1/Pod": slimPod } },
     // A drain on SIGTERM (not ready, still serving), so a rollout or a drained node never fails admissions open.
     shutdownDelayMs: parseDuration(flags["shutdown-delay"] ?? "5s", "--shutdown-delay"),
+    // --shard-ring: sharded by namespace with the API server's shardSelector (KEP-5866), so a replica's
+    // Pod cache holds only its namespaces' pods, not every pod with a label written per pod.
+    sharding: flags["shard-ring"]
+      ? { ring: flags["shard-ring"], key: "namespace", mechanism: "shardSelector" }
+      : undefined,
     // +kubebuilder:scaffold:manager-options
     metricsBindAddress: flags["metrics-bind-address"],
     metricsSecureServing: flags["metrics-secure"],

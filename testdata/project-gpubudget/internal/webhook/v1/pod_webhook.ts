@@ -122,11 +122,16 @@ export async function setupPodWebhookWithManager(
     tracker,
     ttlMs: options.reservationTTLMs ?? DEFAULT_RESERVATION_TTL_MS,
   });
+  // Sharded (--shard-ring), only the replica that owns a namespace caches its budgets and pods: the others
+  // forward its admissions there. While it changes hands they are refused with "try again" (the default),
+  // never decided from a cache that does not hold the namespace; without sharding this does nothing.
   webhookManagedBy(mgr, Pod)
     .withValidator(new PodCustomValidator({ client, tracker, reservations }))
     .withDefaulter(new PodQueueDefaulter(client))
+    .forwardToShardOwner()
     .complete();
   webhookManagedBy(mgr, ResourceClaimKind)
     .withValidator(new ResourceClaimCustomValidator({ client, tracker, reservations }))
+    .forwardToShardOwner()
     .complete();
 }
