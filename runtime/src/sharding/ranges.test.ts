@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  balancedRanges,
   contains,
+  evenSplit,
   fnv1a64,
   formatRanges,
   type HashRange,
@@ -74,5 +76,48 @@ describe("hash ranges", () => {
     const rs = ringRanges(["a", "b"]).get("a") ?? [];
     expect(parseRanges(formatRanges(rs))).toEqual(rs);
     expect(() => parseRanges("zz")).toThrow('"zz" is not a hash range');
+  });
+});
+
+describe("ranges cut where the namespaces are", () => {
+  const members = ["shard-0", "shard-1", "shard-2"];
+  const teams = Array.from({ length: 26 }, (_, i) => fnv1a64(`team-${String.fromCharCode(97 + i)}`));
+  const count = (rs: readonly HashRange[], hashes: bigint[]) => hashes.filter((h) => contains(rs, h)).length;
+
+  it("split names FNV-1a clusters evenly, where the ring gives one member all of them", () => {
+    const ring = ringRanges(members);
+    expect(Math.max(...members.map((m) => count(ring.get(m) ?? [], teams)))).toBe(26);
+    const balanced = balancedRanges(members, teams);
+    expect(members.map((m) => count(balanced.get(m) ?? [], teams))).toEqual([9, 8, 9]);
+    // One contiguous range each, together the whole space.
+    expect(members.map((m) => balanced.get(m)?.length)).toEqual([1, 1, 1]);
+    expect(members.reduce((n, m) => n + total(balanced.get(m) ?? []), 0n)).toBe(SPACE);
+    expect(evenSplit(balanced, teams)).toBe(true);
+  });
+
+  it("gives every member a key when there are as many keys as members", () => {
+    const three = teams.slice(0, 3);
+    const balanced = balancedRanges(members, three);
+    expect(members.map((m) => count(balanced.get(m) ?? [], three))).toEqual([1, 1, 1]);
+    expect(() => balancedRanges(members, three.slice(0, 2))).toThrow("2 keys for 3 members");
+  });
+
+  it("keeps a split that is still even, and not one that is lopsided, partial or overlapping", () => {
+    const balanced = balancedRanges(members, teams);
+    // A new namespace or two leave it even enough: nothing moves.
+    expect(evenSplit(balanced, [...teams, fnv1a64("team-za"), fnv1a64("team-zb")])).toBe(true);
+    expect(evenSplit(ringRanges(members), teams)).toBe(false);
+    const [a, b] = members as [string, string];
+    expect(
+      evenSplit(
+        new Map([
+          [a, balanced.get(a) ?? []],
+          [b, balanced.get(b) ?? []],
+        ]),
+        teams,
+      ),
+    ).toBe(false);
+    expect(evenSplit(new Map([...balanced, [a, [[0n, SPACE]] as HashRange[]]]), teams)).toBe(false);
+    expect(evenSplit(new Map([...balanced, ["shard-3", []]]), teams)).toBe(false);
   });
 });

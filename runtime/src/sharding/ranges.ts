@@ -112,6 +112,62 @@ export function ringRanges(
   return out;
 }
 
+const byValue = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Ranges cut where the keys are: each member, in name order, gets one contiguous range holding an
+ * equal share of `hashes` (at least one each), cut halfway between the hashes either side of a cut.
+ * Why: FNV-1a mixes a string's last bytes least, so names that differ only at the end (team-a,
+ * team-b, …) hash within a sliver of the space, and a blind ring gives one member all of them (26
+ * "team-<letter>" namespaces, 26 on one of three members). Needs at least as many hashes as members.
+ */
+export function balancedRanges(
+  members: Iterable<string>,
+  hashes: Iterable<bigint>,
+): Map<string, HashRange[]> {
+  const names = [...new Set(members)].sort();
+  const sorted = [...new Set(hashes)].sort(byValue);
+  const out = new Map<string, HashRange[]>(names.map((n) => [n, []]));
+  if (names.length === 0) return out;
+  if (sorted.length < names.length)
+    throw new Error(`balancedRanges: ${sorted.length} keys for ${names.length} members`);
+  let lo = 0n;
+  names.forEach((name, k) => {
+    let hi = SPACE;
+    if (k < names.length - 1) {
+      // The first key of the next member, so every member gets at least one.
+      const next = Math.min(
+        Math.max(Math.round(((k + 1) * sorted.length) / names.length), k + 1),
+        sorted.length - 1,
+      );
+      const before = sorted[next - 1] as bigint;
+      hi = before + ((sorted[next] as bigint) - before + 1n) / 2n;
+    }
+    out.set(name, [[lo, hi]]);
+    lo = hi;
+  });
+  return out;
+}
+
+/**
+ * Whether `assign` (member → ranges) is a partition of the whole space in which every member has
+ * ranges and none holds more than its even share of `hashes` plus `slack` (a fraction) plus one.
+ */
+export function evenSplit(
+  assign: ReadonlyMap<string, readonly HashRange[]>,
+  hashes: readonly bigint[],
+  slack = 0.25,
+): boolean {
+  const all = [...assign.values()].map(normalize);
+  if (all.length === 0 || all.some((r) => r.length === 0)) return false;
+  let total = 0n;
+  for (const rs of all) for (const [lo, hi] of rs) total += hi - lo;
+  const union = normalize(all.flat());
+  if (total !== SPACE || union.length !== 1 || union[0]?.[0] !== 0n || union[0]?.[1] !== SPACE) return false;
+  const most = Math.floor((hashes.length / all.length) * (1 + slack)) + 1;
+  return all.every((rs) => hashes.filter((h) => contains(rs, h)).length <= most);
+}
+
 function hex(v: bigint): string {
   return `0x${v.toString(16).padStart(16, "0")}`;
 }

@@ -27,7 +27,7 @@
  */
 import { hostname } from "node:os";
 import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
-import { Lease } from "../api/kinds.js";
+import { Lease, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { InformerCache } from "../cache/cache.js";
 import type { SharedInformer } from "../cache/informer.js";
@@ -54,7 +54,9 @@ import { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from
 import { type Member, MemberTracker } from "./members.js";
 import { checkHostPort, publishedOwner } from "./owner.js";
 import {
+  balancedRanges,
   contains,
+  evenSplit,
   fnv1a64,
   formatRanges,
   type HashRange,
@@ -155,6 +157,7 @@ export class Shard implements ShardView {
   /** shardSelector: the ranges this member reconciles (and caches) now, and the hashes being reconciled. */
   private serving: HashRange[] = [];
   private readonly inflight = new Map<object, bigint>();
+  private namespaceHash = new Map<string, bigint>();
   /** shardSelector: ranges claimed on this member's Lease and not served yet (rebalanceRanges). */
   private claiming: HashRange[] = [];
   /** Set once this member stops (its Lease is then released): it answers for no namespace any more. */
@@ -344,6 +347,10 @@ export class Shard implements ShardView {
    */
   async run(signal: AbortSignal, onHeld: () => void): Promise<"lost" | "stopped"> {
     if (this.mechanism === "shardSelector") await this.checkServerShards();
+    if (this.balancesNamespaces() && !this.namespaceInformer()) {
+      // desiredRanges cuts where the namespaces are: a metadata-only watch when nothing caches them.
+      await this.cache?.getInformer(metadataOnly(Namespace));
+    }
     // From the stop on, another member may take this one's ranges over: answer for none of them.
     const stop = () => {
       this.stopping = true;
@@ -428,7 +435,7 @@ export class Shard implements ShardView {
    */
   private async rebalanceRanges(): Promise<void> {
     const live = this.members.filter((m) => m.state === "live").map((m) => m.name);
-    const desired = ringRanges(live, this.virtualNodes).get(this.identity) ?? [];
+    const desired = this.desiredRanges(live);
     if (sameRanges(this.serving, desired)) return;
     const keep = intersect(this.serving, desired);
     if (!sameRanges(keep, this.serving)) {
@@ -663,6 +670,51 @@ export class Shard implements ShardView {
   }
 
   /** A kind's informer in the manager's cache, if it runs (the cache may be a stand-in without peekInformer). */
+  /**
+   * What this member should serve. Keyed by namespace, the ranges are cut where the cluster's
+   * namespaces are (balancedRanges: FNV-1a puts similar names together), and a split that is still
+   * even within evenSplit's slack is kept, so a new namespace moves nothing (a move relists every
+   * sharded kind on two members). Keyed by uid (random), or before the namespaces are listed, the
+   * consistent-hash ring.
+   */
+  private desiredRanges(live: string[]): HashRange[] {
+    const hashes = this.balancesNamespaces() ? this.namespaceHashes() : undefined;
+    if (!hashes || hashes.length < live.length)
+      return ringRanges(live, this.virtualNodes).get(this.identity) ?? [];
+    const published = new Map(
+      live.map((name) => {
+        if (name === this.identity) return [name, this.serving];
+        const lease = this.members.find((m) => m.name === name)?.lease;
+        return [name, parseRanges(lease?.metadata?.annotations?.[RANGES_ANNOTATION])];
+      }),
+    );
+    if (evenSplit(published, hashes)) return published.get(this.identity) ?? [];
+    return balancedRanges(live, hashes).get(this.identity) ?? [];
+  }
+
+  private balancesNamespaces(): boolean {
+    return this.mechanism === "shardSelector" && this.key === "namespace";
+  }
+
+  private namespaceInformer(): SharedInformer | undefined {
+    return this.informerOf(Namespace) ?? this.informerOf(metadataOnly(Namespace));
+  }
+
+  /** The FNV-1a hashes of the cluster's namespaces, once listed (memoized by name: a name's hash never changes). */
+  private namespaceHashes(): bigint[] | undefined {
+    const informer = this.namespaceInformer();
+    if (!informer?.hasSynced()) return undefined;
+    const out: bigint[] = [];
+    const hashes = new Map<string, bigint>();
+    for (const name of informer.store.keys()) {
+      const h = this.namespaceHash.get(name) ?? fnv1a64(name);
+      hashes.set(name, h);
+      out.push(h);
+    }
+    this.namespaceHash = hashes; // deleted namespaces drop out
+    return out;
+  }
+
   private informerOf(kind: Kind): SharedInformer | undefined {
     const cache = this.cache as Partial<Pick<InformerCache, "peekInformer">> | undefined;
     return cache?.peekInformer?.(kind as Kind<KubernetesObject>);

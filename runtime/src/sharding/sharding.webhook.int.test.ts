@@ -17,7 +17,7 @@ import { eventually } from "../internal/testdata/eventually.js";
 import { selfSignedServingCertificate, writeServingFiles } from "../tls/selfsigned.js";
 import type { AdmissionResponse } from "../webhook/admission.js";
 import { FORWARDED_BY_HEADER } from "./forward.js";
-import { contains, fnv1a64, formatRanges, parseRanges, ringRanges } from "./ranges.js";
+import { balancedRanges, contains, fnv1a64, formatRanges, type HashRange, parseRanges } from "./ranges.js";
 import { RANGES_ANNOTATION, WEBHOOK_ANNOTATION } from "./shard.js";
 import { Replicas } from "./testdata/harness.js";
 
@@ -25,19 +25,19 @@ const LEASE_MS = 3_000;
 const RETRY_MS = 500;
 const PATH = "/validate--v1-configmap";
 const MEMBERS = ["hook-a", "hook-b", "hook-c"];
-/** 12 namespaces, 4 owned by each member on the ring of the three (the hash alone may skew a dozen). */
-const NAMESPACES = pickNamespaces(MEMBERS, 4);
+/**
+ * 12 namespaces named alike: FNV-1a hashes them within a sliver of the space, so the members cut
+ * their ranges where the cluster's namespaces are (balancedRanges) rather than on a blind ring.
+ */
+const NAMESPACES = Array.from({ length: 12 }, (_, i) => `team-${i}`);
 
-function pickNamespaces(members: string[], each: number): string[] {
-  const ranges = ringRanges(members);
-  const picked = new Map<string, string[]>(members.map((m) => [m, []]));
-  for (let i = 0; [...picked.values()].some((p) => p.length < each); i++) {
-    const ns = `team-${i}`;
-    const owner = members.find((m) => contains(ranges.get(m) ?? [], fnv1a64(ns))) as string;
-    const mine = picked.get(owner) as string[];
-    if (mine.length < each) mine.push(ns);
-  }
-  return [...picked.values()].flat().sort();
+/** Each member's ranges as the members cut them: at the quantiles of every namespace in the cluster. */
+async function expectedRanges(members: string[]): Promise<Map<string, HashRange[]>> {
+  const all = await client.list(Namespace);
+  return balancedRanges(
+    members,
+    all.map((n) => fnv1a64(n.metadata?.name ?? "")),
+  );
 }
 
 let env: Environment;
@@ -118,9 +118,9 @@ async function publishedOwners(): Promise<Map<string, string>> {
   return out;
 }
 
-/** Waits until each member publishes exactly its ranges on the ring of `members`, and its webhook address. */
+/** Waits until each member publishes exactly its ranges of `members`' split, and its webhook address. */
 async function settled(members: string[], timeoutMs: number): Promise<void> {
-  const ranges = ringRanges(members);
+  const ranges = await expectedRanges(members);
   await eventually(
     `ranges published by ${members.join(", ")}`,
     async () => {
@@ -180,10 +180,15 @@ describe("a webhook that forwards to the shard owner", () => {
         });
       }
     }
-    // Each replica answered its own 4 namespaces and forwarded the other 8, each once.
+    // Each replica answered its own namespaces and forwarded the others, each once; the cut spreads
+    // the dozen alike names (a blind ring gave one member all twelve).
     for (const m of MEMBERS) {
+      const own = [...owners.values()].filter((o) => o === m).length;
+      expect(own, `${m}'s share of the namespaces`).toBeGreaterThanOrEqual(2);
       const series = await replicas.shardMetrics(m, "kbts_webhook_forwarded_total");
-      expect(series.get(`kbts_webhook_forwarded_total{webhook="${PATH}",result="forwarded"}`)).toBe(8);
+      expect(series.get(`kbts_webhook_forwarded_total{webhook="${PATH}",result="forwarded"}`)).toBe(
+        NAMESPACES.length - own,
+      );
     }
   }, 60_000);
 
@@ -204,7 +209,7 @@ describe("a webhook that forwards to the shard owner", () => {
     const orphans = NAMESPACES.filter((ns) => before.get(ns) === victim);
     const survivors = MEMBERS.filter((m) => m !== victim);
     const after = new Map<string, string>();
-    for (const [m, rs] of ringRanges(survivors)) {
+    for (const [m, rs] of await expectedRanges(survivors)) {
       for (const ns of orphans) if (contains(rs, fnv1a64(ns))) after.set(ns, m);
     }
     const killedAt = await replicas.kill(victim);
