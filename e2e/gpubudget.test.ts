@@ -12,8 +12,10 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import type { Pod as PodObject } from "../runtime/src/api/core.js";
-import { Pod } from "../runtime/src/api/kinds.js";
+import { Lease, Pod } from "../runtime/src/api/kinds.js";
 import { createClient } from "../runtime/src/client/index.js";
+import { contains, fnv1a64, parseRanges } from "../runtime/src/sharding/ranges.js";
+import { RANGES_ANNOTATION } from "../runtime/src/sharding/shard.js";
 import { budgetFullRefusals, POD_WEBHOOK } from "./support/apiserver-metrics.js";
 import { eventually } from "./support/eventually.js";
 import {
@@ -38,6 +40,7 @@ import {
   scaffoldProject,
   startControlPlane,
   startOperator,
+  sumMetric,
 } from "./support/operator.js";
 import { spawnPrometheus } from "./support/prometheus.js";
 import { percentile } from "./support/stats.js";
@@ -52,7 +55,12 @@ const operators: Operator[] = [];
 
 async function operator(
   name: string,
-  options: { leaderElect?: boolean; serveWebhook?: boolean; extraArgs?: string[] } = {},
+  options: {
+    leaderElect?: boolean;
+    serveWebhook?: boolean;
+    extraArgs?: string[];
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Operator> {
   const op = await startOperator(project, cp, { name, logDir, ...options });
   operators.push(op);
@@ -78,7 +86,8 @@ beforeAll(async () => {
     await scaffoldProject(project);
     await buildProject(project);
   }
-  cp = await startControlPlane(project);
+  // The gate lets the operator run sharded (--shard-ring: KEP-5866's shardSelector) in "three shards".
+  cp = await startControlPlane(project, { apiServerFlags: { "feature-gates": "ShardedListAndWatch=true" } });
 });
 
 afterAll(async () => {
@@ -1190,6 +1199,120 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     const q = JSON.parse((await kubectl(["get", "gb", "q", "-n", ns, "-o", "json"])).stdout);
     expect(q.status).toMatchObject({ queuedPods: 60 - CAP, queuedGPUs: 60 - CAP });
   }, 180_000);
+});
+
+// Issue 30: the operator sharded by namespace (--shard-ring). Every replica is active and caches only
+// its namespaces' budgets, pods and claims; the API server reaches the webhook through a Service (the
+// balancer), so most admissions land on a replica that does not own the pod's namespace and are
+// forwarded to the one that does.
+describe("three shards (--shard-ring)", () => {
+  const SHARDS = ["shard-0", "shard-1", "shard-2"];
+  const TEAMS = Array.from({ length: 9 }, (_, i) => `shard-team-${i}`);
+  let shards: Operator[] = [];
+  let balancer: { close(): Promise<void> } | undefined;
+  const sumOf = async (name: string, ops = shards) => {
+    let n = 0;
+    for (const op of ops) n += sumMetric(await op.metrics(), name);
+    return n;
+  };
+
+  beforeAll(async () => {
+    await Promise.all(operators.map((op) => op.stop()));
+    shards = await Promise.all(
+      SHARDS.map((name) =>
+        operator(name, {
+          serveWebhook: false,
+          extraArgs: ["--shard-ring=gpubudget"],
+          env: { POD_NAME: name, POD_IP: "127.0.0.1" },
+        }),
+      ),
+    );
+    balancer = await replicaBalancer(cp.env.webhookInstallOptions?.localServingPort ?? 0, () =>
+      shards.filter((op) => !op.exited()),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await balancer?.close();
+    await Promise.all(shards.map((op) => op.stop()));
+  });
+
+  it("split the namespaces: each counts only its own, and together every budget is right", async () => {
+    for (const ns of TEAMS) {
+      await namespace(ns);
+      await apply(budgetManifest(ns, "b", 4));
+      await apply(gpuPodManifest(ns, "p", 1));
+    }
+    for (const ns of TEAMS) await expectStatus(ns, "b", { allocated: 1 }, 60_000);
+    // Each replica caches exactly the sharded objects (budgets, pods, claims) of the namespaces whose
+    // hash falls in the ranges it publishes on its shard Lease, and those ranges split the nine alike
+    // names (on a blind ring FNV-1a put all nine on one replica).
+    await eventually(async () => {
+      const leases = (await createClient(cp.env.kubeConfig).list(Lease, { namespace: "default" })).filter(
+        (l) => SHARDS.includes(l.metadata?.name ?? ""),
+      );
+      const ownerOf = (ns: string) =>
+        leases.find((l) => contains(parseRanges(l.metadata?.annotations?.[RANGES_ANNOTATION]), fnv1a64(ns)))
+          ?.metadata?.name;
+      const want = new Map<string, number>(SHARDS.map((s) => [s, 0]));
+      for (const kind of ["gpubudgets", "pods", "resourceclaims"]) {
+        for (const o of JSON.parse((await kubectl(["get", kind, "-A", "-o", "json"])).stdout).items) {
+          const owner = ownerOf(o.metadata.namespace) ?? "none";
+          want.set(owner, (want.get(owner) ?? 0) + 1);
+        }
+      }
+      const got = new Map(
+        await Promise.all(
+          shards.map(async (op) => [op.name, sumMetric(await op.metrics(), "kbts_shard_objects")] as const),
+        ),
+      );
+      console.log(`three shards: sharded objects per replica ${JSON.stringify([...got])}`);
+      expect(got).toEqual(want);
+      const owners = new Set(TEAMS.map(ownerOf));
+      expect(owners.size, "the replicas that own the nine team namespaces").toBeGreaterThan(1);
+    }, 30_000);
+  }, 120_000);
+
+  it("admits exactly the cap from 200 concurrent creates, each decided by its namespace's shard", async () => {
+    const ns = "shard-burst";
+    await namespace(ns);
+    await apply(budgetManifest(ns, "cap", 10, { enforcement: "Deny" }));
+    await enforcing(ns, "cap");
+    const forwardedBefore = await sumOf("kbts_webhook_forwarded_total");
+    const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        (clients[i % clients.length] as (typeof clients)[number]).create(
+          Pod,
+          JSON.parse(gpuPodManifest(ns, `p-${i}`, 1)) as PodObject,
+        ),
+      ),
+    );
+    const admitted = results.filter((r) => r.status === "fulfilled").length;
+    const forwarded = (await sumOf("kbts_webhook_forwarded_total")) - forwardedBefore;
+    console.log(`three shards: ${admitted} of 200 admitted; ${forwarded} admissions forwarded to the owner`);
+    expect(admitted).toBe(10);
+    // The balancer spreads connections over all three: two of them do not own the namespace.
+    expect(forwarded).toBeGreaterThan(0);
+    await expectStatus(ns, "cap", { allocated: 10 }, 60_000);
+  }, 120_000);
+
+  it("a SIGKILLed shard's namespaces are counted by the others within its Lease duration plus a retry", async () => {
+    const victim = shards[0] as Operator;
+    await victim.kill();
+    const killedAt = Date.now();
+    for (const ns of TEAMS) await apply(gpuPodManifest(ns, "after", 1));
+    // The shard Lease lasts 15 s; the survivors take its ranges up at their next round (2 s) after that.
+    for (const ns of TEAMS) await expectStatus(ns, "b", { allocated: 2 }, 45_000);
+    console.log(
+      `three shards: every budget right ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`,
+    );
+    // Still exact after the handover: the full Deny budget refuses through whichever replica answers.
+    const over = await cp.kubectl(["apply", "-f", "-"], {
+      input: gpuPodManifest("shard-burst", "late", 1),
+      reject: false,
+    });
+    expect(over.exitCode).not.toBe(0);
+  }, 120_000);
 });
 
 describe("with the operator stopped", () => {

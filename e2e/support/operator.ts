@@ -142,10 +142,11 @@ export interface ControlPlane {
  */
 export async function startControlPlane(
   projectDir: string,
-  options: { cluster?: ClusterOptions } = {},
+  options: { cluster?: ClusterOptions; apiServerFlags?: Record<string, string> } = {},
 ): Promise<ControlPlane> {
   const env = await startEnvironment({
     ...(options.cluster ? { cluster: options.cluster } : {}),
+    ...(options.apiServerFlags ? { apiServerFlags: options.apiServerFlags } : {}),
     crdDirectoryPaths: [join(projectDir, "config/crd/bases")],
     errorIfPathMissing: true,
     webhookInstallOptions: {
@@ -308,14 +309,25 @@ export async function startOperator(
   return operator;
 }
 
-/** The value of one series in a Prometheus text exposition, or undefined when absent. */
-export function metricValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+/** The series of `name` in a Prometheus text exposition whose labels include `labels`, as values. */
+function metricValues(text: string, name: string, labels: Record<string, string>): number[] {
+  const values: number[] = [];
   for (const line of text.split("\n")) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
     const ok = Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`));
-    if (ok) return Number(line.slice(line.lastIndexOf(" ") + 1));
+    if (ok) values.push(Number(line.slice(line.lastIndexOf(" ") + 1)));
   }
-  return undefined;
+  return values;
+}
+
+/** The value of one series in a Prometheus text exposition, or undefined when absent. */
+export function metricValue(text: string, name: string, labels: Record<string, string>): number | undefined {
+  return metricValues(text, name, labels)[0];
+}
+
+/** The sum of every series of `name` (0 when there is none). */
+export function sumMetric(text: string, name: string, labels: Record<string, string> = {}): number {
+  return metricValues(text, name, labels).reduce((a, b) => a + b, 0);
 }
 
 export function gpuPodManifest(
