@@ -414,6 +414,12 @@ export class GPUBudgetReconciler implements Reconciler {
     return Number.isFinite(requeueAfter) ? { requeueAfter } : {};
   }
 
+  /** The namespace's budgets, each as this replica decides it (without its cohort when sharded). */
+  private async namespaceBudgets(namespace: string): Promise<GPUBudget[]> {
+    const budgets = await this.options.client.list(GPUBudgetKind, { namespace });
+    return this.options.sharded ? budgets.map(withoutCohort) : budgets;
+  }
+
   /**
    * Applies `mutate` to a copy of the budget's status and writes it through the status subresource,
    * only when something changed (an unchanged status is never rewritten, so no self-triggered churn).
@@ -424,12 +430,6 @@ export class GPUBudgetReconciler implements Reconciler {
    * reaches the cache as an update event that reconciles the budget again (countedStatusChanged).
    * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
    */
-  /** The namespace's budgets, each as this replica decides it (without its cohort when sharded). */
-  private async namespaceBudgets(namespace: string): Promise<GPUBudget[]> {
-    const budgets = await this.options.client.list(GPUBudgetKind, { namespace });
-    return this.options.sharded ? budgets.map(withoutCohort) : budgets;
-  }
-
   private async writeStatus(
     budget: GPUBudget,
     mutate: (status: GPUBudgetStatus, generation: number) => void,
