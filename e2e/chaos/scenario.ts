@@ -102,6 +102,13 @@ export interface ChaosOptions {
    * Without it the faults run once (e2e/chaos.test.ts, bench/chaos).
    */
   soakUntil?: number;
+  /**
+   * Only the faults whose name matches (bench/chaos --only), for repeating one that failed. The SIGSTOP
+   * fault pauses the kube-apiserver the kill fault restarted, so it needs that one in the filter too.
+   */
+  only?: RegExp;
+  /** Runs the (filtered) faults this many times; 1 by default (bench/chaos --rounds). */
+  rounds?: number;
 }
 
 export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport> {
@@ -444,8 +451,9 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     let round = 0;
     do {
       round++;
-      if (soak) say(`round ${round}`);
+      if (soak || (options.rounds ?? 1) > 1) say(`round ${round}`);
       for (const fault of faults) {
+        if (options.only && !options.only.test(fault.name)) continue;
         peakRss = 0;
         const before = replicas.length;
         const faultStart = Date.now();
@@ -528,7 +536,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
         results.push(result);
         say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
       }
-    } while (options.soakUntil !== undefined && Date.now() < options.soakUntil);
+    } while (
+      (options.soakUntil !== undefined && Date.now() < options.soakUntil) ||
+      round < (options.rounds ?? 1)
+    );
     return {
       results,
       events: results.at(-1)?.events,
