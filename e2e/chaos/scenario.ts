@@ -3,9 +3,9 @@
  * exactly what `kbts create api --plugins gpu-budget/v1-alpha` writes) runs as two leader-elected
  * replicas behind a fault-injecting TCP proxy, under pod churn, against a real etcd + kube-apiserver.
  * Faults come one after another; after each, churn stops and the harness measures how long until
- * every budget's status equals the truth counted from the API server. It also checks that each
- * replica is alive (or was restarted by design, after stepping down), that RSS stays bounded, and that
- * no replica wrote a status while it did not hold the lease (leadership.ts).
+ * every budget's status equals the truth counted from the API server (Kubernetes' quota rule, truth.ts).
+ * It also checks that each replica is alive (or was restarted by design, after stepping down), that RSS
+ * stays bounded, and that no replica wrote a status while it did not hold the lease (leadership.ts).
  *
  * Used by e2e/chaos.test.ts (asserts) and bench/chaos/main.ts (prints the table).
  */
@@ -38,6 +38,7 @@ import { eventually } from "../support/eventually.js";
 import { REPO } from "../support/paths.js";
 import { EventJournal, type JournalAccount } from "./journal.js";
 import { nonLeaderWrites, type ReplicaLog } from "./leadership.js";
+import { holdsGPUs } from "./truth.js";
 
 interface GPUBudget extends KubernetesObject {
   spec: { maxGPUs: number };
@@ -256,9 +257,8 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     const wrong: string[] = [];
     for (const ns of NAMESPACES) {
       const pods = await direct.list(Pod, { namespace: ns });
-      const truth = pods.filter(
-        (p) => p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed",
-      ).length;
+      const now = Date.now();
+      const truth = pods.filter((p) => holdsGPUs(p, now)).length;
       const budget = await direct.get(GPUBudget, { namespace: ns, name: "gpus" });
       if (budget.status?.allocatedGPUs !== truth)
         wrong.push(`${ns}: ${budget.status?.allocatedGPUs} ≠ ${truth}`);
