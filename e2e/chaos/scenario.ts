@@ -267,6 +267,20 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   };
 
   /**
+   * Pods past their grace period that are still there: a grace-0 delete the churn gave up on during the
+   * SIGSTOP fault can leave one (truth.ts). Neither the operator nor the truth counts them; the log says so.
+   */
+  const stuckTerminating = async (): Promise<string[]> => {
+    const out: string[] = [];
+    for (const ns of NAMESPACES) {
+      const now = Date.now();
+      for (const p of await direct.list(Pod, { namespace: ns }))
+        if (p.metadata?.deletionTimestamp && !holdsGPUs(p, now)) out.push(`${ns}/${p.metadata.name}`);
+    }
+    return out;
+  };
+
+  /**
    * Evidence for a budget left wrong, for the problem line: each replica's last status write of it, and
    * whether one more pod event heals it. The nudge (a label on one of its pods) wakes the controller
    * without changing the count: healed, the operator's pod cache had the truth and a reconcile was
@@ -573,7 +587,10 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
           events,
         };
         results.push(result);
-        say(`${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}`);
+        const stuck = await stuckTerminating().catch(() => []);
+        say(
+          `${fault.name}: ${problem ?? `correct after ${correctAfterMs} ms`}${stuck.length > 0 ? ` (left terminating, not counted: ${stuck.join(", ")})` : ""}`,
+        );
       }
     } while (
       (options.soakUntil !== undefined && Date.now() < options.soakUntil) ||
