@@ -143,6 +143,9 @@ describe("a fresh clone with empty caches: the README's two commands", () => {
       // The docs e2e's screenshots (the home page, a reference page) are this run's output too.
       const shots = join(clone, ".test-results/docs");
       if (existsSync(shots)) cpSync(shots, join(REPO, ".test-results/docs"), { recursive: true });
+      // A failed chaos e2e leaves its replicas' logs there (e2e/chaos/scenario.ts): the only evidence.
+      const chaos = join(clone, ".test-results/chaos");
+      if (existsSync(chaos)) cpSync(chaos, join(REPO, ".test-results/chaos"), { recursive: true });
       expect(test.exitCode, test.tail).toBe(0);
       const suites = readResults(results, ["unit", "unit-lts", "integration", "e2e"]);
       const summary = summarize(suites, clone);
