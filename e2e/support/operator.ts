@@ -138,14 +138,17 @@ export interface ControlPlane {
 
 /**
  * etcd + kube-apiserver with the project's CRDs and its Pod webhook pointed at 127.0.0.1; with `cluster`,
- * also the scheduler, controller manager and kwok's simulated nodes (envtest's cluster mode).
+ * also the scheduler, controller manager and kwok's simulated nodes (envtest's cluster mode);
+ * `apiServerFlags` are added to kube-apiserver's.
  */
 export async function startControlPlane(
   projectDir: string,
-  options: { cluster?: ClusterOptions } = {},
+  options: { cluster?: ClusterOptions; apiServerFlags?: Record<string, string> } = {},
 ): Promise<ControlPlane> {
   const env = await startEnvironment({
     ...(options.cluster ? { cluster: options.cluster } : {}),
+    // E.g. bench/scale's feature gate (ShardedListAndWatch) and audit log.
+    ...(options.apiServerFlags ? { apiServerFlags: options.apiServerFlags } : {}),
     crdDirectoryPaths: [join(projectDir, "config/crd/bases")],
     errorIfPathMissing: true,
     webhookInstallOptions: {
