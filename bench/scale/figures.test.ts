@@ -151,6 +151,7 @@ const config = (
     peakRSSMiB: peak,
     steadyRSSMiB: steady,
     readySeconds: 1.5,
+    namespaces: 7,
   })),
   convergedSeconds: 2.345,
   latenciesMs: [10, 20, 30, 40],
@@ -171,9 +172,9 @@ describe("scaleTable", () => {
       ),
     ]).split("\n");
     expect(table).toHaveLength(5);
-    expect(table[2]).toBe("| TS, 1 replica | r0 | 300 | 250 | 1.50 | 2.35 | 20.0 / 40.0 | – |");
-    expect(table[3]).toBe("| TS, 3 shards | r0 | 120 | 90 | 1.50 | 2.35 | 20.0 / 40.0 | 17.25 |");
-    expect(table[4]).toBe("|  | r1 | 110 | 95 | 1.50 |  |  |  |");
+    expect(table[2]).toBe("| TS, 1 replica | r0 | 7 | 300 | 250 | 1.50 | 2.35 | 20.0 / 40.0 | – |");
+    expect(table[3]).toBe("| TS, 3 shards | r0 | 7 | 120 | 90 | 1.50 | 2.35 | 20.0 / 40.0 | 17.25 |");
+    expect(table[4]).toBe("|  | r1 | 7 | 110 | 95 | 1.50 |  |  |  |");
   });
 });
 
@@ -193,6 +194,14 @@ describe("goalLines", () => {
       "goal: each of 2 shards <= 40% of the unsharded replica's steady RSS (250 MiB): r0 36%, r1 44%: not met",
       "goal: unsharded TS peak RSS <= Go's: 300 vs 320 MiB (0.94x): met",
       "goal: no object lost or double-reconciled across the handover: 10/10 of the killed shard's budgets correct and written by a survivor, 0 budgets wrong anywhere, 0 budgets written by two replicas in overlapping spans (audit log): met",
+    ]);
+  });
+
+  it("says the handover goal was not measured when the killed shard owned nothing", () => {
+    expect(
+      goalLines(undefined, undefined, undefined, { budgets: 0, takenOver: 0, wrong: 0, overlapping: [] }),
+    ).toEqual([
+      "goal: no object lost or double-reconciled across the handover: not measured (the killed shard owned no namespace)",
     ]);
   });
 

@@ -149,6 +149,8 @@ export interface ReplicaFigures {
   steadyRSSMiB: number;
   /** Process start -> first /readyz 200 (s). */
   readySeconds: number;
+  /** The namespaces whose budget it wrote last: its share. */
+  namespaces: number;
 }
 
 /** What one configuration (1 replica, 3 shards, the Go port) measured. */
@@ -168,8 +170,8 @@ const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(dig
 /** The Markdown table: one row a replica; a configuration's own figures on its first row. */
 export function scaleTable(configs: readonly ConfigFigures[]): string {
   const rows = [
-    "| configuration | replica | peak RSS (MiB) | steady RSS (MiB) | start → ready (s) | all correct after last create (s) | pod change → status p50 / p99 (ms) | handover after SIGKILL (s) |",
-    "|---|---|---|---|---|---|---|---|",
+    "| configuration | replica | namespaces | peak RSS (MiB) | steady RSS (MiB) | start → ready (s) | all correct after last create (s) | pod change → status p50 / p99 (ms) | handover after SIGKILL (s) |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const c of configs) {
     c.replicas.forEach((r, i) => {
@@ -183,7 +185,7 @@ export function scaleTable(configs: readonly ConfigFigures[]): string {
             ]
           : ["", "", "", ""];
       rows.push(
-        `| ${own[0]} | ${r.name} | ${fixed(r.peakRSSMiB, 0)} | ${fixed(r.steadyRSSMiB, 0)} | ${fixed(r.readySeconds, 2)} | ${own[1]} | ${own[2]} | ${own[3]} |`,
+        `| ${own[0]} | ${r.name} | ${r.namespaces} | ${fixed(r.peakRSSMiB, 0)} | ${fixed(r.steadyRSSMiB, 0)} | ${fixed(r.readySeconds, 2)} | ${own[1]} | ${own[2]} | ${own[3]} |`,
       );
     });
   }
@@ -225,7 +227,11 @@ export function goalLines(
       `goal: unsharded TS peak RSS <= Go's: ${base.peakRSSMiB.toFixed(0)} vs ${goBase.peakRSSMiB.toFixed(0)} MiB (${(base.peakRSSMiB / goBase.peakRSSMiB).toFixed(2)}x): ${verdict(base.peakRSSMiB <= goBase.peakRSSMiB)}`,
     );
   }
-  if (handover) {
+  if (handover?.budgets === 0)
+    lines.push(
+      "goal: no object lost or double-reconciled across the handover: not measured (the killed shard owned no namespace)",
+    );
+  else if (handover) {
     const ok =
       handover.takenOver === handover.budgets && handover.wrong === 0 && handover.overlapping.length === 0;
     lines.push(

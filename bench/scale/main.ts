@@ -318,6 +318,8 @@ try {
       for (const o of ops) readings.get(o)?.push(rssMiB(o.process.pid ?? 0));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    audit.poll();
+    const owners = [...lastWriters(audit.writes, replicaOf).values()];
     const replicas: ReplicaFigures[] = ops.map((o) => {
       const rss = (readings.get(o) ?? []).sort((a, b) => a - b);
       return {
@@ -325,6 +327,7 @@ try {
         peakRSSMiB: peakRSSMiB(o.process.pid ?? 0),
         steadyRSSMiB: rss[Math.floor(rss.length / 2)] ?? Number.NaN,
         readySeconds: o.readyMs / 1000,
+        namespaces: owners.filter((w) => w.replica === o.name).length,
       };
     });
     const figures: ConfigFigures = {
@@ -382,13 +385,22 @@ try {
         return ops;
       },
       async (ops) => {
-        // The victim's namespaces: those whose budget it wrote last.
-        const victim = ops[1] ?? (ops[0] as Operator);
+        // Each shard's namespaces: those whose budget it wrote last (every budget was written in the
+        // wave). The victim is the shard with the most: the largest handover.
         audit.poll();
-        const owned = [...lastWriters(audit.writes, replicaOf)]
-          .filter(([, w]) => w.replica === victim.name)
-          .map(([key]) => key.slice(0, key.indexOf("/")));
+        const last = [...lastWriters(audit.writes, replicaOf)];
+        const ownedBy = (name: string) =>
+          last.filter(([, w]) => w.replica === name).map(([key]) => key.slice(0, key.indexOf("/")));
+        const victim = [...ops].sort(
+          (a, b) => ownedBy(b.name).length - ownedBy(a.name).length,
+        )[0] as Operator;
+        const owned = ownedBy(victim.name);
         const victimNs = new Set(owned);
+        const byUser = new Map<string, number>();
+        for (const w of audit.writes) byUser.set(w.user, (byUser.get(w.user) ?? 0) + 1);
+        console.log(
+          `audit log so far: budget status writes by ${[...byUser].map(([u, n]) => `${u} ${n}`).join(", ")}`,
+        );
         const since = Date.now();
         const bump = async (name: string) => {
           await pool([...victimNs], CONCURRENCY, async (namespace) => {
