@@ -34,6 +34,7 @@ import { nodeLtsBin } from "../../e2e/support/node-lts.js";
 import {
   buildProject,
   type ControlPlane,
+  metricValue,
   type Operator,
   scaffoldProject,
   startControlPlane,
@@ -219,7 +220,8 @@ try {
   void cache.start(abort.signal);
   await cache.waitForCacheSync(abort.signal);
   const wrongBudgets = async (only?: ReadonlySet<string>) =>
-    (await cache.list(GPUBudget, {})).filter((b) => {
+    // Read only: the cache's own objects, not a copy of 10,000 budgets each poll.
+    (await cache.list(GPUBudget, { unsafeDisableDeepCopy: true })).filter((b) => {
       const namespace = b.metadata?.namespace ?? "";
       return (!only || only.has(namespace)) && b.status?.allocatedGPUs !== expected.get(namespace);
     });
@@ -317,6 +319,14 @@ try {
     for (let i = 0; i < 20; i++) {
       for (const o of ops) readings.get(o)?.push(rssMiB(o.process.pid ?? 0));
       await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // The runtime's own count of what each shard caches (sharded replicas only).
+    for (const o of ops) {
+      const text = await o.metrics().catch(() => "");
+      const objects = metricValue(text, "kbts_shard_objects", {});
+      const members = metricValue(text, "kbts_shard_members", {});
+      if (objects !== undefined)
+        console.log(`  ${o.name}: kbts_shard_objects ${objects}, kbts_shard_members ${members ?? "?"}`);
     }
     audit.poll();
     const owners = [...lastWriters(audit.writes, replicaOf).values()];
