@@ -16,7 +16,7 @@ export interface CreateProgress {
   target: number;
   /** Seconds since the first create. */
   elapsedSeconds: number;
-  /** Pods per second over the latest chunk (the rate drops as etcd grows: the latest is the honest one). */
+  /** Pods per second lately (the rate drops as etcd grows: the latest is the honest one). */
   recentRate: number;
   /** kube-apiserver + etcd resident memory now, and before the first create. */
   controlPlaneMiB: number;
@@ -46,7 +46,7 @@ export function fitTarget(
   const byTime = p.done + Math.floor(p.recentRate * Math.max(0, limits.budgetSeconds - p.elapsedSeconds));
   if (byTime < target) {
     target = byTime;
-    reason = `time: pods are created at ${p.recentRate.toFixed(0)}/s (latest chunk, after ${p.done} pods in ${p.elapsedSeconds.toFixed(0)} s), so ${p.target} would not finish within the ${limits.budgetSeconds} s create budget (--create-seconds)`;
+    reason = `time: pods are created at ${p.recentRate.toFixed(0)}/s (latest chunks, after ${p.done} pods in ${p.elapsedSeconds.toFixed(0)} s), so ${p.target} would not finish within the ${limits.budgetSeconds} s create budget (--create-seconds)`;
   }
   const perPodMiB = p.done > 0 ? (p.controlPlaneMiB - p.controlPlaneStartMiB) / p.done : 0;
   if (perPodMiB > 0) {

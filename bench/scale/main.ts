@@ -163,6 +163,13 @@ try {
   let createdNs = 0;
   const chunkNs = Math.max(1, Math.ceil(REQUESTED_NAMESPACES / 25));
   const createStart = performance.now();
+  // The rate over the latest three chunks: one chunk is noisy on a shared machine, the whole run hides
+  // the slowdown as etcd grows.
+  const chunks: { pods: number; seconds: number }[] = [];
+  const recentRate = () => {
+    const last = chunks.slice(-3);
+    return last.reduce((n, c) => n + c.pods, 0) / last.reduce((t, c) => t + c.seconds, 0);
+  };
   console.log(
     `creating up to ${target} pods in ${REQUESTED_NAMESPACES} namespaces (${PER_NS} each, one GPUBudget each), ${CONCURRENCY} at a time; MemAvailable ${memAvailable.toFixed(0)} MiB, kube-apiserver + etcd limited to ${limits.controlPlaneMaxMiB.toFixed(0)} MiB, creates to ${CREATE_SECONDS} s`,
   );
@@ -184,13 +191,14 @@ try {
       await client.create(Pod, p);
     });
     for (const name of names) expected.set(name, PER_NS);
+    chunks.push({ pods: pods.length, seconds: secondsSince(chunkStart) });
     createdNs += n;
     const fit = fitTarget(
       {
         done: createdNs * PER_NS,
         target,
         elapsedSeconds: secondsSince(createStart),
-        recentRate: pods.length / secondsSince(chunkStart),
+        recentRate: recentRate(),
         controlPlaneMiB: cpMiB(),
         controlPlaneStartMiB: cpStart,
       },
@@ -202,7 +210,7 @@ try {
       reason = fit.reason;
     }
     console.log(
-      `  ${createdNs * PER_NS} pods in ${createdNs} namespaces after ${secondsSince(createStart).toFixed(0)} s (${(pods.length / secondsSince(chunkStart)).toFixed(0)} pods/s in this chunk; kube-apiserver + etcd ${cpMiB().toFixed(0)} MiB)`,
+      `  ${createdNs * PER_NS} pods in ${createdNs} namespaces after ${secondsSince(createStart).toFixed(0)} s (${(pods.length / secondsSince(chunkStart)).toFixed(0)} pods/s in this chunk, ${recentRate().toFixed(0)} over the last three; kube-apiserver + etcd ${cpMiB().toFixed(0)} MiB)`,
     );
   }
   const createSeconds = secondsSince(createStart);
@@ -211,7 +219,13 @@ try {
   const PODS = createdNs * PER_NS;
   const cores = (i: number) =>
     (((cpu1[i] as number) - (cpu0[i] as number)) / (i === 2 ? 1e6 : 1) / createSeconds).toFixed(2);
-  const sizeLine = `size: ${PODS} pods over ${NAMESPACES} namespaces (requested ${REQUESTED_PODS} over ${REQUESTED_NAMESPACES}), created in ${createSeconds.toFixed(0)} s (${(PODS / createSeconds).toFixed(0)} pods/s); ${reason ? `limited by ${reason}` : "everything requested fit"}. CPU while creating, in cores of ${availableParallelism()}: kube-apiserver ${cores(0)}, etcd ${cores(1)}, this client ${cores(2)}; kube-apiserver + etcd RSS ${cpStart.toFixed(0)} -> ${cpMiB().toFixed(0)} MiB`;
+  const sizeLineHead = `size: ${PODS} pods over ${NAMESPACES} namespaces (requested ${REQUESTED_PODS} over ${REQUESTED_NAMESPACES}), created in ${createSeconds.toFixed(0)} s (${(PODS / createSeconds).toFixed(0)} pods/s); ${reason ? `limited by ${reason}` : "everything requested fit"}. CPU while creating, in cores of ${availableParallelism()}: kube-apiserver ${cores(0)}, etcd ${cores(1)}, this client ${cores(2)}; kube-apiserver + etcd RSS ${cpStart.toFixed(0)} -> ${cpMiB().toFixed(0)} MiB.`;
+  const cpEnd = cpMiB();
+  const projection =
+    PODS < REQUESTED_PODS
+      ? ` At the mean rate the requested ${REQUESTED_PODS} pods would take ${(REQUESTED_PODS / (PODS / createSeconds)).toFixed(0)} s to create and, at ${(((cpEnd - cpStart) / PODS) * 1024).toFixed(1)} KiB each, hold ${(cpStart + ((cpEnd - cpStart) / PODS) * REQUESTED_PODS).toFixed(0)} MiB in kube-apiserver + etcd.`
+      : "";
+  const sizeLine = `${sizeLineHead}${projection}`;
   console.log(sizeLine);
 
   // The bench's own view of every budget, for "all correct" and the handover.
