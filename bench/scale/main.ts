@@ -24,6 +24,7 @@
  *   KUBEBUILDER_ASSETS=... npx tsx bench/scale/main.ts [--pods 150000] [--namespaces 10000] --project DIR
  *     [--create-seconds 600] [--control-plane-share 0.4] [--samples 100] [--concurrency 32]
  *     [--max-concurrent-reconciles 4] [--no-go] [--no-sharded]
+ *     [--keep [--log-level info]]   keep the operators' logs and the audit log
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -76,6 +77,10 @@ const { values } = parseArgs({
     shards: { type: "string", default: "3" },
     "no-go": { type: "boolean", default: false },
     "no-sharded": { type: "boolean", default: false },
+    // Keep the work directory: the operators' logs and the API server's audit log.
+    keep: { type: "boolean", default: false },
+    // The operators' --zap-log-level (info logs each status write; error keeps logging out of the figures).
+    "log-level": { type: "string", default: "error" },
   },
 });
 const count = (flag: keyof typeof values) => {
@@ -288,7 +293,7 @@ try {
       env: { ...env, KUBECONFIG: await kubeconfigFor(name) },
       extraArgs: [
         `--max-concurrent-reconciles=${values["max-concurrent-reconciles"]}`,
-        "--zap-log-level=error",
+        `--zap-log-level=${values["log-level"]}`,
         ...extraArgs,
       ],
     });
@@ -490,5 +495,6 @@ try {
   abort.abort();
   for (const o of running) await o.kill().catch(() => undefined);
   await cp?.stop().catch(() => undefined);
-  rmSync(work, { recursive: true, force: true });
+  if (values.keep) console.log(`kept ${work} (operator logs in logs/, the audit log audit.log)`);
+  else rmSync(work, { recursive: true, force: true });
 }
