@@ -3,7 +3,9 @@ import type { KubernetesObject } from "../api/meta.js";
 import { hubAndSpokes, type SpokeConversion } from "../conversion/hubspoke.js";
 import type { Logger } from "../log/types.js";
 import type { Manager } from "../manager/types.js";
-import { serveAdmission } from "../webhook/admission.js";
+import { type ForwardToShardOwnerOptions, httpsPeerPost, shardOwnerRouter } from "../sharding/forward.js";
+import { defaultWebhookAddress } from "../sharding/owner.js";
+import { type AdmissionRouter, serveAdmission } from "../webhook/admission.js";
 import { CONVERT_PATH, conversionRegistryOf } from "../webhook/conversion.js";
 import {
   type CustomDefaulter,
@@ -11,6 +13,7 @@ import {
   defaultingHandler,
   validatingHandler,
 } from "../webhook/custom.js";
+import type { HttpsWebhookServer } from "../webhook/server.js";
 
 function pathSuffix(kind: Kind): string {
   return `${kind.group.replace(/\./g, "-")}-${kind.version}-${kind.kind.toLowerCase()}`;
@@ -27,7 +30,8 @@ export function mutatingWebhookPath(kind: Kind): string {
 }
 
 /** What webhookManagedBy needs from a manager. */
-export type WebhookHost = Pick<Manager, "getWebhookServer"> & Partial<Pick<Manager, "getLogger">>;
+export type WebhookHost = Pick<Manager, "getWebhookServer"> &
+  Partial<Pick<Manager, "getLogger" | "getShard">>;
 
 export interface WebhookBuilder<T extends KubernetesObject> {
   withValidator(validator: CustomValidator<T>): WebhookBuilder<T>;
@@ -42,6 +46,13 @@ export interface WebhookBuilder<T extends KubernetesObject> {
    */
   // biome-ignore lint/suspicious/noExplicitAny: a spoke of any object type fits; defineSpoke typed its functions
   withConversion(...spokes: SpokeConversion<T, any>[]): WebhookBuilder<T>;
+  /**
+   * For a sharded manager (sharding.key "namespace"): each admission request of this webhook (validating
+   * and defaulting) is answered by the replica that owns the request's namespace, once its cache holds
+   * all of it; the others forward it there (see sharding/forward.ts). For webhooks that read sharded
+   * kinds from the cache. A no-op without sharding.
+   */
+  forwardToShardOwner(options?: ForwardToShardOwnerOptions): WebhookBuilder<T>;
   /** Registers the handlers on the manager's webhook server; returns the registered paths. */
   complete(): { validatePath?: string; mutatePath?: string; convertPath?: string };
 }
@@ -57,6 +68,7 @@ export function webhookManagedBy<T extends KubernetesObject>(
   let spokes: SpokeConversion<T, any>[] | undefined;
   let validatePath = validatingWebhookPath(kind);
   let mutatePath = mutatingWebhookPath(kind);
+  let forwarding: ForwardToShardOwnerOptions | undefined;
   let done = false;
   const builder: WebhookBuilder<T> = {
     withValidator(v) {
@@ -74,6 +86,16 @@ export function webhookManagedBy<T extends KubernetesObject>(
         );
       }
       spokes = given;
+      return builder;
+    },
+    forwardToShardOwner(options = {}) {
+      const shard = mgr.getShard?.();
+      if (shard && shard.key !== "namespace") {
+        throw new Error(
+          `webhookManagedBy(${kind.kind}).forwardToShardOwner(): the manager's sharding.key is "${shard.key}", but forwarding finds the owner of the request's namespace; set sharding.key "namespace"`,
+        );
+      }
+      forwarding = options;
       return builder;
     },
     withValidatorCustomPath(path) {
@@ -101,12 +123,27 @@ export function webhookManagedBy<T extends KubernetesObject>(
         conversionRegistryOf(server, { logger: mgr.getLogger?.() }).register(converter);
         out.convertPath = CONVERT_PATH;
       }
+      const shard = forwarding && mgr.getShard?.();
+      let route: (path: string) => AdmissionRouter | undefined = () => undefined;
+      if (shard && forwarding) {
+        const https = server as Partial<HttpsWebhookServer>;
+        shard.advertiseWebhook(() => defaultWebhookAddress(https.address?.()));
+        const post = httpsPeerPost(() => https.servingFiles?.(), shard.identity);
+        const options = { ...forwarding, logger };
+        route = (path) => shardOwnerRouter(shard, path, post, options);
+      }
       if (defaulter) {
-        server.register(mutatePath, serveAdmission(mutatePath, defaultingHandler(defaulter), { logger }));
+        server.register(
+          mutatePath,
+          serveAdmission(mutatePath, defaultingHandler(defaulter), { logger, route: route(mutatePath) }),
+        );
         out.mutatePath = mutatePath;
       }
       if (validator) {
-        server.register(validatePath, serveAdmission(validatePath, validatingHandler(validator), { logger }));
+        server.register(
+          validatePath,
+          serveAdmission(validatePath, validatingHandler(validator), { logger, route: route(validatePath) }),
+        );
         out.validatePath = validatePath;
       }
       return out;

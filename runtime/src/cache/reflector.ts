@@ -135,10 +135,24 @@ export interface ReflectorStats {
   /** Failures of watches that had worked first: reconnected at once, without backoff. */
   forgiven: number;
   lastResourceVersion: string;
+  /**
+   * The listSequence() number of the last completed list, taken when it read its selectors: a list
+   * numbered above a moment's listSequence() began after that moment (sharding's readiness for a new
+   * range waits for one).
+   */
+  lastListSeq: number;
   /** The latest list or watch failure, cleared by the next successful list. */
   lastError?: { phase: "list" | "watch"; error: unknown };
   /** Set while the watch is known to be stalled; cleared by the next event, bookmark or list. */
   stalled?: { since: number; reason: string };
+}
+
+/** Numbers the lists of every reflector in the process, in the order they read their selectors. */
+let listsBegun = 0;
+
+/** The number of the latest list begun: a list completed with a higher lastListSeq began after this call. */
+export function listSequence(): number {
+  return listsBegun;
 }
 
 class StallError extends Error {
@@ -156,6 +170,7 @@ export class Reflector {
     failures: 0,
     forgiven: 0,
     lastResourceVersion: "",
+    lastListSeq: 0,
   };
   private readonly tuning: ReflectorTuning;
   private readonly log: Logger;
@@ -303,6 +318,7 @@ export class Reflector {
    */
   private async streamList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
+    const seq = ++listsBegun;
     const shardSelector = this.options.shardSelector?.();
     const path =
       this.collectionPath() +
@@ -345,13 +361,14 @@ export class Reflector {
     if (rv === undefined)
       throw new Error("the WatchList stream ended before its initial-events-end bookmark");
     this.stats.streamedLists++;
-    this.settle(items, rv);
+    this.settle(items, rv, seq);
   }
 
   /** Lists every page and hands the result to the sink. */
   private async pagedList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
     // One selector for every page: a continue token belongs to the list it came from.
+    const seq = ++listsBegun;
     const shardSelector = this.options.shardSelector?.();
     let items: KubernetesObject[] = [];
     let cont: string | undefined;
@@ -391,12 +408,13 @@ export class Reflector {
       cont = page.metadata?.continue || undefined;
       if (!cont) break;
     }
-    this.settle(items, rv);
+    this.settle(items, rv, seq);
   }
 
   /** The initial state is complete at `rv`: the sink gets it, and the watch resumes from there. */
-  private settle(items: KubernetesObject[], rv: string): void {
+  private settle(items: KubernetesObject[], rv: string, seq: number): void {
     this.stats.lists++;
+    this.stats.lastListSeq = seq;
     this.stats.lastError = undefined;
     this.stats.stalled = undefined;
     this.stats.lastResourceVersion = rv;

@@ -6,7 +6,7 @@
  */
 import { shareConversions } from "../webhook/conversion.js";
 import { checkWebhookPath } from "../webhook/paths.js";
-import type { HttpsWebhookServer } from "../webhook/server.js";
+import type { HttpsWebhookServer, ServingFiles } from "../webhook/server.js";
 import type { HttpHandler } from "../webhook/types.js";
 
 export class DeferredWebhookServer implements HttpsWebhookServer {
@@ -42,6 +42,10 @@ export class DeferredWebhookServer implements HttpsWebhookServer {
 
   paths(): string[] {
     return [...this.handlers.keys()];
+  }
+
+  servingFiles(): ServingFiles | undefined {
+    return this.server?.servingFiles?.();
   }
 
   drain(): void {

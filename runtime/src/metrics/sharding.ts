@@ -27,3 +27,15 @@ export const shardHandoversTotal = new Counter({
   labelNames: ["ring", "reason"] as const,
   registers: [metricsRegistry],
 });
+
+/**
+ * Admission requests of a webhook that forwards to the shard owner (forwardToShardOwner), as this
+ * replica handled those it could not answer itself: forwarded to the owner, answered "unavailable"
+ * (no ready owner in time; onUnavailable answered), or the forward failed ("error"; onUnavailable answered).
+ */
+export const webhookForwardedTotal = new Counter({
+  name: "kbts_webhook_forwarded_total",
+  help: "Number of admission requests this replica did not answer from its own shard: forwarded to the namespace's owner, unavailable (no ready owner in time) or error (the forward failed).",
+  labelNames: ["webhook", "result"] as const,
+  registers: [metricsRegistry],
+});

@@ -1,3 +1,4 @@
+export { FORWARDED_BY_HEADER, type ForwardToShardOwnerOptions, unavailableResult } from "./forward.js";
 export { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from "./labels.js";
 export { type Member, type MemberState, MemberTracker } from "./members.js";
 export {
@@ -10,4 +11,11 @@ export {
   shardSelector,
 } from "./ranges.js";
 export { DEFAULT_VIRTUAL_NODES, HashRing, hash32 } from "./ring.js";
-export { RANGES_ANNOTATION, Shard, type ShardContext, type ShardingOptions } from "./shard.js";
+export {
+  RANGES_ANNOTATION,
+  Shard,
+  type ShardContext,
+  type ShardingOptions,
+  type ShardTarget,
+  WEBHOOK_ANNOTATION,
+} from "./shard.js";

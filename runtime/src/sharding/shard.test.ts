@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { Kind } from "../api/kind.js";
 import { ConfigMap, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
+import { webhookManagedBy } from "../builder/webhook.js";
+import { listSequence } from "../cache/reflector.js";
 import type { ByObject, Cache } from "../cache/types.js";
 import { notFound } from "../client/errors.js";
 import type { Client, Patch } from "../client/types.js";
@@ -170,5 +173,63 @@ describe("a sharded reconciler", () => {
         },
       },
     ]);
+  });
+});
+
+describe("a webhook forwarding to the shard owner", () => {
+  const validator = {
+    validateCreate: async () => undefined,
+    validateUpdate: async () => undefined,
+    validateDelete: async () => undefined,
+  };
+  const manager = (sharding?: ShardingOptions) =>
+    createManager({ kubeConfig: unreachableKubeConfig(), sharding, logger: nopLogger() });
+
+  it("needs the ring keyed by namespace, and says which option to change", () => {
+    const mgr = manager({ ring: "r", identity: "a", key: "uid" });
+    expect(() => webhookManagedBy(mgr, ConfigMap).withValidator(validator).forwardToShardOwner()).toThrow(
+      'webhookManagedBy(ConfigMap).forwardToShardOwner(): the manager\'s sharding.key is "uid", but forwarding finds the owner of the request\'s namespace; set sharding.key "namespace"',
+    );
+  });
+
+  it("registers the webhook as usual without sharding", () => {
+    const mgr = manager();
+    expect(
+      webhookManagedBy(mgr, ConfigMap).withValidator(validator).forwardToShardOwner().complete(),
+    ).toEqual({
+      validatePath: "/validate--v1-configmap",
+    });
+  });
+
+  it("refuses a webhook address that is not host:port", () => {
+    expect(() => shard({ webhookAddress: "10.0.0.7" })).toThrow(/sharding.webhookAddress "10.0.0.7"/);
+  });
+
+  it("answers from its cache only once every sharded informer has listed since its ranges changed", () => {
+    const { s } = shard({ key: "namespace", mechanism: "shardSelector" });
+    s.shardKind(ConfigMap);
+    const reflector = { stats: { lastListSeq: listSequence() } };
+    const informer = { reflectors: [reflector], store: { size: 0 } };
+    const cache = { peekInformer: (k: Kind) => (k.metadataOnly ? undefined : informer) };
+    s.bind(cache as unknown as Cache, {} as Client);
+    // What rebalanceRanges does on taking ranges up, once its Lease is held (private: reached around).
+    const internals = s as unknown as { holding: boolean; setServing(ranges: HashRange[]): void };
+    internals.holding = true;
+    internals.setServing([[0n, 1n << 64n]]);
+    expect(s.claims("team-a")).toBe(true);
+    // The list in flight when the ranges changed used the old selector: the cache may lack the namespace.
+    expect(s.readyFor("team-a")).toBe(false);
+    reflector.stats.lastListSeq = listSequence() + 1; // a list begun after the change completed
+    expect(s.readyFor("team-a")).toBe(true);
+    internals.setServing([]);
+    expect(s.readyFor("team-a")).toBe(false);
+    expect(s.claims("team-a")).toBe(false);
+  });
+
+  it("is not ready for, nor knows an owner of, any namespace before it holds its Lease", () => {
+    const { s } = shard({ key: "namespace", mechanism: "shardSelector" });
+    expect(s.readyFor("team-a")).toBe(false);
+    expect(s.claims("team-a")).toBe(false);
+    expect(s.targetFor("team-a")).toBeUndefined();
   });
 });

@@ -30,6 +30,8 @@ import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
 import { Lease } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { InformerCache } from "../cache/cache.js";
+import type { SharedInformer } from "../cache/informer.js";
+import { listSequence } from "../cache/reflector.js";
 import { transformKey } from "../cache/scope.js";
 import type { ByObject, Cache, CacheOptions } from "../cache/types.js";
 import { createClient } from "../client/client.js";
@@ -50,6 +52,7 @@ import { shardHandoversTotal, shardMembers, shardObjects } from "../metrics/shar
 import type { Reconciler } from "../reconcile/types.js";
 import { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from "./labels.js";
 import { type Member, MemberTracker } from "./members.js";
+import { checkHostPort, publishedOwner } from "./owner.js";
 import {
   contains,
   fnv1a64,
@@ -93,10 +96,26 @@ export interface ShardingOptions {
    * publishes it.
    */
   mechanism?: "label" | "shardSelector";
+  /**
+   * "host:port" at which the other replicas reach this replica's webhook server, for webhooks that
+   * forward admission to the namespace's owner (forwardToShardOwner). Default: POD_IP and the webhook
+   * server's port, else the address the webhook server listens on.
+   */
+  webhookAddress?: string;
 }
 
 /** On a member's Lease with the shardSelector mechanism: the hash ranges it serves now. */
 export const RANGES_ANNOTATION = "sharding.kbts.dev/ranges";
+
+/** On a member's Lease: where its webhook server is reached ("host:port"), for forwarded admission. */
+export const WEBHOOK_ANNOTATION = "sharding.kbts.dev/webhook";
+
+/** Where to forward an admission request: the member that serves its namespace, and its webhook address. */
+export interface ShardTarget {
+  member: string;
+  /** Undefined until the member has published it. */
+  webhook: string | undefined;
+}
 
 export interface ShardContext {
   kubeConfig: KubeConfig;
@@ -114,7 +133,7 @@ export class Shard implements ShardView {
   readonly namespace: string;
   readonly shardLabel: string;
   readonly drainLabel: string;
-  private readonly key: "namespace" | "uid";
+  readonly key: "namespace" | "uid";
   private readonly log: Logger;
   private readonly leaseClient: Client;
   private readonly fencedLeaseClient: Client;
@@ -136,6 +155,14 @@ export class Shard implements ShardView {
   /** shardSelector: the ranges this member reconciles (and caches) now, and the hashes being reconciled. */
   private serving: HashRange[] = [];
   private readonly inflight = new Map<object, bigint>();
+  /** shardSelector: ranges claimed on this member's Lease and not served yet (rebalanceRanges). */
+  private claiming: HashRange[] = [];
+  /** Set once this member stops (its Lease is then released): it answers for no namespace any more. */
+  private stopping = false;
+  /** listSequence() when `serving` last changed: the cache is complete again once every list is newer. */
+  private servingChangedAt = 0;
+  /** Where this replica's webhook server is reached, when a forwarding webhook asked to advertise it. */
+  private webhookAddressOf: (() => string | undefined) | undefined;
 
   constructor(
     options: ShardingOptions,
@@ -157,6 +184,11 @@ export class Shard implements ShardView {
       );
     }
     this.mechanism = options.mechanism ?? "label";
+    const advertised = options.webhookAddress;
+    if (advertised !== undefined) {
+      checkHostPort(advertised);
+      this.webhookAddressOf = () => advertised;
+    }
     this.ring = options.ring;
     this.identity = identity;
     this.namespace = options.namespace ?? context.defaultNamespace;
@@ -312,6 +344,12 @@ export class Shard implements ShardView {
    */
   async run(signal: AbortSignal, onHeld: () => void): Promise<"lost" | "stopped"> {
     if (this.mechanism === "shardSelector") await this.checkServerShards();
+    // From the stop on, another member may take this one's ranges over: answer for none of them.
+    const stop = () => {
+      this.stopping = true;
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
     const stopMembership = new AbortController();
     let membership: Promise<void> | undefined;
     const waitHeld = (async () => {
@@ -394,7 +432,7 @@ export class Shard implements ShardView {
     if (sameRanges(this.serving, desired)) return;
     const keep = intersect(this.serving, desired);
     if (!sameRanges(keep, this.serving)) {
-      this.serving = keep;
+      this.setServing(keep);
       while ([...this.inflight.values()].some((h) => !contains(keep, h))) await sleepUnlessAborted(20);
       this.relistAll();
       await this.publish(keep);
@@ -402,16 +440,95 @@ export class Shard implements ShardView {
     }
     const add = subtract(desired, keep);
     if (add.length === 0 || this.othersServe(add, this.members)) return;
-    await this.publish(desired);
-    const fresh = this.tracker.observe(await this.listLeases());
-    if (this.othersServe(add, fresh)) {
-      await this.publish(keep);
-      return;
+    this.claiming = add;
+    try {
+      await this.publish(desired);
+      const fresh = this.tracker.observe(await this.listLeases());
+      if (this.othersServe(add, fresh)) {
+        await this.publish(keep);
+        return;
+      }
+    } finally {
+      this.claiming = [];
     }
-    this.serving = desired;
+    this.setServing(desired);
     this.relistAll();
     shardHandoversTotal.inc({ ring: this.ring, reason: "ranges" });
     this.log.info({ serving: formatRanges(desired) }, "took up hash ranges");
+  }
+
+  /**
+   * The relist that follows makes the cache incomplete for the new ranges until it finishes (and, as
+   * the watch stops meanwhile, stale for the kept ones): readyFor waits for lists begun after this.
+   */
+  private setServing(ranges: HashRange[]): void {
+    this.serving = ranges;
+    this.servingChangedAt = listSequence();
+  }
+
+  /**
+   * Where this replica's webhook server is reached, published on its Lease (WEBHOOK_ANNOTATION) for
+   * the members that forward admission here; sharding.webhookAddress, when set, wins.
+   */
+  advertiseWebhook(address: () => string | undefined): void {
+    this.webhookAddressOf ??= address;
+  }
+
+  /**
+   * Whether this replica may answer an admission request about `namespace` from its cache: it owns
+   * the namespace (shardSelector: serves its hash; label: is its owner on the ring) and the informers
+   * of the sharded kinds have listed since it took that up, so its cache holds all of the namespace.
+   */
+  readyFor(namespace: string): boolean {
+    if (!this.holding || this.stopping) return false;
+    const informers = this.kinds.flatMap((k) => [this.informerOf(k.kind), this.informerOf(k.meta)]);
+    if (this.mechanism === "shardSelector") {
+      if (!contains(this.serving, fnv1a64(namespace))) return false;
+      return informers.every(
+        (i) => !i || i.reflectors.every((r) => r.stats.lastListSeq > this.servingChangedAt),
+      );
+    }
+    // The label mechanism: the cache fills as the sharder relabels; this is as far as it can be told.
+    return this.hashRing.owner(namespace) === this.identity && informers.every((i) => !i || i.hasSynced());
+  }
+
+  /**
+   * Whether this member serves `namespace` or is taking it up (shardSelector: it serves its hash, or
+   * has claimed it on its Lease; label: it is its owner on the ring), so it may be readyFor it soon.
+   */
+  claims(namespace: string): boolean {
+    if (!this.holding || this.stopping) return false;
+    if (this.mechanism === "shardSelector") {
+      const hash = fnv1a64(namespace);
+      return contains(this.serving, hash) || contains(this.claiming, hash);
+    }
+    return this.hashRing.owner(namespace) === this.identity;
+  }
+
+  /**
+   * The other member that serves `namespace` now: shardSelector, the live member whose published
+   * ranges hold its hash; label, its owner on the ring. Undefined when none does, or this one does.
+   */
+  targetFor(namespace: string): ShardTarget | undefined {
+    const member =
+      this.mechanism === "shardSelector"
+        ? publishedOwner(this.members, fnv1a64(namespace))
+        : this.members.find((m) => m.name === this.hashRing.owner(namespace) && m.state === "live");
+    if (!member || member.name === this.identity) return undefined;
+    return { member: member.name, webhook: member.lease.metadata?.annotations?.[WEBHOOK_ANNOTATION] };
+  }
+
+  /** Publishes this replica's webhook address on its Lease when it is known and not there yet. */
+  private async publishWebhook(): Promise<void> {
+    const address = this.webhookAddressOf?.();
+    if (!address) return;
+    const own = this.members.find((m) => m.name === this.identity);
+    if (!own || own.lease.metadata?.annotations?.[WEBHOOK_ANNOTATION] === address) return;
+    await this.fencedLeaseClient.patch(
+      Lease,
+      { metadata: { name: this.identity, namespace: this.namespace } },
+      mergePatch({ metadata: { annotations: { [WEBHOOK_ANNOTATION]: address } } }),
+    );
   }
 
   private othersServe(ranges: HashRange[], members: Member[]): boolean {
@@ -461,6 +578,10 @@ export class Shard implements ShardView {
         } catch (err) {
           if (!signal.aborted) this.log.error({ err }, "could not list the ring's shard Leases");
         }
+        // Apart, so a failure here never holds the ranges up; retried next round.
+        await this.publishWebhook().catch((err: unknown) => {
+          if (!signal.aborted) this.log.error({ err }, "could not publish this member's webhook address");
+        });
         this.reportObjects();
         await sleepUnlessAborted(this.retryPeriodMs, signal);
       }
@@ -542,7 +663,7 @@ export class Shard implements ShardView {
   }
 
   /** A kind's informer in the manager's cache, if it runs (the cache may be a stand-in without peekInformer). */
-  private informerOf(kind: Kind): { store: { size: number } } | undefined {
+  private informerOf(kind: Kind): SharedInformer | undefined {
     const cache = this.cache as Partial<Pick<InformerCache, "peekInformer">> | undefined;
     return cache?.peekInformer?.(kind as Kind<KubernetesObject>);
   }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { KubernetesObject } from "../api/meta.js";
 import type { JsonPatchOperation } from "../client/types.js";
 import { nopLogger } from "../log/logger.js";
@@ -76,6 +77,20 @@ export interface AdmissionResult {
   patches?: JsonPatchOperation[];
   warnings?: string[];
 }
+
+/**
+ * Decides, before the handler runs, who answers a request: undefined, the handler here; `forwarded`,
+ * the body of another server's AdmissionReview answer, sent back as it came; `result`, this decision
+ * (with `headers` on the HTTP answer). `body` is the request's body as received; `req` carries its
+ * headers and path.
+ */
+export type AdmissionRouter = (
+  request: AdmissionRequest,
+  body: Buffer,
+  req: IncomingMessage,
+) => Promise<
+  { forwarded: Buffer } | { result: AdmissionResult; headers?: Record<string, string> } | undefined
+>;
 
 /** Handles one decoded AdmissionRequest (controller-runtime's admission.Handler). */
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResult | Promise<AdmissionResult>;
@@ -197,13 +212,17 @@ function complete(uid: string, result: AdmissionResult): AdmissionResponse {
 export function serveAdmission(
   path: string,
   handler: AdmissionHandler,
-  options: { logger?: Logger; maxRequestBytes?: number } = {},
+  options: { logger?: Logger; maxRequestBytes?: number; route?: AdmissionRouter } = {},
 ): HttpHandler {
   const log = (options.logger ?? nopLogger()).child({ webhook: path });
   return instrumentWebhook(path, async (req, res) => {
+    let body: Buffer = Buffer.alloc(0);
     const review = await receiveReview(req, res, {
       maxRequestBytes: options.maxRequestBytes ?? MAX_ADMISSION_REQUEST_BYTES,
-      parse: parseReview,
+      parse: (raw, contentType) => {
+        body = raw;
+        return parseReview(raw, contentType);
+      },
       refusal: (err) => ({
         apiVersion: "admission.k8s.io/v1",
         kind: "AdmissionReview",
@@ -216,7 +235,16 @@ export function serveAdmission(
     const { request } = review;
     let result: AdmissionResult;
     try {
-      result = await handler(request);
+      const routed = await options.route?.(request, body, req);
+      if (routed && "forwarded" in routed) {
+        res.writeHead(200, { "content-type": "application/json", "content-length": routed.forwarded.length });
+        res.end(routed.forwarded);
+        return 200;
+      }
+      for (const [name, value] of Object.entries((routed && "headers" in routed && routed.headers) || {})) {
+        res.setHeader(name, value);
+      }
+      result = routed ? routed.result : await handler(request);
     } catch (err) {
       // A handler that throws (rather than denying) is controller-runtime's recovered panic.
       webhookPanicsTotal.inc();

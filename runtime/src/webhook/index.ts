@@ -4,6 +4,7 @@ export {
   type AdmissionRequest,
   type AdmissionResponse,
   type AdmissionResult,
+  type AdmissionRouter,
   type AdmissionStatus,
   allowedResponse,
   denialFromError,
@@ -38,6 +39,7 @@ export {
   DEFAULT_WEBHOOK_PORT,
   defaultCertDir,
   type HttpsWebhookServer,
+  type ServingFiles,
   type WebhookServerOptions,
 } from "./server.js";
 export type * from "./types.js";

@@ -51,6 +51,18 @@ export interface HttpsWebhookServer extends WebhookServer {
   address(): { host: string; port: number } | undefined;
   /** Registered paths, in registration order. */
   paths(): string[];
+  /** The files it serves from (undefined before a deferred server is made). */
+  servingFiles?(): ServingFiles | undefined;
+}
+
+/** Where a webhook server's certificate is read from, for clients that share it (forwarding replicas). */
+export interface ServingFiles {
+  certFile: string;
+  keyFile: string;
+  /** certDir/ca.crt: the CA that issued the certificate, when the Secret carries it (cert-manager, rotation). */
+  caFile: string;
+  /** The server requires client certificates (clientCAName). */
+  requiresClientCert: boolean;
 }
 
 export const DEFAULT_WEBHOOK_PORT = 9443;
@@ -108,6 +120,16 @@ class HttpsServer implements HttpsWebhookServer {
 
   paths(): string[] {
     return [...this.handlers.keys()];
+  }
+
+  servingFiles(): ServingFiles {
+    const dir = this.options.certDir ?? defaultCertDir();
+    return {
+      certFile: join(dir, this.options.certName ?? "tls.crt"),
+      keyFile: join(dir, this.options.keyName ?? "tls.key"),
+      caFile: join(dir, "ca.crt"),
+      requiresClientCert: this.options.clientCAName !== undefined,
+    };
   }
 
   drain(): void {

@@ -22,6 +22,7 @@ import {
   createWebhookServer,
   defaultCertDir,
   type HttpsWebhookServer,
+  type ServingFiles,
   type WebhookServerOptions,
 } from "../webhook/server.js";
 import type { HttpHandler } from "../webhook/types.js";
@@ -122,6 +123,10 @@ class CertificateManagingServer implements ManagedWebhookServer {
 
   paths(): string[] {
     return this.server.paths();
+  }
+
+  servingFiles(): ServingFiles | undefined {
+    return this.server.servingFiles?.();
   }
 
   drain(): void {

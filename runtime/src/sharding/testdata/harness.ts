@@ -1,6 +1,6 @@
 /**
  * The sharding integration tests' harness: replicas as child processes (replica.ts), their write
- * log of reconcile windows, overlap checks, and their kbts_shard_* series.
+ * log of reconcile windows, overlap checks, and their kbts_shard_* (or other) series.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -24,15 +24,26 @@ export interface Window {
 export class Replicas {
   readonly all = new Map<string, Replica>();
 
+  /** `script` (in testdata) runs each replica, given the kubeconfig path, its name, `mechanism` and `args`. */
   constructor(
     private readonly kubeconfigPath: string,
     private readonly mechanism: "label" | "shardSelector",
+    private readonly script = "replica.ts",
+    private readonly args: string[] = [],
   ) {}
 
   spawn(name: string): Replica {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", join(import.meta.dirname, "replica.ts"), this.kubeconfigPath, name, this.mechanism],
+      [
+        "--import",
+        "tsx",
+        join(import.meta.dirname, this.script),
+        this.kubeconfigPath,
+        name,
+        this.mechanism,
+        ...this.args,
+      ],
       { cwd: join(import.meta.dirname, "..", "..", "..", ".."), stdio: ["ignore", "pipe", "pipe"] },
     );
     let out = "";
@@ -99,19 +110,24 @@ export class Replicas {
     );
   }
 
-  /** A replica's kbts_shard_* series, by their name and labels as printed. */
-  async shardMetrics(replica: string): Promise<Map<string, number>> {
+  /** The port a replica said it listens on for `server` (a JSON line {"ev": server, "port": ...}). */
+  port(replica: string, server: string): number {
     const line = this.all
       .get(replica)
       ?.output()
       .split("\n")
-      .find((l) => l.startsWith('{"ev":"metrics"'));
-    if (!line) throw new Error(`${replica} has not said its metrics port yet`);
-    const { port } = JSON.parse(line) as { port: number };
+      .find((l) => l.startsWith(`{"ev":"${server}"`));
+    if (!line) throw new Error(`${replica} has not said its ${server} port yet`);
+    return (JSON.parse(line) as { port: number }).port;
+  }
+
+  /** A replica's series named `prefix`..., by their name and labels as printed. */
+  async shardMetrics(replica: string, prefix = "kbts_shard_"): Promise<Map<string, number>> {
+    const port = this.port(replica, "metrics");
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const out = new Map<string, number>();
     for (const l of text.split("\n")) {
-      if (!l.startsWith("kbts_shard_")) continue;
+      if (!l.startsWith(prefix)) continue;
       const at = l.lastIndexOf(" ");
       out.set(l.slice(0, at), Number(l.slice(at + 1)));
     }

@@ -1,0 +1,343 @@
+/**
+ * Admission forwarding to the shard owner: a webhook whose answer depends on a sharded cache (e.g. the
+ * pods of the request's namespace) is answered by the replica that owns that namespace. Any replica
+ * may receive the request (the Service picks one); it answers from its own cache only when it owns
+ * the namespace and its cache holds all of it, and otherwise POSTs the same AdmissionReview to the
+ * owner's webhook address (published on the owner's shard Lease) and returns the owner's answer.
+ *
+ * During a handover no member may serve the namespace for a moment (the old owner gave its range up,
+ * the new one has not listed it yet): the request waits a little for a ready owner, and then is
+ * answered by onUnavailable, as it is when the forward fails. A forwarded request carries
+ * x-kbts-forwarded-by and is never forwarded again, so views of the ring that differ cannot loop.
+ */
+import { X509Certificate } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { isIP } from "node:net";
+import { connect, type TLSSocket } from "node:tls";
+import { sleepUnlessAborted } from "../internal/sleep.js";
+import { nopLogger } from "../log/logger.js";
+import type { Logger } from "../log/types.js";
+import { webhookForwardedTotal } from "../metrics/sharding.js";
+import {
+  type AdmissionRequest,
+  type AdmissionResult,
+  type AdmissionRouter,
+  deniedResponse,
+} from "../webhook/admission.js";
+import type { ServingFiles } from "../webhook/server.js";
+import { splitHostPort } from "./owner.js";
+import type { ShardTarget } from "./shard.js";
+
+/** Set on a forwarded request to the identity of the replica that forwarded it. */
+export const FORWARDED_BY_HEADER = "x-kbts-forwarded-by";
+
+/** Set on the answer to a forwarded request that the receiver could not answer: the forwarder asks again. */
+export const UNAVAILABLE_HEADER = "x-kbts-unavailable";
+
+export interface ForwardToShardOwnerOptions {
+  /**
+   * The answer when no ready owner answers: none serves the namespace yet (a handover), the owner
+   * cannot be reached, or (on the owner) a forwarded request arrived before it was ready. Default:
+   * denied, naming the namespace and the reason, asking to try again (unavailableResult).
+   */
+  onUnavailable?: (request: AdmissionRequest, reason: string) => AdmissionResult | Promise<AdmissionResult>;
+  /** How long a request waits for a ready owner during a handover (default 3000 ms). */
+  waitMs?: number;
+  /**
+   * How long a request may take in all, forwarding included (default 7000 ms: inside the API server's
+   * default webhook timeout of 10 s, with time left for onUnavailable).
+   */
+  timeoutMs?: number;
+}
+
+/** What the forwarding router needs of the shard (the Shard; a stand-in in tests). */
+export interface ShardRouting {
+  readonly identity: string;
+  readyFor(namespace: string): boolean;
+  claims(namespace: string): boolean;
+  targetFor(namespace: string): ShardTarget | undefined;
+}
+
+/**
+ * POSTs a review body to a member's webhook address and path; resolves with the HTTP status and body,
+ * and whether the answer says the member could not answer (UNAVAILABLE_HEADER).
+ */
+export type PeerPost = (
+  address: string,
+  path: string,
+  body: Buffer,
+  timeoutMs: number,
+) => Promise<PeerAnswer>;
+
+export interface PeerAnswer {
+  status: number;
+  body: Buffer;
+  unavailable: boolean;
+}
+
+/** The default onUnavailable: denied, so the client retries rather than being admitted unchecked. */
+export function unavailableResult(request: AdmissionRequest, reason: string): AdmissionResult {
+  return deniedResponse(
+    `no replica can answer for namespace "${request.namespace ?? ""}" now: ${reason}; try again`,
+  );
+}
+
+const DEFAULT_WAIT_MS = 3_000;
+const DEFAULT_TIMEOUT_MS = 7_000;
+const POLL_MS = 50;
+/** After a peer said it does not serve the namespace: the ring's view changes only every retry period. */
+const PEER_UNAVAILABLE_PAUSE_MS = 200;
+/** How long a member taking a namespace up lets a forwarded request wait for it. */
+const FORWARDED_WAIT_MS = 1_000;
+/** A review answer is small; a peer sending more than the request limit is not a webhook. */
+const MAX_ANSWER_BYTES = 7 * 1024 * 1024;
+
+/**
+ * The router a forwarding webhook serves with (see the module comment): undefined (answer here) when
+ * this replica is ready for the request's namespace, else the owner's answer or onUnavailable's.
+ * Requests without a namespace (cluster-scoped objects) are answered here.
+ */
+export function shardOwnerRouter(
+  shard: ShardRouting,
+  webhook: string,
+  post: PeerPost,
+  options: ForwardToShardOwnerOptions & { logger?: Logger } = {},
+): AdmissionRouter {
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const onUnavailable = options.onUnavailable ?? unavailableResult;
+  const log = (options.logger ?? nopLogger()).child({ component: "shard-forward", webhook });
+  return async (request, body, req) => {
+    const namespace = request.namespace;
+    if (!namespace) return undefined;
+    const start = Date.now();
+    const unavailable = async (
+      result: "unavailable" | "error",
+      reason: string,
+      headers?: Record<string, string>,
+    ) => {
+      webhookForwardedTotal.inc({ webhook, result });
+      log.info({ namespace, uid: request.uid, reason }, "admission request unavailable");
+      return { result: await onUnavailable(request, reason), headers };
+    };
+    const forwardedBy = forwardedByOf(req);
+    if (forwardedBy !== undefined) {
+      // Answered here or not at all (forwarding it on could loop); waited for only while this member
+      // is taking the namespace up, and briefly, so the forwarder has time to ask the right one.
+      const until = start + Math.min(FORWARDED_WAIT_MS, waitMs);
+      while (!shard.readyFor(namespace)) {
+        if (!shard.claims(namespace) || Date.now() >= until) {
+          return unavailable(
+            "unavailable",
+            `forwarded by ${forwardedBy} to ${shard.identity}, which does not serve it (yet)`,
+            { [UNAVAILABLE_HEADER]: shard.identity },
+          );
+        }
+        await sleepUnlessAborted(POLL_MS);
+      }
+      return undefined;
+    }
+    let reason = "no replica serves it yet (a handover is in progress)";
+    for (;;) {
+      let pause = POLL_MS;
+      if (shard.readyFor(namespace)) return undefined;
+      const target = shard.targetFor(namespace);
+      if (target?.webhook) {
+        const path = new URL(req.url ?? "/", "https://webhook").pathname;
+        try {
+          const answer = await post(
+            target.webhook,
+            path,
+            body,
+            Math.max(timeoutMs - (Date.now() - start), 1),
+          );
+          // Not (or not yet) the owner: this replica's view of the ranges was behind; ask again.
+          if (answer.unavailable) {
+            reason = `${target.member} does not serve it (yet)`;
+            pause = PEER_UNAVAILABLE_PAUSE_MS;
+          } else {
+            checkAnswer(answer, request.uid);
+            webhookForwardedTotal.inc({ webhook, result: "forwarded" });
+            log.debug({ namespace, uid: request.uid, to: target.member }, "admission request forwarded");
+            return { forwarded: answer.body };
+          }
+        } catch (err) {
+          return unavailable(
+            "error",
+            `forwarding to ${target.member} (${target.webhook}) failed: ${(err as Error).message}`,
+          );
+        }
+      }
+      if (Date.now() - start >= waitMs) break;
+      await sleepUnlessAborted(pause);
+    }
+    return unavailable("unavailable", reason);
+  };
+}
+
+function forwardedByOf(req: IncomingMessage): string | undefined {
+  const v = req.headers[FORWARDED_BY_HEADER];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The peer answered a review for this request (200, an AdmissionReview with its uid). */
+function checkAnswer(answer: PeerAnswer, uid: string): void {
+  if (answer.status !== 200) {
+    throw new Error(`HTTP ${answer.status}: ${answer.body.toString("utf8").slice(0, 200)}`);
+  }
+  let review: { kind?: unknown; response?: { uid?: unknown } } | null;
+  try {
+    review = JSON.parse(answer.body.toString("utf8"));
+  } catch {
+    throw new Error("the answer is not JSON");
+  }
+  if (review?.kind !== "AdmissionReview" || review.response?.uid !== uid) {
+    throw new Error("the answer is not an AdmissionReview for this request");
+  }
+}
+
+/**
+ * Whom a forwarding replica trusts, read from the webhook server's own files. The replicas mount one
+ * serving Secret, whose certificate names the Service, not each pod's IP: the peer is checked
+ * against our certificate's first DNS name (sent as SNI) rather than the IP dialled. With ca.crt
+ * (cert-manager, the cert rotator) any certificate that CA issued for that name is trusted, so a
+ * rotation that reaches replicas at different moments does not break forwarding; without it, the
+ * only anchor there is is our own certificate, so the peer must present exactly that one (pinned).
+ */
+interface PeerTrust {
+  servername: string | undefined;
+  ca: Buffer | undefined;
+  fingerprint256: string;
+  clientCert: { cert: Buffer; key: Buffer } | undefined;
+}
+
+async function readTrust(files: ServingFiles): Promise<PeerTrust> {
+  const cert = await readFile(files.certFile);
+  const own = new X509Certificate(cert);
+  const ca = await readFile(files.caFile).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return undefined;
+    throw err;
+  });
+  const dns = (own.subjectAltName ?? "")
+    .split(", ")
+    .find((n) => n.startsWith("DNS:"))
+    ?.slice(4);
+  return {
+    servername: dns,
+    ca,
+    fingerprint256: own.fingerprint256,
+    // A server that requires client certificates (clientCAName) gets ours, the shared serving pair.
+    clientCert: files.requiresClientCert ? { cert, key: await readFile(files.keyFile) } : undefined,
+  };
+}
+
+/**
+ * PeerPost over HTTPS with the trust above, from `identity` (the x-kbts-forwarded-by header). `files`
+ * gives the webhook server's files, once it has started.
+ */
+export function httpsPeerPost(files: () => ServingFiles | undefined, identity: string): PeerPost {
+  return async (address, path, body, timeoutMs) => {
+    const f = files();
+    if (!f) {
+      throw new Error(
+        "this replica's webhook server does not say where its serving certificate is (not started yet, or not kbts's HTTPS server)",
+      );
+    }
+    const trust = await readTrust(f);
+    const { host, port } = splitHostPort(address);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const socket = await connectTLS(host, port, trust, deadline);
+    try {
+      return await postOver(socket, path, body, trust.servername ?? host, identity, deadline);
+    } finally {
+      socket.destroy();
+    }
+  };
+}
+
+function connectTLS(host: string, port: number, trust: PeerTrust, signal: AbortSignal): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({
+      host,
+      port,
+      servername: trust.servername && isIP(trust.servername) === 0 ? trust.servername : undefined,
+      ca: trust.ca,
+      // Pinned: the chain cannot be verified without a CA; the fingerprint is checked below instead.
+      rejectUnauthorized: trust.ca !== undefined,
+      // With a CA, Node checks the peer's names against servername (our DNS name), else the host.
+      ...(trust.ca ? {} : { checkServerIdentity: () => undefined }),
+      minVersion: "TLSv1.2",
+      ALPNProtocols: ["http/1.1"],
+      ...trust.clientCert,
+    });
+    const fail = (err: Error) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(err);
+    };
+    const onAbort = () => fail(new Error("timed out connecting"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once("error", fail);
+    socket.once("secureConnect", () => {
+      signal.removeEventListener("abort", onAbort);
+      socket.off("error", fail);
+      // Checked before a byte of the request is sent.
+      if (!trust.ca && socket.getPeerCertificate().fingerprint256 !== trust.fingerprint256) {
+        socket.destroy();
+        reject(
+          new Error(
+            "the peer's certificate is not this replica's serving certificate (no ca.crt to verify by)",
+          ),
+        );
+        return;
+      }
+      resolve(socket);
+    });
+  });
+}
+
+function postOver(
+  socket: TLSSocket,
+  path: string,
+  body: Buffer,
+  hostHeader: string,
+  identity: string,
+  signal: AbortSignal,
+): Promise<PeerAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        createConnection: () => socket,
+        method: "POST",
+        path,
+        signal,
+        headers: {
+          host: hostHeader,
+          "content-type": "application/json",
+          "content-length": body.length,
+          [FORWARDED_BY_HEADER]: identity,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_ANSWER_BYTES) req.destroy(new Error("the answer is too large"));
+          else chunks.push(c);
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            unavailable: res.headers[UNAVAILABLE_HEADER] !== undefined,
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", (err) => reject(signal.aborted ? new Error("timed out waiting for the answer") : err));
+    req.end(body);
+  });
+}
