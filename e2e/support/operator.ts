@@ -138,8 +138,7 @@ export interface ControlPlane {
 
 /**
  * etcd + kube-apiserver with the project's CRDs and its Pod webhook pointed at 127.0.0.1; with `cluster`,
- * also the scheduler, controller manager and kwok's simulated nodes (envtest's cluster mode);
- * `apiServerFlags` are added to kube-apiserver's.
+ * also the scheduler, controller manager and kwok's simulated nodes (envtest's cluster mode).
  */
 export async function startControlPlane(
   projectDir: string,
@@ -147,7 +146,6 @@ export async function startControlPlane(
 ): Promise<ControlPlane> {
   const env = await startEnvironment({
     ...(options.cluster ? { cluster: options.cluster } : {}),
-    // E.g. bench/scale's feature gate (ShardedListAndWatch) and audit log.
     ...(options.apiServerFlags ? { apiServerFlags: options.apiServerFlags } : {}),
     crdDirectoryPaths: [join(projectDir, "config/crd/bases")],
     errorIfPathMissing: true,
