@@ -14,7 +14,7 @@ import {
 const limits = { budgetSeconds: 600, controlPlaneMaxMiB: 8000 };
 const progress = {
   done: 10_000,
-  target: 150_000,
+  requested: 150_000,
   elapsedSeconds: 40,
   recentRate: 250,
   controlPlaneMiB: 400,
@@ -22,24 +22,27 @@ const progress = {
 };
 
 describe("fitTarget", () => {
-  it("keeps the target when both the time and the memory it needs fit", () => {
+  it("aims at the requested count when both the time and the memory it needs fit", () => {
+    expect(fitTarget(progress, limits, 15)).toEqual({ target: 150_000 });
     expect(fitTarget({ ...progress, recentRate: 1000 }, limits, 15)).toEqual({ target: 150_000 });
   });
 
   it("cuts to what the latest rate creates within the budget, in whole namespaces, saying why", () => {
-    // 10,000 + 250/s * 560 s = 150,000 fits; at 200/s only 122,000, rounded down to 121,995.
-    expect(fitTarget(progress, limits, 15)).toEqual({ target: 150_000 });
-    expect(fitTarget({ ...progress, recentRate: 200 }, limits, 15).target).toBe(121_995);
-    expect(fitTarget({ ...progress, recentRate: 200 }, limits, 15).reason).toMatch(
-      /^time: pods are created at 200\/s .* 150000 would not finish within the 600 s create budget/,
-    );
+    // 10,000 + 200/s * 560 s = 122,000, rounded down to 121,995.
+    expect(fitTarget({ ...progress, recentRate: 200 }, limits, 15)).toEqual({
+      target: 121_995,
+      reason:
+        "time: after 10000 pods in 40 s, pods were created at 200/s (the latest chunks), so 121995, not 150000, fit the 600 s create budget (--create-seconds)",
+    });
   });
 
   it("cuts to what the control plane's memory per pod so far keeps within its share", () => {
-    // 100 MiB over 10,000 pods: 0.01 MiB each; (2,300 - 300) / 0.01 = 200,000 > 150,000; with 1,300: 100,000.
+    // 100 MiB over 10,000 pods: 0.01 MiB each; (1,300 - 300) / 0.01 = 100,000.
     const fit = fitTarget({ ...progress, recentRate: 1000 }, { ...limits, controlPlaneMaxMiB: 1300 }, 15);
     expect(fit.target).toBe(99_990);
-    expect(fit.reason).toMatch(/^memory: kube-apiserver \+ etcd grew 10\.2 KiB per pod/);
+    expect(fit.reason).toMatch(
+      /^memory: kube-apiserver \+ etcd grew 10\.2 KiB per pod .* so 99990, not 150000, fit/,
+    );
   });
 
   it("never drops below what is already created", () => {

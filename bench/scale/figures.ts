@@ -12,8 +12,8 @@ export { overlaps, percentile, type Window };
 export interface CreateProgress {
   /** Pods created so far. */
   done: number;
-  /** Pods the run aims at now. */
-  target: number;
+  /** Pods asked for (--pods, rounded up to whole namespaces). */
+  requested: number;
   /** Seconds since the first create. */
   elapsedSeconds: number;
   /** Pods per second lately (the rate drops as etcd grows: the latest is the honest one). */
@@ -31,34 +31,34 @@ export interface CreateLimits {
 }
 
 /**
- * The pod count to aim at from here: the current target, cut to what the latest create rate finishes
- * within the time budget, and to what the control plane's measured memory per pod so far keeps within
- * its limit; rounded down to whole `perNamespace` groups. `reason` says which cut applied, with the
- * measured figures (undefined when neither did).
+ * The pod count to aim at from here: the requested count, cut to what the latest create rate
+ * finishes within the time budget and to what the control plane's measured memory per pod so far
+ * keeps within its limit; rounded down to whole `perNamespace` groups, never below what is created.
+ * `reason` says which cut applied, with the measured figures (undefined when neither did).
  */
 export function fitTarget(
   p: CreateProgress,
   limits: CreateLimits,
   perNamespace: number,
 ): { target: number; reason?: string } {
-  let target = p.target;
+  let target = p.requested;
   let reason: string | undefined;
   const byTime = p.done + Math.floor(p.recentRate * Math.max(0, limits.budgetSeconds - p.elapsedSeconds));
+  const whole = (n: number) => Math.max(p.done, Math.floor(n / perNamespace) * perNamespace);
   if (byTime < target) {
     target = byTime;
-    reason = `time: pods are created at ${p.recentRate.toFixed(0)}/s (latest chunks, after ${p.done} pods in ${p.elapsedSeconds.toFixed(0)} s), so ${p.target} would not finish within the ${limits.budgetSeconds} s create budget (--create-seconds)`;
+    reason = `time: after ${p.done} pods in ${p.elapsedSeconds.toFixed(0)} s, pods were created at ${p.recentRate.toFixed(0)}/s (the latest chunks), so ${whole(byTime)}, not ${p.requested}, fit the ${limits.budgetSeconds} s create budget (--create-seconds)`;
   }
   const perPodMiB = p.done > 0 ? (p.controlPlaneMiB - p.controlPlaneStartMiB) / p.done : 0;
   if (perPodMiB > 0) {
     const byMemory = Math.floor((limits.controlPlaneMaxMiB - p.controlPlaneStartMiB) / perPodMiB);
     if (byMemory < target) {
       target = byMemory;
-      reason = `memory: kube-apiserver + etcd grew ${(perPodMiB * 1024).toFixed(1)} KiB per pod (${p.controlPlaneStartMiB.toFixed(0)} -> ${p.controlPlaneMiB.toFixed(0)} MiB over ${p.done} pods), so ${p.target} would pass their ${limits.controlPlaneMaxMiB.toFixed(0)} MiB share of this machine`;
+      reason = `memory: kube-apiserver + etcd grew ${(perPodMiB * 1024).toFixed(1)} KiB per pod (${p.controlPlaneStartMiB.toFixed(0)} -> ${p.controlPlaneMiB.toFixed(0)} MiB over ${p.done} pods), so ${whole(byMemory)}, not ${p.requested}, fit their ${limits.controlPlaneMaxMiB.toFixed(0)} MiB share of this machine (--control-plane-share)`;
     }
   }
-  if (reason === undefined) return { target: p.target };
-  // What is created stays: the target never drops below it.
-  return { target: Math.max(p.done, Math.floor(target / perNamespace) * perNamespace), reason };
+  if (reason === undefined) return { target: p.requested };
+  return { target: whole(target), reason };
 }
 
 /** One write of a GPUBudget's status, from the kube-apiserver audit log. */
