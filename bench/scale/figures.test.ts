@@ -208,6 +208,18 @@ describe("goalLines", () => {
     ]);
   });
 
+  it("measures no goal of a configuration that failed, and says why", () => {
+    const failed = config("TS, 3 shards", [[4100, Number.NaN]], {
+      failure: "shard-1 exited (null): FATAL ERROR",
+    });
+    expect(
+      goalLines(unsharded, failed, undefined, { budgets: 1, takenOver: 0, wrong: 1, overlapping: [] }),
+    ).toEqual(["goal: not measured for TS, 3 shards: it failed (shard-1 exited (null): FATAL ERROR)"]);
+    expect(scaleTable([failed]).split("\n")[2]).toBe(
+      "| TS, 3 shards | r0 | 7 | 4100 | n/a | 1.50 | 2.35 | 20.0 / 40.0 | failed |",
+    );
+  });
+
   it("fails the handover goal on an overlap and lists it", () => {
     const lines = goalLines(undefined, undefined, undefined, {
       budgets: 2,

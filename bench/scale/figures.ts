@@ -163,6 +163,8 @@ export interface ConfigFigures {
   latenciesMs: number[];
   /** SIGKILL of one shard -> its namespaces' budgets correct, written by survivors (s). */
   handoverSeconds?: number;
+  /** Why the configuration ended early (a replica died unasked): its figures are what it had. */
+  failure?: string;
 }
 
 const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
@@ -181,7 +183,11 @@ export function scaleTable(configs: readonly ConfigFigures[]): string {
               c.label,
               fixed(c.convergedSeconds, 2),
               `${fixed(percentile(c.latenciesMs, 50), 1)} / ${fixed(percentile(c.latenciesMs, 99), 1)}`,
-              c.handoverSeconds === undefined ? "–" : fixed(c.handoverSeconds, 2),
+              c.failure !== undefined
+                ? "failed"
+                : c.handoverSeconds === undefined
+                  ? "–"
+                  : fixed(c.handoverSeconds, 2),
             ]
           : ["", "", "", ""];
       rows.push(
@@ -210,8 +216,17 @@ export function goalLines(
   go: ConfigFigures | undefined,
   handover: HandoverCheck | undefined,
 ): string[] {
-  const verdict = (ok: boolean) => (ok ? "met" : "not met");
   const lines: string[] = [];
+  const verdict = (ok: boolean) => (ok ? "met" : "not met");
+  for (const c of [unsharded, sharded, go]) {
+    if (c?.failure !== undefined) lines.push(`goal: not measured for ${c.label}: it failed (${c.failure})`);
+  }
+  if (unsharded?.failure !== undefined) unsharded = undefined;
+  if (sharded?.failure !== undefined) {
+    sharded = undefined;
+    handover = undefined;
+  }
+  if (go?.failure !== undefined) go = undefined;
   const base = unsharded?.replicas[0];
   if (base && sharded) {
     const shares = sharded.replicas.map((r) => r.steadyRSSMiB / base.steadyRSSMiB);

@@ -117,6 +117,15 @@ const podOf = (namespace: string, name: string): PodObject => ({
   spec: { containers: [{ name: "c", image: "busybox", resources: { limits: { "nvidia.com/gpu": "1" } } }] },
 });
 
+/** The last thing an operator's log says: V8's fatal error, else its last message. */
+function lastWords(logFile: string): string {
+  const lines = readFileSync(logFile, "utf8").split("\n");
+  const fatal = lines.find((l) => l.startsWith("FATAL ERROR"));
+  if (fatal) return fatal;
+  const last = lines.filter((l) => l.includes('"msg"')).at(-1) ?? "";
+  return /"msg":"([^"]*)"/.exec(last)?.[1] ?? last.slice(0, 200);
+}
+
 const work = mkdtempSync(join(tmpdir(), "kbts-bench-scale-"));
 const project = values.project ?? join(work, "gpubudget");
 const loadAtStart = fmtLoad();
@@ -302,16 +311,66 @@ try {
 
   let wave = 0;
   /** One configuration's run, its operators started by `startAll`; `handover` runs last, on the running ones. */
+  /**
+   * One configuration; a replica that dies unasked (out of memory, a lost Lease) ends it at once with
+   * its figures so far and the reason, and the run goes on to the next.
+   */
   const measure = async (
     label: string,
     startAll: () => Promise<Operator[]>,
-    handover?: (ops: Operator[]) => Promise<number>,
+    handover?: (ops: Operator[], spare: (o: Operator) => void) => Promise<number>,
+  ): Promise<ConfigFigures> => {
+    const before = running.length;
+    const spared = new Set<Operator>();
+    // Peak RSS read every second, so a replica that dies still has one.
+    const peaks = new Map<Operator, number>();
+    const sampler = setInterval(() => {
+      for (const o of running.slice(before)) {
+        if (!o.exited()) peaks.set(o, peakRSSMiB(o.process.pid ?? 0));
+      }
+    }, 1000);
+    try {
+      const ops = await startAll();
+      const died = new Promise<never>((_, reject) => {
+        for (const o of ops)
+          o.process.once("exit", (code, signal) => {
+            if (!spared.has(o))
+              reject(new Error(`${o.name} exited (${code ?? signal}): ${lastWords(o.logFile)}`));
+          });
+      });
+      died.catch(() => undefined);
+      return await Promise.race([run(label, ops, handover, (o) => spared.add(o)), died]);
+    } catch (err) {
+      const failure = (err as Error).message.split("\n")[0] ?? "";
+      console.log(`${label}: failed: ${failure}`);
+      return {
+        label,
+        replicas: running.slice(before).map((o) => ({
+          name: o.name,
+          peakRSSMiB: peaks.get(o) ?? Number.NaN,
+          steadyRSSMiB: Number.NaN,
+          readySeconds: o.readyMs / 1000,
+          namespaces: 0,
+        })),
+        convergedSeconds: Number.NaN,
+        latenciesMs: [],
+        failure,
+      };
+    } finally {
+      clearInterval(sampler);
+      for (const o of running.slice(before)) await o.kill();
+    }
+  };
+  const run = async (
+    label: string,
+    ops: Operator[],
+    handover: ((ops: Operator[], spare: (o: Operator) => void) => Promise<number>) | undefined,
+    spare: (o: Operator) => void,
   ): Promise<ConfigFigures> => {
     const startedAt = performance.now();
-    const ops = await startAll();
     await allCorrect(`${label} start`, 20 * 60_000);
     console.log(
-      `${label}: started, every budget correct ${secondsSince(startedAt).toFixed(1)} s after the start`,
+      `${label}: every budget correct ${secondsSince(startedAt).toFixed(1)} s after its replicas were ready`,
     );
     // The wave: one pod more in every namespace.
     wave++;
@@ -364,9 +423,13 @@ try {
       convergedSeconds: (converged - lastCreate) / 1000,
       latenciesMs,
     };
-    if (handover) figures.handoverSeconds = await handover(ops);
-    for (const o of ops) await o.stop();
+    if (handover) figures.handoverSeconds = await handover(ops, spare);
+    for (const o of ops) {
+      spare(o);
+      await o.stop();
+    }
     console.log(`${label}: done (load ${fmtLoad()})`);
+    console.log(scaleTable([figures]).split("\n").slice(2).join("\n"));
     return figures;
   };
 
@@ -412,7 +475,7 @@ try {
         );
         return ops;
       },
-      async (ops) => {
+      async (ops, spare) => {
         // Each shard's namespaces: those whose budget it wrote last (every budget was written in the
         // wave). The victim is the shard with the most: the largest handover.
         audit.poll();
@@ -440,6 +503,7 @@ try {
         await bump("h1");
         const killedAt = Date.now();
         const killedMark = performance.now();
+        spare(victim);
         await victim.kill();
         // The fresh change a survivor must see: another pod in each.
         await bump("h2");
@@ -486,6 +550,7 @@ try {
     `wave: one new pod in each of the ${NAMESPACES} namespaces per configuration; latency: ${Math.min(SAMPLES, NAMESPACES)} pods one at a time going Succeeded, timed to the status update by a watch`,
   );
   console.log(scaleTable(configs));
+  for (const c of configs) if (c.failure) console.log(`${c.label} failed: ${c.failure}`);
   for (const line of goalLines(unsharded, sharded, goFigures, handoverCheck)) console.log(line);
   console.log(
     `kube-apiserver + etcd RSS at the end: ${cpMiB().toFixed(0)} MiB; load average (1/5/15 min): ${loadAtStart} at the start, ${fmtLoad()} at the end, on ${availableParallelism()} CPUs`,
