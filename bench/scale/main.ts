@@ -326,7 +326,9 @@ try {
     const peaks = new Map<Operator, number>();
     const sampler = setInterval(() => {
       for (const o of running.slice(before)) {
-        if (!o.exited()) peaks.set(o, peakRSSMiB(o.process.pid ?? 0));
+        // A zombie reads 0: keep the last real reading.
+        const peak = o.exited() ? 0 : peakRSSMiB(o.process.pid ?? 0);
+        if (peak > 0) peaks.set(o, peak);
       }
     }, 1000);
     try {
