@@ -252,9 +252,12 @@ try {
       const namespace = b.metadata?.namespace ?? "";
       return (!only || only.has(namespace)) && b.status?.allocatedGPUs !== expected.get(namespace);
     });
+  // The configuration being measured: aborted when it fails, so its steps stop (each checks it).
+  let config = new AbortController();
   const allCorrect = (what: string, timeoutMs: number) =>
     eventually(
       async () => {
+        if (config.signal.aborted) return performance.now();
         const wrong = await wrongBudgets();
         if (wrong.length > 0) throw new Error(`${what}: ${wrong.length} budgets not yet correct`);
         return performance.now();
@@ -321,6 +324,7 @@ try {
     handover?: (ops: Operator[], spare: (o: Operator) => void) => Promise<number>,
   ): Promise<ConfigFigures> => {
     const before = running.length;
+    config = new AbortController();
     const spared = new Set<Operator>();
     // Peak RSS read every second, so a replica that dies still has one.
     const peaks = new Map<Operator, number>();
@@ -341,7 +345,10 @@ try {
           });
       });
       died.catch(() => undefined);
-      return await Promise.race([run(label, ops, handover, (o) => spared.add(o)), died]);
+      const measured = run(label, ops, handover, (o) => spared.add(o));
+      // Once `died` wins, `measured` stops at its next step (config aborted) and its error goes nowhere.
+      measured.catch(() => undefined);
+      return await Promise.race([measured, died]);
     } catch (err) {
       const failure = (err as Error).message.split("\n")[0] ?? "";
       console.log(`${label}: failed: ${failure}`);
@@ -359,6 +366,7 @@ try {
         failure,
       };
     } finally {
+      config.abort();
       clearInterval(sampler);
       for (const o of running.slice(before)) await o.kill();
     }
@@ -370,7 +378,9 @@ try {
     spare: (o: Operator) => void,
   ): Promise<ConfigFigures> => {
     const startedAt = performance.now();
+    const step = () => config.signal.throwIfAborted();
     await allCorrect(`${label} start`, 20 * 60_000);
+    step();
     console.log(
       `${label}: every budget correct ${secondsSince(startedAt).toFixed(1)} s after its replicas were ready`,
     );
@@ -378,6 +388,7 @@ try {
     wave++;
     const wavePods = Array.from({ length: NAMESPACES }, (_, i) => podOf(ns(i), `w${wave}`));
     await pool(wavePods, CONCURRENCY, async (p) => {
+      step();
       await client.create(Pod, p);
     });
     for (const p of wavePods) {
@@ -386,6 +397,7 @@ try {
     }
     const lastCreate = performance.now();
     const converged = await allCorrect(`${label} wave`, 20 * 60_000);
+    step();
     const latenciesMs = await statusLatencies(
       c.env.kubeConfig,
       client,
@@ -425,7 +437,9 @@ try {
       convergedSeconds: (converged - lastCreate) / 1000,
       latenciesMs,
     };
+    step();
     if (handover) figures.handoverSeconds = await handover(ops, spare);
+    step();
     for (const o of ops) {
       spare(o);
       await o.stop();
@@ -497,6 +511,7 @@ try {
         const since = Date.now();
         const bump = async (name: string) => {
           await pool([...victimNs], CONCURRENCY, async (namespace) => {
+            config.signal.throwIfAborted();
             await client.create(Pod, podOf(namespace, name));
             expected.set(namespace, (expected.get(namespace) ?? 0) + 1);
           });
@@ -519,6 +534,7 @@ try {
         };
         const done = await eventually(
           async () => {
+            if (config.signal.aborted) return performance.now();
             const wrong = await wrongBudgets(victimNs);
             const taken = takenOver();
             if (wrong.length > 0 || taken < owned.length)
@@ -530,6 +546,7 @@ try {
           10 * 60_000,
           50,
         );
+        config.signal.throwIfAborted();
         await allCorrect("after the handover", 60_000).catch(() => undefined);
         audit.poll();
         handoverCheck = {
@@ -564,3 +581,5 @@ try {
   if (values.keep) console.log(`kept ${work} (operator logs in logs/, the audit log audit.log)`);
   else rmSync(work, { recursive: true, force: true });
 }
+// A failed configuration's last step may still hold a timer: the figures are printed, so end here.
+process.exit(0);
