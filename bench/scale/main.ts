@@ -10,9 +10,11 @@
  * Each configuration: start (the pods already exist), wait until every budget is correct, then a wave of
  * one new pod per namespace and the time from its last create to every budget correct, then the pod
  * change -> status latency (common.ts statusLatencies), then each replica's steady RSS (median VmRSS
- * over 5 s) and peak RSS (VmHWM). The 3-shard run then SIGKILLs one shard while it reconciles a pod
- * created in each of its namespaces, creates another pod in each, and times the kill until every one of
- * those budgets is correct and was last written by a surviving shard after the kill.
+ * over 5 s) and peak RSS (VmHWM). The 3-shard run then SIGKILLs the shard owning the most namespaces
+ * while it reconciles a pod created in each of them, creates another pod in each, and times the kill
+ * until every one of those budgets is correct and was last written by a surviving shard after the kill.
+ * A replica that dies unasked (out of memory, a lost Lease) ends its configuration, reported as failed
+ * with its last words, and the run goes on.
  *
  * Who wrote what: each replica runs as its own ServiceAccount, so the audit log names the writer of
  * every gpubudgets/status write, with the time the API server received it and answered. No object is
@@ -23,7 +25,7 @@
  *
  *   KUBEBUILDER_ASSETS=... npx tsx bench/scale/main.ts [--pods 150000] [--namespaces 10000] --project DIR
  *     [--create-seconds 600] [--control-plane-share 0.4] [--samples 100] [--concurrency 32]
- *     [--max-concurrent-reconciles 4] [--no-go] [--no-sharded]
+ *     [--max-concurrent-reconciles 4] [--shards 3] [--no-go] [--no-sharded]
  *     [--keep [--log-level info]]   keep the operators' logs and the audit log
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
