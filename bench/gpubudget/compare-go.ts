@@ -193,6 +193,27 @@ const fmtLoad = () =>
     .map((l) => l.toFixed(1))
     .join(" ");
 
+/**
+ * Builds the project's production build (`make build-bundle`'s hack/build-bundle.mjs) with the node its
+ * image runs (the compile cache is that node's); returns how to run it as the image does: that node,
+ * dist/manager/manager.mjs, and the image's environment (the Dockerfile's ENV: V8's heap flags).
+ */
+export async function productionBuild(
+  project: string,
+  imageNode: string,
+): Promise<{ command: string[]; env: Record<string, string>; described: string }> {
+  await run("node", ["hack/build-bundle.mjs"], {
+    cwd: project,
+    env: { PATH: `${imageNode}:${process.env.PATH ?? ""}` },
+  });
+  const env = imageEnv(project);
+  const command = [join(imageNode, "node"), "dist/manager/manager.mjs"];
+  const envText = Object.entries(env)
+    .map(([name, value]) => `${name}=${value} `)
+    .join("");
+  return { command, env, described: `${envText}${command[0]} ${join(project, command[1] as string)}` };
+}
+
 export async function runCompareGo(options: CompareGoOptions): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-compare-"));
   const project = options.project ?? join(work, "gpubudget");
@@ -206,19 +227,11 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
       await scaffoldProject(project);
       await buildProject(project);
     }
-    // The production build runs with its image's environment (the Dockerfile's ENV: V8's heap flags).
-    const bundleEnv = imageEnv(project);
-    const imageEnvText = Object.entries(bundleEnv)
-      .map(([name, value]) => `${name}=${value} `)
-      .join("");
+    const bundle = await productionBuild(project, imageNode);
+    const bundleEnv = bundle.env;
     console.log(
-      `TS: node ${process.version} ${join(project, "dist/cmd/main.js")}; production build: ${imageEnvText}${join(imageNode, "node")} ${join(project, "dist/manager/manager.mjs")}${go.ok ? `; Go: ${go.bin} (bench/gpubudget/go)` : ""}`,
+      `TS: node ${process.version} ${join(project, "dist/cmd/main.js")}; production build: ${bundle.described}${go.ok ? `; Go: ${go.bin} (bench/gpubudget/go)` : ""}`,
     );
-    // The production build with the node its image runs (the compile cache is that node's).
-    await run("node", ["hack/build-bundle.mjs"], {
-      cwd: project,
-      env: { PATH: `${imageNode}:${process.env.PATH ?? ""}` },
-    });
     console.log(
       `${options.pods} pods in ${options.namespaces} namespaces (one GPUBudget each), --max-concurrent-reconciles=${options.maxConcurrentReconciles}, ${options.rounds} round(s) of TS then Go, each on a fresh control plane`,
     );
@@ -232,12 +245,7 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) {
       for (const side of ["TS", "bundle", "Go"] as const) {
         if (side === "Go" && !go.ok) continue;
-        const command =
-          side === "Go" && go.ok
-            ? [go.bin]
-            : side === "bundle"
-              ? [join(imageNode, "node"), "dist/manager/manager.mjs"]
-              : undefined;
+        const command = side === "Go" && go.ok ? [go.bin] : side === "bundle" ? bundle.command : undefined;
         const env = side === "bundle" ? bundleEnv : undefined;
         const figures = await runOnce(side, project, work, options, command, env);
         runs.push(figures);
