@@ -1244,8 +1244,8 @@ describe("three shards (--shard-ring)", () => {
     }
     for (const ns of TEAMS) await expectStatus(ns, "b", { allocated: 1 }, 60_000);
     // Each replica caches exactly the sharded objects (budgets, pods, claims) of the namespaces whose
-    // hash falls in the ranges it publishes on its shard Lease, and those ranges split the nine alike
-    // names (on a blind ring FNV-1a put all nine on one replica).
+    // hash falls in the ranges it publishes on its shard Lease, and the ranges split the cluster's
+    // namespaces about evenly (on a blind ring FNV-1a put all nine alike team names on one replica).
     await eventually(async () => {
       const leases = (await createClient(cp.env.kubeConfig).list(Lease, { namespace: "default" })).filter(
         (l) => SHARDS.includes(l.metadata?.name ?? ""),
@@ -1267,8 +1267,15 @@ describe("three shards (--shard-ring)", () => {
       );
       console.log(`three shards: sharded objects per replica ${JSON.stringify([...got])}`);
       expect(got).toEqual(want);
-      const owners = new Set(TEAMS.map(ownerOf));
-      expect(owners.size, "the replicas that own the nine team namespaces").toBeGreaterThan(1);
+      const names = JSON.parse((await kubectl(["get", "namespaces", "-o", "json"])).stdout).items.map(
+        (n: { metadata: { name: string } }) => n.metadata.name,
+      );
+      const shares = SHARDS.map((s) => names.filter((ns: string) => ownerOf(ns) === s).length);
+      console.log(`three shards: namespaces per replica ${JSON.stringify(shares)} of ${names.length}`);
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(names.length);
+      for (const n of shares) expect(n).toBeGreaterThan(0);
+      // Within a quarter of even (plus one), as the members keep a split.
+      expect(Math.max(...shares)).toBeLessThanOrEqual(Math.floor((names.length / 3) * 1.25) + 1);
     }, 30_000);
   }, 120_000);
 
