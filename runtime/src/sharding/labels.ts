@@ -6,6 +6,12 @@
 /** On each shard Lease: the ring it is a member of. */
 export const RING_LABEL = "alpha.sharding.timebertt.dev/controllerring";
 
+/** On a member's Lease with the shardSelector mechanism: the hash ranges it serves now. */
+export const RANGES_ANNOTATION = "sharding.kbts.dev/ranges";
+
+/** On a member's Lease: where its webhook server is reached ("host:port"), for forwarded admission. */
+export const WEBHOOK_ANNOTATION = "sharding.kbts.dev/webhook";
+
 /** On each sharded object: the member that reconciles it. */
 export function shardLabel(ring: string): string {
   return `shard.alpha.sharding.timebertt.dev/${ring}`;

@@ -2,9 +2,10 @@
  * Who answers an admission request about a namespace when webhooks forward to the shard owner, and
  * where it is reached: the pure parts of forwarding (forward.ts does the I/O).
  */
+
+import { RANGES_ANNOTATION } from "./labels.js";
 import type { Member } from "./members.js";
 import { contains, parseRanges } from "./ranges.js";
-import { RANGES_ANNOTATION } from "./shard.js";
 
 /**
  * The live member whose published ranges hold `hash`. Members claim a range only once no live or

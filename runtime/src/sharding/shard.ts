@@ -50,7 +50,15 @@ import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
 import { shardHandoversTotal, shardMembers, shardObjects } from "../metrics/sharding.js";
 import type { Reconciler } from "../reconcile/types.js";
-import { checkIdentity, checkRingName, drainLabel, RING_LABEL, shardLabel } from "./labels.js";
+import {
+  checkIdentity,
+  checkRingName,
+  drainLabel,
+  RANGES_ANNOTATION,
+  RING_LABEL,
+  shardLabel,
+  WEBHOOK_ANNOTATION,
+} from "./labels.js";
 import { type Member, MemberTracker } from "./members.js";
 import { checkHostPort, publishedOwner } from "./owner.js";
 import {
@@ -106,11 +114,7 @@ export interface ShardingOptions {
   webhookAddress?: string;
 }
 
-/** On a member's Lease with the shardSelector mechanism: the hash ranges it serves now. */
-export const RANGES_ANNOTATION = "sharding.kbts.dev/ranges";
-
-/** On a member's Lease: where its webhook server is reached ("host:port"), for forwarded admission. */
-export const WEBHOOK_ANNOTATION = "sharding.kbts.dev/webhook";
+export { RANGES_ANNOTATION, WEBHOOK_ANNOTATION } from "./labels.js";
 
 /** Where to forward an admission request: the member that serves its namespace, and its webhook address. */
 export interface ShardTarget {
