@@ -76,6 +76,20 @@ const expectStatus = (namespace: string, name: string, want: Partial<BudgetStatu
 /** Until a Deny budget is Enforcing, its namespace's pods are not sent to the webhook at all. */
 const enforcing = (namespace: string, name: string) => expectEnforcing(kubectl, namespace, name);
 
+/** Creates `count` one-GPU pods p-0… in `namespace` at once, spread over `clients` (each keeps 64 connections). */
+function createGpuPods(
+  namespace: string,
+  count: number,
+  clients: ReturnType<typeof createClient>[],
+): Promise<PodObject>[] {
+  return Array.from({ length: count }, (_, i) =>
+    (clients[i % clients.length] as (typeof clients)[number]).create(
+      Pod,
+      JSON.parse(gpuPodManifest(namespace, `p-${i}`, 1)) as PodObject,
+    ),
+  );
+}
+
 async function namespace(name: string): Promise<string> {
   await kubectl(["create", "namespace", name]);
   return name;
@@ -1154,14 +1168,7 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     await apply(budgetManifest(ns, "q", 0, { enforcement: "Queue" }));
     await enforcing(ns, "q");
     const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
-    const created = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        (clients[i % clients.length] as (typeof clients)[number]).create(
-          Pod,
-          JSON.parse(gpuPodManifest(ns, `p-${i}`, 1)) as PodObject,
-        ),
-      ),
-    );
+    const created = await Promise.all(createGpuPods(ns, 60, clients));
     // Every pod went through the defaulter: all wait, none holds a GPU.
     for (const p of created) expect(p.spec?.schedulingGates).toContainEqual({ name: QUEUE_GATE });
     await eventually(async () => expect((await status(ns, "q")).allocated).toBe(0));
@@ -1286,14 +1293,7 @@ describe("three shards (--shard-ring)", () => {
     await enforcing(ns, "cap");
     const forwardedBefore = await sumOf("kbts_webhook_forwarded_total");
     const clients = Array.from({ length: 4 }, () => createClient(cp.env.kubeConfig));
-    const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) =>
-        (clients[i % clients.length] as (typeof clients)[number]).create(
-          Pod,
-          JSON.parse(gpuPodManifest(ns, `p-${i}`, 1)) as PodObject,
-        ),
-      ),
-    );
+    const results = await Promise.allSettled(createGpuPods(ns, 200, clients));
     const admitted = results.filter((r) => r.status === "fulfilled").length;
     const forwarded = (await sumOf("kbts_webhook_forwarded_total")) - forwardedBefore;
     console.log(`three shards: ${admitted} of 200 admitted; ${forwarded} admissions forwarded to the owner`);
