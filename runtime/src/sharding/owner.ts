@@ -5,7 +5,12 @@
 
 import { RANGES_ANNOTATION } from "./labels.js";
 import type { Member } from "./members.js";
-import { contains, parseRanges } from "./ranges.js";
+import { contains, type HashRange, parseRanges } from "./ranges.js";
+
+/** The hash ranges a member publishes on its Lease (RANGES_ANNOTATION); throws on one it cannot read. */
+export function publishedRanges(member: Member): HashRange[] {
+  return parseRanges(member.lease.metadata?.annotations?.[RANGES_ANNOTATION]);
+}
 
 /**
  * The live member whose published ranges hold `hash`. Members claim a range only once no live or
@@ -18,7 +23,7 @@ export function publishedOwner(members: readonly Member[], hash: bigint): Member
     .find((m) => {
       if (m.state !== "live") return false;
       try {
-        return contains(parseRanges(m.lease.metadata?.annotations?.[RANGES_ANNOTATION]), hash);
+        return contains(publishedRanges(m), hash);
       } catch {
         return false; // an annotation this version cannot read serves nothing here
       }
@@ -35,10 +40,6 @@ export function splitHostPort(address: string): { host: string; port: number } {
     );
   }
   return { host: (m[1] ?? m[2]) as string, port };
-}
-
-export function checkHostPort(address: string): void {
-  splitHostPort(address);
 }
 
 function joinHostPort(host: string, port: number): string {

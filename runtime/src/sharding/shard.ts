@@ -60,7 +60,7 @@ import {
   WEBHOOK_ANNOTATION,
 } from "./labels.js";
 import { type Member, MemberTracker } from "./members.js";
-import { checkHostPort, publishedOwner } from "./owner.js";
+import { publishedOwner, publishedRanges, splitHostPort } from "./owner.js";
 import {
   balancedRanges,
   contains,
@@ -69,7 +69,6 @@ import {
   formatRanges,
   type HashRange,
   intersect,
-  parseRanges,
   RANGE_VIRTUAL_NODES,
   ringRanges,
   sameRanges,
@@ -193,7 +192,7 @@ export class Shard implements ShardView {
     this.mechanism = options.mechanism ?? "label";
     const advertised = options.webhookAddress;
     if (advertised !== undefined) {
-      checkHostPort(advertised);
+      splitHostPort(advertised); // refuses anything but "host:port" at start
       this.webhookAddressOf = () => advertised;
     }
     this.ring = options.ring;
@@ -545,9 +544,7 @@ export class Shard implements ShardView {
   private othersServe(ranges: HashRange[], members: Member[]): boolean {
     return members.some(
       (m) =>
-        m.name !== this.identity &&
-        m.state !== "dead" &&
-        intersect(parseRanges(m.lease.metadata?.annotations?.[RANGES_ANNOTATION]), ranges).length > 0,
+        m.name !== this.identity && m.state !== "dead" && intersect(publishedRanges(m), ranges).length > 0,
     );
   }
 
@@ -688,8 +685,8 @@ export class Shard implements ShardView {
     const published = new Map(
       live.map((name) => {
         if (name === this.identity) return [name, this.serving];
-        const lease = this.members.find((m) => m.name === name)?.lease;
-        return [name, parseRanges(lease?.metadata?.annotations?.[RANGES_ANNOTATION])];
+        const member = this.members.find((m) => m.name === name);
+        return [name, member ? publishedRanges(member) : []];
       }),
     );
     if (evenSplit(published, hashes)) return published.get(this.identity) ?? [];
