@@ -16,7 +16,7 @@
  * never called); the Go port has no webhook.
  */
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { imageEnv } from "../../e2e/support/dockerfile.js";
@@ -31,7 +31,7 @@ import {
   startOperator,
 } from "../../e2e/support/operator.js";
 import { run } from "../../e2e/support/run.js";
-import { percentile } from "../../e2e/support/stats.js";
+import { loadAverage, percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
@@ -188,11 +188,6 @@ export function compareTable(runs: readonly RunFigures[], goSkipped?: string): s
   return lines.join("\n");
 }
 
-const fmtLoad = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
-
 /**
  * Builds the project's production build (`make build-bundle`'s hack/build-bundle.mjs) with the node its
  * image runs (the compile cache is that node's); returns how to run it as the image does: that node,
@@ -219,7 +214,7 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
   const project = options.project ?? join(work, "gpubudget");
   const go = await cachedGoOperator();
   const imageNode = await nodeLtsBin();
-  const loadAtStart = fmtLoad();
+  const loadAtStart = loadAverage();
   try {
     if (!go.ok) console.log(`Go baseline skipped: ${go.reason}`);
     if (!options.project) {
@@ -250,7 +245,7 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
         const figures = await runOnce(side, project, work, options, command, env);
         runs.push(figures);
         console.log(
-          `round ${round} ${side}: correct ${figures.convergedSeconds.toFixed(2)} s after the last create; status p50 ${figures.statusP50Ms.toFixed(1)} / p99 ${figures.statusP99Ms.toFixed(1)} ms; RSS idle ${figures.idleRSSMiB.toFixed(0)} / peak ${figures.peakRSSMiB.toFixed(0)} MiB; CPU start to idle ${figures.cpuStartToIdleSeconds.toFixed(2)} s, whole run ${figures.cpuWholeSeconds.toFixed(2)} s (load ${fmtLoad()})`,
+          `round ${round} ${side}: correct ${figures.convergedSeconds.toFixed(2)} s after the last create; status p50 ${figures.statusP50Ms.toFixed(1)} / p99 ${figures.statusP99Ms.toFixed(1)} ms; RSS idle ${figures.idleRSSMiB.toFixed(0)} / peak ${figures.peakRSSMiB.toFixed(0)} MiB; CPU start to idle ${figures.cpuStartToIdleSeconds.toFixed(2)} s, whole run ${figures.cpuWholeSeconds.toFixed(2)} s (load ${loadAverage()})`,
         );
       }
     }
@@ -258,7 +253,7 @@ export async function runCompareGo(options: CompareGoOptions): Promise<void> {
     console.log(compareTable(runs, go.ok ? undefined : go.reason));
     console.log(`\n${await sizesTable(project, imageNode, go.ok ? go.bin : undefined)}`);
     console.log(
-      `load average (1/5/15 min): ${loadAtStart} at the start, ${fmtLoad()} at the end, on ${availableParallelism()} CPUs`,
+      `load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end, on ${availableParallelism()} CPUs`,
     );
   } finally {
     rmSync(work, { recursive: true, force: true });

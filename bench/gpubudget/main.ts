@@ -31,7 +31,7 @@
  * --project reuses an already scaffolded and built project (e.g. from `make demo DEMO_ARGS=--keep`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { eventually } from "../../e2e/support/eventually.js";
@@ -43,7 +43,7 @@ import {
   startControlPlane,
   startOperator,
 } from "../../e2e/support/operator.js";
-import { percentile } from "../../e2e/support/stats.js";
+import { loadAverage, percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
@@ -130,7 +130,7 @@ let cp: ControlPlane | undefined;
 let operator: Operator | undefined;
 
 // The figures depend on what else runs: a create rate is CPU-bound on a small machine.
-const loadAtStart = loadavg();
+const loadAtStart = loadAverage();
 try {
   if (!values.project) {
     console.log("scaffolding and building the GPUBudget project...");
@@ -299,9 +299,7 @@ try {
       .join(", ")}`,
   );
   console.log(
-    `load average (1/5/15 min): ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start, ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")} at the end, on ${availableParallelism()} CPUs`,
+    `load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end, on ${availableParallelism()} CPUs`,
   );
   console.log(
     `all budgets correct: ${((converged - lastCreate) / 1000).toFixed(2)} s after the last pod create`,

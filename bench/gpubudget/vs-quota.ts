@@ -14,7 +14,7 @@
  * and of create+delete pairs below the cap, comparing the create latency of budget and quota.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventually } from "../../e2e/support/eventually.js";
@@ -26,7 +26,7 @@ import {
   startControlPlane,
   startOperator,
 } from "../../e2e/support/operator.js";
-import { percentile } from "../../e2e/support/stats.js";
+import { loadAverage, percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod, ResourceQuota } from "../../runtime/src/api/kinds.js";
 import { type APIClient, createClient, ForbiddenError } from "../../runtime/src/client/index.js";
@@ -291,8 +291,6 @@ export function reasons(messages: readonly string[], top = 3): string {
     .join("; ");
 }
 
-const fmtLoad = (l = loadavg()) => l.map((x) => x.toFixed(1)).join(" ");
-
 /** main.ts --vs-quota: runs the comparison; returns the exit code (2 for a bad flag, printed once). */
 export async function vsQuotaMain(flags: VsQuotaFlags): Promise<number> {
   let options: VsQuotaOptions;
@@ -309,7 +307,7 @@ export async function vsQuotaMain(flags: VsQuotaFlags): Promise<number> {
 export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "kbts-bench-gpubudget-vs-quota-"));
   const project = options.project ?? join(work, "gpubudget");
-  const loadAtStart = fmtLoad();
+  const loadAtStart = loadAverage();
   let cp: ControlPlane | undefined;
   let operator: Operator | undefined;
   try {
@@ -450,7 +448,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
       };
       runs.push(figures);
       console.log(
-        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy} (load ${fmtLoad()})`,
+        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy} (load ${loadAverage()})`,
       );
       const notAdmitted = results.flatMap((r) =>
         r.outcome === "admitted" ? [] : [`${r.outcome}: ${r.error ?? ""}`],
@@ -569,7 +567,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         console.log(line);
     }
     console.log(
-      `load average (1/5/15 min): ${loadAtStart} at the start, ${fmtLoad()} at the end, on ${availableParallelism()} CPUs`,
+      `load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end, on ${availableParallelism()} CPUs`,
     );
   } finally {
     await operator?.stop().catch(() => undefined);

@@ -29,7 +29,7 @@
  *     [--keep [--log-level info]]   keep the operators' logs and the audit log
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { eventually } from "../../e2e/support/eventually.js";
@@ -44,6 +44,7 @@ import {
   startOperator,
 } from "../../e2e/support/operator.js";
 import { serviceAccountKubeconfig } from "../../e2e/support/service-account.js";
+import { loadAverage } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Lease, Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createCache } from "../../runtime/src/cache/index.js";
@@ -106,10 +107,6 @@ const SA_NAMESPACE = "default";
 // budgets never refuse (the budget-full policy stays installed).
 const MAX_GPUS = PER_NS * 2 + 16;
 
-const fmtLoad = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ");
 const secondsSince = (t: number) => (performance.now() - t) / 1000;
 const memAvailableMiB = () =>
   Number(/^MemAvailable:\s+(\d+) kB$/m.exec(readFileSync("/proc/meminfo", "utf8"))?.[1] ?? "0") / 1024;
@@ -131,7 +128,7 @@ function lastWords(logFile: string): string {
 
 const work = mkdtempSync(join(tmpdir(), "kbts-bench-scale-"));
 const project = values.project ?? join(work, "gpubudget");
-const loadAtStart = fmtLoad();
+const loadAtStart = loadAverage();
 let cp: ControlPlane | undefined;
 const running: Operator[] = [];
 const abort = new AbortController();
@@ -447,7 +444,7 @@ try {
       spare(o);
       await o.stop();
     }
-    console.log(`${label}: done (load ${fmtLoad()})`);
+    console.log(`${label}: done (load ${loadAverage()})`);
     console.log(scaleTable([figures]).split("\n").slice(2).join("\n"));
     return figures;
   };
@@ -577,7 +574,7 @@ try {
   for (const c of configs) if (c.failure) console.log(`${c.label} failed: ${c.failure}`);
   for (const line of goalLines(unsharded, sharded, goFigures, handoverCheck)) console.log(line);
   console.log(
-    `kube-apiserver + etcd RSS at the end: ${cpMiB().toFixed(0)} MiB; load average (1/5/15 min): ${loadAtStart} at the start, ${fmtLoad()} at the end, on ${availableParallelism()} CPUs`,
+    `kube-apiserver + etcd RSS at the end: ${cpMiB().toFixed(0)} MiB; load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end, on ${availableParallelism()} CPUs`,
   );
 } finally {
   abort.abort();
