@@ -343,21 +343,16 @@ class KubeClient implements APIClient {
     }
   }
 
-  /** Waits (bounded) for the cache to reach our write; forgets the write once it has. */
-  private async cacheReached(
+  /** Waits (bounded) for the cache to reach our write (one wait per write, shared); forgets it once it has. */
+  private cacheReached(
     cache: CacheReader,
     kind: Kind,
     key: ObjectKey,
     resourceVersion: string,
   ): Promise<boolean> {
-    const reached = await (cache as Reader & ResourceVersionWaiter).waitForResourceVersion(
-      kind,
-      key,
-      resourceVersion,
-      this.ownWriteWaitMs,
-    );
-    if (reached) this.ownWrites?.settle(kind, key, resourceVersion);
-    return reached;
+    const waiter = cache as Reader & ResourceVersionWaiter;
+    const wait = () => waiter.waitForResourceVersion(kind, key, resourceVersion, this.ownWriteWaitMs);
+    return this.ownWrites ? this.ownWrites.wait(kind, key, resourceVersion, wait) : wait();
   }
 
   /**

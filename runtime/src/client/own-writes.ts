@@ -53,6 +53,7 @@ export function resourceVersionReached(have: string | undefined, want: string): 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
 interface Written {
+  key: ObjectKey;
   resourceVersion: string;
   at: number;
 }
@@ -60,10 +61,16 @@ interface Written {
 /**
  * The resourceVersions this client wrote, per object. Entries leave when a read finds the cache has
  * reached them; entries nobody reads again are dropped after `retainMs` (the cache has long caught up
- * by then), checked whenever the map grows past a bound, so memory stays flat under churn.
+ * by then), checked whenever a kind's map grows past a bound, so memory stays flat under churn.
+ *
+ * Kept per kind, because a cached list reads every pending write of its kind: a controller's map
+ * function lists on each event, and scanning every kind's writes each time cost more than the list.
  */
 export class OwnWrites {
-  private readonly written = new Map<string, Written>();
+  /** By kind, then by namespace/name; each map in write order (for pruning). */
+  private readonly written = new Map<string, Map<string, Written>>();
+  /** The cache waits in flight, by write: every read that needs one shares it (wait). */
+  private readonly waits = new Map<string, Promise<boolean>>();
   private readonly retainMs: number;
 
   constructor(options: { retainMs?: number } = {}) {
@@ -71,51 +78,83 @@ export class OwnWrites {
   }
 
   get size(): number {
-    return this.written.size;
+    let n = 0;
+    for (const writes of this.written.values()) n += writes.size;
+    return n;
   }
 
   /** Records a successful write's resourceVersion (a later one replaces an earlier one). */
   record(kind: Kind, key: ObjectKey, resourceVersion: string | undefined): void {
     if (!resourceVersion) return;
-    const id = entryKey(kind, key);
-    const old = this.written.get(id);
+    const id = kindId(kind);
+    let writes = this.written.get(id);
+    if (!writes) {
+      writes = new Map();
+      this.written.set(id, writes);
+    }
+    const k = objectId(kind, key);
+    const old = writes.get(k);
     if (old && compareResourceVersions(old.resourceVersion, resourceVersion) === 1) return;
-    this.written.delete(id); // re-insert so the map stays in write order for pruning
-    this.written.set(id, { resourceVersion, at: Date.now() });
-    if (this.written.size > PRUNE_ABOVE) this.prune();
+    writes.delete(k); // re-insert so the map stays in write order for pruning
+    const namespace = kind.namespaced ? key.namespace : undefined;
+    writes.set(k, {
+      key: namespace ? { namespace, name: key.name } : { name: key.name },
+      resourceVersion,
+      at: Date.now(),
+    });
+    if (writes.size > PRUNE_ABOVE) this.prune(writes);
   }
 
   /** The resourceVersion last written for this object, if a read still has to wait for it. */
   pending(kind: Kind, key: ObjectKey): string | undefined {
-    return this.written.get(entryKey(kind, key))?.resourceVersion;
+    return this.written.get(kindId(kind))?.get(objectId(kind, key))?.resourceVersion;
   }
 
   /** Every pending write of a kind (in one namespace, or all), for list reads. */
   pendingOfKind(kind: Kind, namespace?: string): { key: ObjectKey; resourceVersion: string }[] {
-    const prefix = `${kindId(kind)}|${kind.namespaced && namespace ? `${namespace}/` : ""}`;
+    const writes = this.written.get(kindId(kind));
+    if (!writes) return [];
+    const inNamespace = kind.namespaced && namespace ? namespace : undefined;
     const out: { key: ObjectKey; resourceVersion: string }[] = [];
-    for (const [id, w] of this.written) {
-      if (!id.startsWith(prefix)) continue;
-      const nsName = id.slice(kindId(kind).length + 1);
-      const slash = nsName.indexOf("/");
-      const key =
-        slash < 0 ? { name: nsName } : { namespace: nsName.slice(0, slash), name: nsName.slice(slash + 1) };
-      out.push({ key, resourceVersion: w.resourceVersion });
+    for (const w of writes.values()) {
+      if (inNamespace === undefined || w.key.namespace === inNamespace)
+        out.push({ key: w.key, resourceVersion: w.resourceVersion });
     }
     return out;
   }
 
   /** Forgets a write the cache has reached (unless a newer write was recorded meanwhile). */
   settle(kind: Kind, key: ObjectKey, resourceVersion: string): void {
-    const id = entryKey(kind, key);
-    if (this.written.get(id)?.resourceVersion === resourceVersion) this.written.delete(id);
+    const writes = this.written.get(kindId(kind));
+    const k = objectId(kind, key);
+    if (writes?.get(k)?.resourceVersion === resourceVersion) writes.delete(k);
   }
 
-  private prune(): void {
+  /**
+   * Waits for the cache to reach one write, with `start` (which resolves true once it has), and
+   * settles the write when it has. Reads that need the same write at the same time share one wait:
+   * at start-up every pod event's map function lists while the cache lags behind hundreds of status
+   * writes, and a wait (a timer and a waiter) per read and write came to hundreds of MB of garbage.
+   */
+  wait(kind: Kind, key: ObjectKey, resourceVersion: string, start: () => Promise<boolean>): Promise<boolean> {
+    const id = `${entryKey(kind, key)}@${resourceVersion}`;
+    const shared = this.waits.get(id);
+    if (shared) return shared;
+    const waiting = start()
+      .then((reached) => {
+        if (reached) this.settle(kind, key, resourceVersion);
+        return reached;
+      })
+      .finally(() => this.waits.delete(id));
+    this.waits.set(id, waiting);
+    return waiting;
+  }
+
+  private prune(writes: Map<string, Written>): void {
     const cutoff = Date.now() - this.retainMs;
-    for (const [id, w] of this.written) {
+    for (const [k, w] of writes) {
       if (w.at > cutoff) break; // insertion order is write order
-      this.written.delete(id);
+      writes.delete(k);
     }
   }
 }
@@ -126,8 +165,12 @@ function kindId(kind: Kind): string {
   return `${groupKindOf(kind)}`;
 }
 
+function objectId(kind: Kind, key: ObjectKey): string {
+  return `${kind.namespaced && key.namespace ? `${key.namespace}/` : ""}${key.name}`;
+}
+
 function entryKey(kind: Kind, key: ObjectKey): string {
-  return `${kindId(kind)}|${kind.namespaced && key.namespace ? `${key.namespace}/` : ""}${key.name}`;
+  return `${kindId(kind)}|${objectId(kind, key)}`;
 }
 
 /** One write this client is about to send (see WriteObserver). */
