@@ -205,12 +205,12 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     signal?: AbortSignal,
   ): Promise<boolean> {
     const informer = await this.syncedInformer(kind);
-    const stop = signal && this.signal ? AbortSignal.any([signal, this.signal]) : (signal ?? this.signal);
+    // The informer answers its waiters false when it stops (with the cache): only the caller's signal is listened to.
     return informer.waitForResourceVersion(
       kind.namespaced ? key : { name: key.name },
       resourceVersion,
       timeoutMs,
-      stop,
+      signal,
     );
   }
 

@@ -189,6 +189,22 @@ describe("SharedInformer", () => {
     }
   });
 
+  it("answers a read waiting for a resourceVersion when its object arrives, and false when the informer stops", async () => {
+    const inf = informer();
+    feed(inf).replace([cm("a", "x", "1")], "1");
+    const arrives = inf.waitForResourceVersion({ namespace: "a", name: "x" }, "5", 60_000);
+    feed(inf).upsert(cm("a", "x", "5"));
+    inf.sink().progress?.("5");
+    await expect(arrives).resolves.toBe(true);
+    // The reflector cannot reach its server here; the informer runs until stopped.
+    const stop = new AbortController();
+    const running = inf.run(stop.signal);
+    const stranded = inf.waitForResourceVersion({ namespace: "a", name: "x" }, "9", 60_000);
+    stop.abort();
+    await running;
+    await expect(stranded).resolves.toBe(false);
+  });
+
   it("resync delivers update events with the same old and new object", () => {
     const inf = informer();
     feed(inf).replace([cm("a", "x", "1")], "1");

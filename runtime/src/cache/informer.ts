@@ -44,7 +44,12 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   private readonly unsyncedScopes: Set<string>;
   private syncWaiters: (() => void)[] = [];
   /** Read-your-own-writes waiters, re-checked whenever a reflector makes progress. */
-  private readonly progressWaiters = new Set<() => void>();
+  /**
+   * Reads waiting for a resourceVersion (waitForResourceVersion): checked on every event and bookmark,
+   * answered false when the informer stops, so no waiter needs a listener on the cache's long-lived
+   * signal (hundreds of pending writes would pile hundreds of listeners up there).
+   */
+  private readonly progressWaiters = new Set<{ check(): void; cancel(): void }>();
   private running = false;
   private readonly log: Logger;
   /** Approximate JSON length of each stored object (see freezeAndMeasure), and their sum. */
@@ -121,7 +126,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
     );
   }
 
-  /** Resolves true once `reached(key, resourceVersion)`, false after timeoutMs or on abort. */
+  /** Resolves true once `reached(key, resourceVersion)`; false after timeoutMs, on abort, or when the informer stops. */
   waitForResourceVersion(
     key: ObjectKey,
     resourceVersion: string,
@@ -134,16 +139,19 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
       const done = (value: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
-        this.progressWaiters.delete(check);
+        this.progressWaiters.delete(waiter);
         resolve(value);
       };
-      const check = () => {
-        if (this.reached(key, resourceVersion)) done(true);
+      const waiter = {
+        check: () => {
+          if (this.reached(key, resourceVersion)) done(true);
+        },
+        cancel: () => done(false),
       };
       const onAbort = () => done(false);
       const timer = setTimeout(() => done(false), timeoutMs);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.progressWaiters.add(check);
+      this.progressWaiters.add(waiter);
     });
   }
 
@@ -168,6 +176,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
     } finally {
       if (resync) clearTimeout(resync.timer);
       this.running = false;
+      for (const w of this.progressWaiters) w.cancel();
     }
   }
 
@@ -292,7 +301,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
         this.emit({ type: "delete", object: obj, deleteStateUnknown: false });
       },
       progress: () => {
-        for (const check of [...this.progressWaiters]) check();
+        for (const w of this.progressWaiters) w.check();
       },
     };
   }
