@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as netServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer as tlsServer } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "../internal/testdata/eventually.js";
 import { webhookForwardedTotal } from "../metrics/sharding.js";
 import { selfSignedServingCertificate } from "../tls/selfsigned.js";
 import { type AdmissionRequest, allowedResponse } from "../webhook/admission.js";
@@ -200,9 +202,79 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   const dirs: string[] = [];
   const servers: Server[] = [];
   afterEach(() => {
-    for (const s of servers.splice(0)) s.close();
+    for (const s of servers.splice(0)) {
+      s.close();
+      s.closeAllConnections();
+    }
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
+
+  interface Peer {
+    server: Server;
+    address: string;
+    port: number;
+    /** What it received: "path forwarded-by". */
+    got: string[];
+    /** TLS connections it accepted. */
+    connections(): number;
+  }
+
+  /**
+   * A peer serving `pair` on `port` (any if 0); `hangUpOn(n)` says whether it drops a connection at its
+   * n-th request (1-based) instead of answering, as a peer closing an idle connection does.
+   */
+  async function serve(
+    pair: { cert: string; key: string },
+    port = 0,
+    hangUpOn: (n: number) => boolean = () => false,
+  ): Promise<Peer> {
+    const got: string[] = [];
+    let connections = 0;
+    const requests = new WeakMap<object, number>();
+    const server = createServer({ cert: pair.cert, key: pair.key }, (req, res) => {
+      const n = (requests.get(req.socket) ?? 0) + 1;
+      requests.set(req.socket, n);
+      if (hangUpOn(n)) {
+        // Read first: closed with unread data, the socket would be reset rather than ended.
+        req.resume();
+        req.on("end", () => req.socket.destroy());
+        return;
+      }
+      got.push(`${req.url} ${req.headers[FORWARDED_BY_HEADER]}`);
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(review("u-1")));
+    });
+    server.on("secureConnection", () => {
+      connections++;
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    const bound = (server.address() as AddressInfo).port;
+    return { server, address: `127.0.0.1:${bound}`, port: bound, got, connections: () => connections };
+  }
+
+  /** Our serving files (and ca.crt if given), as the webhook server reports them; write() replaces them. */
+  function servingFiles(ours: { cert: string; key: string; ca?: string }): {
+    files: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
+    write: (next: { cert: string; key: string; ca?: string }) => void;
+  } {
+    const dir = mkdtempSync(join(tmpdir(), "kbts-forward-"));
+    dirs.push(dir);
+    const write = (next: { cert: string; key: string; ca?: string }) => {
+      writeFileSync(join(dir, "tls.crt"), next.cert);
+      writeFileSync(join(dir, "tls.key"), next.key);
+      if (next.ca) writeFileSync(join(dir, "ca.crt"), next.ca);
+      else rmSync(join(dir, "ca.crt"), { force: true });
+    };
+    write(ours);
+    const files = () => ({
+      certFile: join(dir, "tls.crt"),
+      keyFile: join(dir, "tls.key"),
+      caFile: join(dir, "ca.crt"),
+      requiresClientCert: false,
+    });
+    return { files, write };
+  }
 
   /** A peer serving `pair`, recording what it received; our files hold `ours` (and ca.crt if given). */
   async function peer(
@@ -213,26 +285,8 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
     files: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
     got: string[];
   }> {
-    const got: string[] = [];
-    const server = createServer({ cert: pair.cert, key: pair.key }, (req, res) => {
-      got.push(`${req.url} ${req.headers[FORWARDED_BY_HEADER]}`);
-      req.resume();
-      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(review("u-1")));
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const dir = mkdtempSync(join(tmpdir(), "kbts-forward-"));
-    dirs.push(dir);
-    writeFileSync(join(dir, "tls.crt"), ours.cert);
-    writeFileSync(join(dir, "tls.key"), ours.key);
-    if (ours.ca) writeFileSync(join(dir, "ca.crt"), ours.ca);
-    const files = () => ({
-      certFile: join(dir, "tls.crt"),
-      keyFile: join(dir, "tls.key"),
-      caFile: join(dir, "ca.crt"),
-      requiresClientCert: false,
-    });
-    return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, files, got };
+    const { address, got } = await serve(pair);
+    return { address, files: servingFiles(ours).files, got };
   }
 
   // The Service's name, not the pod IP the peer is dialled at: what the shared certificate names.
@@ -268,5 +322,154 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
       "unable to verify the first certificate",
     );
     expect(p.got).toEqual([]);
+  });
+
+  it("carries many forwards to a peer over one kept connection", async () => {
+    const p = await serve(shared);
+    const post = httpsPeerPost(servingFiles({ ...shared, ca: shared.caCert }).files, "replica-a");
+    for (let i = 0; i < 20; i++) {
+      expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
+    }
+    expect(p.got).toHaveLength(20);
+    expect(p.connections()).toBe(1);
+  });
+
+  it("opens a bounded number of connections to a peer however many forwards are in flight", async () => {
+    const p = await serve(shared);
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => post(p.address, "/validate", body, 5_000)),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+    expect(p.connections()).toBeLessThanOrEqual(16);
+  });
+
+  it("forwards to a peer restarted on the same port as it did before", async () => {
+    const first = await serve(shared);
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const route = shardOwnerRouter(
+      shard({ target: { member: "owner", webhook: first.address } }),
+      "/h1",
+      post,
+    );
+    expect(await route(request, body, incoming())).toEqual({ forwarded: review("u-1") });
+    first.server.close();
+    first.server.closeAllConnections();
+    const restarted = await serve(shared, first.port);
+    expect(await route(request, body, incoming())).toEqual({ forwarded: review("u-1") });
+    expect(await route(request, body, incoming())).toEqual({ forwarded: review("u-1") });
+    expect(restarted.connections()).toBe(1);
+  });
+
+  it("sends a review again on a new connection when a kept one was dropped as it was sent", async () => {
+    // Each connection's second request is hung up on, as by a peer closing it idle as it arrives.
+    const p = await serve(shared, 0, (n) => n === 2);
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
+    expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
+    expect(p.got).toEqual(["/validate replica-a", "/validate replica-a"]);
+    expect(p.connections()).toBe(2);
+  });
+
+  it("sends it again on a new connection, not on another kept one the peer dropped as well", async () => {
+    const p = await serve(shared, 0, (n) => n === 2);
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    await Promise.all([1, 2, 3].map(() => post(p.address, "/validate", body, 2_000)));
+    expect(p.connections()).toBe(3);
+    expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
+    expect(p.got).toHaveLength(4);
+    expect(p.connections()).toBe(4);
+  });
+
+  it("does not send again a review whose connection was new", async () => {
+    const p = await serve(shared, 0, () => true);
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    await expect(post(p.address, "/validate", body, 2_000)).rejects.toThrow("socket hang up");
+    expect(p.connections()).toBe(1);
+  });
+
+  it.each([
+    ["with ca.crt, a peer that only the new CA", true],
+    ["without ca.crt, a peer with only the new certificate", false],
+  ])("after the serving files are replaced, trusts %s issued", async (_, withCA) => {
+    const next = selfSignedServingCertificate(["webhook.system.svc"], "next-ca");
+    const old = await serve(shared);
+    const renewed = await serve(next);
+    const ours = servingFiles(withCA ? { ...shared, ca: shared.caCert } : shared);
+    const post = httpsPeerPost(ours.files, "replica-a");
+    expect((await post(old.address, "/validate", body, 2_000)).status).toBe(200);
+    await expect(post(renewed.address, "/validate", body, 2_000)).rejects.toThrow();
+    ours.write(withCA ? { ...next, ca: next.caCert } : next);
+    await eventually(async () =>
+      expect((await post(renewed.address, "/validate", body, 2_000)).status).toBe(200),
+    );
+    // Not even over the connection kept from before.
+    await expect(post(old.address, "/validate", body, 2_000)).rejects.toThrow(
+      withCA ? "unable to verify the first certificate" : /not this replica's serving certificate/,
+    );
+    expect(old.got).toEqual(["/validate replica-a"]);
+  });
+
+  it("without ca.crt, sends nothing to a stranger while it keeps a connection to a replica", async () => {
+    const replica = await serve(shared);
+    const stranger = await serve(selfSignedServingCertificate(["webhook.system.svc"], "shared-ca"));
+    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    expect((await post(replica.address, "/validate", body, 2_000)).status).toBe(200);
+    await expect(post(stranger.address, "/validate", body, 2_000)).rejects.toThrow(
+      /not this replica's serving certificate/,
+    );
+    expect((await post(replica.address, "/validate", body, 2_000)).status).toBe(200);
+    expect(stranger.got).toEqual([]);
+    expect(replica.connections()).toBe(1);
+  });
+
+  it.each([
+    ["without ca.crt, to a peer with another certificate", false],
+    ["with ca.crt, to a peer that CA did not issue", true],
+  ])("sends not one byte %s", async (_, withCA) => {
+    const stranger = selfSignedServingCertificate(["webhook.system.svc"], "stranger-ca");
+    let received = 0;
+    let closed!: Promise<void>;
+    const server = tlsServer({ cert: stranger.cert, key: stranger.key }, (socket) => {
+      closed = new Promise((resolve) => socket.on("close", () => resolve()));
+      socket.on("data", (d: Buffer) => {
+        received += d.length;
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const post = httpsPeerPost(
+        servingFiles(withCA ? { ...shared, ca: shared.caCert } : shared).files,
+        "replica-a",
+      );
+      const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await expect(post(address, "/validate", body, 2_000)).rejects.toThrow();
+      // Anything sent before the connection was closed arrives before the close.
+      await closed;
+      expect(received).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("gives up on a peer that does not finish its handshake, or does not answer, within the timeout", async () => {
+    const silent = netServer((socket) => socket.on("error", () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+      const t0 = Date.now();
+      await expect(
+        post(`127.0.0.1:${(silent.address() as AddressInfo).port}`, "/validate", body, 300),
+      ).rejects.toThrow("timed out connecting");
+      expect(Date.now() - t0).toBeLessThan(2_000);
+      const mute = await serve(shared, 0, () => false);
+      mute.server.removeAllListeners("request");
+      await expect(post(mute.address, "/validate", body, 300)).rejects.toThrow(
+        "timed out waiting for the answer",
+      );
+    } finally {
+      silent.close();
+    }
   });
 });

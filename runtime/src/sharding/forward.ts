@@ -11,10 +11,12 @@
  * x-kbts-forwarded-by and is never forwarded again, so views of the ring that differ cannot loop.
  */
 import { X509Certificate } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import type { IncomingMessage } from "node:http";
+import { Agent, request as httpsRequest, type RequestOptions } from "node:https";
 import { isIP } from "node:net";
-import { connect, type TLSSocket } from "node:tls";
+import type { Duplex } from "node:stream";
+import type { TLSSocket } from "node:tls";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
@@ -233,37 +235,108 @@ async function readTrust(files: ServingFiles): Promise<PeerTrust> {
 }
 
 /**
- * PeerPost over HTTPS with the trust above, from `identity` (the x-kbts-forwarded-by header). `files`
- * gives the webhook server's files, once it has started.
+ * How often (at most) a forward stats the trust files to see whether they were rewritten: a stat is
+ * cheap but not free on the admission path, and a rotation keeps the old CA trusted for a while.
  */
-export function httpsPeerPost(files: () => ServingFiles | undefined, identity: string): PeerPost {
-  return async (address, path, body, timeoutMs) => {
-    const f = files();
-    if (!f) {
-      throw new Error(
-        "this replica's webhook server does not say where its serving certificate is (not started yet, or not kbts's HTTPS server)",
-      );
-    }
-    const trust = await readTrust(f);
-    const { host, port } = splitHostPort(address);
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const socket = await connectTLS(host, port, trust, deadline);
-    try {
-      return await postOver(socket, path, body, trust.servername ?? host, identity, deadline);
-    } finally {
-      socket.destroy();
-    }
-  };
+const TRUST_CHECK_MS = 1_000;
+/**
+ * How long a connection to a peer stays open unused: well under the webhook server's keep-alive (90 s;
+ * Node's agent also honours a shorter Keep-Alive hint), so the peer does not close one as it is reused,
+ * and long enough to carry a burst of admissions.
+ */
+const IDLE_MS = 15_000;
+/** Connections to one peer: admissions in flight at once beyond this wait for one (within their deadline). */
+const MAX_SOCKETS_PER_PEER = 16;
+const MAX_IDLE_PER_PEER = 4;
+
+/** The trust files' contents without reading them: each file's inode, size and times ("-" if absent). */
+async function stampOf(files: ServingFiles): Promise<string> {
+  const paths = [files.certFile, files.caFile, ...(files.requiresClientCert ? [files.keyFile] : [])];
+  const stats = await Promise.all(
+    paths.map((p) =>
+      stat(p).then(
+        (s) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`,
+        (err: NodeJS.ErrnoException) => {
+          if (err.code === "ENOENT") return "-";
+          throw err;
+        },
+      ),
+    ),
+  );
+  return JSON.stringify([paths, stats]);
 }
 
-function connectTLS(host: string, port: number, trust: PeerTrust, signal: AbortSignal): Promise<TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({
-      host,
-      port,
-      servername: trust.servername && isIP(trust.servername) === 0 ? trust.servername : undefined,
+interface Trusted {
+  key: string;
+  stamp: string;
+  checkedAt: number;
+  trust: PeerTrust;
+  agent: PeerAgent;
+}
+
+/**
+ * The trust in use and its connection pool. The cert rotator and cert-manager rewrite the files in
+ * place, so they are re-read when their stamp changes; a new trust gets a new pool, so no connection
+ * verified under the old one carries another review.
+ */
+class TrustCache {
+  private current: Trusted | undefined;
+  private checking: { key: string; done: Promise<Trusted> } | undefined;
+
+  get(files: ServingFiles): Promise<Trusted> | Trusted {
+    const key = `${files.certFile}\0${files.caFile}\0${files.keyFile}\0${files.requiresClientCert}`;
+    const c = this.current;
+    if (c && c.key === key && Date.now() - c.checkedAt < TRUST_CHECK_MS) return c;
+    // Concurrent forwards share one check.
+    if (this.checking?.key !== key) {
+      const done = this.refresh(key, files).finally(() => {
+        if (this.checking?.done === done) this.checking = undefined;
+      });
+      this.checking = { key, done };
+    }
+    return this.checking.done;
+  }
+
+  private async refresh(key: string, files: ServingFiles): Promise<Trusted> {
+    // Stamped before reading: a rewrite in between is seen (and read) at the next check, never missed.
+    const stamp = await stampOf(files);
+    const c = this.current;
+    if (c && c.key === key && c.stamp === stamp) {
+      c.checkedAt = Date.now();
+      return c;
+    }
+    const trust = await readTrust(files);
+    const next = { key, stamp, checkedAt: Date.now(), trust, agent: new PeerAgent(trust) };
+    c?.agent.retire();
+    this.current = next;
+    return next;
+  }
+}
+
+/**
+ * Keep-alive connections to the peers, all made with one trust. A new connection holds what its
+ * request writes until the handshake is done and the peer checked, so no byte of a review reaches a
+ * peer we do not trust; a pooled connection was checked when it was made.
+ */
+class PeerAgent extends Agent {
+  private retired = false;
+  private readonly checked = new WeakSet<Duplex>();
+
+  constructor(private readonly trust: PeerTrust) {
+    super({
+      keepAlive: true,
+      timeout: IDLE_MS,
+      maxSockets: MAX_SOCKETS_PER_PEER,
+      maxFreeSockets: MAX_IDLE_PER_PEER,
+      // The most recently used connection first: the others idle out when the load drops.
+      scheduling: "lifo",
+      // No TLS session resumption: a resumed session shows no peer certificate to pin, and Node skips
+      // its name check on one; every new connection is checked in full (kept ones make it rare).
+      maxCachedSessions: 0,
+      // "" rather than undefined: the agent would otherwise take the Host header for SNI.
+      servername: trust.servername && isIP(trust.servername) === 0 ? trust.servername : "",
       ca: trust.ca,
-      // Pinned: the chain cannot be verified without a CA; the fingerprint is checked below instead.
+      // Pinned: the chain cannot be verified without a CA; the fingerprint is checked instead.
       rejectUnauthorized: trust.ca !== undefined,
       // With a CA, Node checks the peer's names against servername (our DNS name), else the host.
       ...(trust.ca ? {} : { checkServerIdentity: () => undefined }),
@@ -271,73 +344,170 @@ function connectTLS(host: string, port: number, trust: PeerTrust, signal: AbortS
       ALPNProtocols: ["http/1.1"],
       ...trust.clientCert,
     });
-    const fail = (err: Error) => {
-      signal.removeEventListener("abort", onAbort);
-      socket.destroy();
-      reject(err);
-    };
-    const onAbort = () => fail(new Error("timed out connecting"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    socket.once("error", fail);
+  }
+
+  // Returned at once rather than through the callback once checked: the agent counts a connection
+  // against maxSockets only once it has it, so every request would open its own while handshakes run.
+  override createConnection(options: RequestOptions): Duplex {
+    // https.Agent's: tls.connect with the agent's options.
+    const socket = super.createConnection(options) as TLSSocket;
+    // Corked, the request's writes stay in the stream until the peer passed the check below; an
+    // aborted request destroys the socket, handshake and all.
+    socket.cork();
     socket.once("secureConnect", () => {
-      signal.removeEventListener("abort", onAbort);
-      socket.off("error", fail);
-      // Checked before a byte of the request is sent.
-      if (!trust.ca && socket.getPeerCertificate().fingerprint256 !== trust.fingerprint256) {
-        socket.destroy();
-        reject(
-          new Error(
-            "the peer's certificate is not this replica's serving certificate (no ca.crt to verify by)",
-          ),
-        );
+      const refused = this.refusal(socket);
+      if (refused) {
+        socket.destroy(refused);
         return;
       }
-      resolve(socket);
+      this.checked.add(socket);
+      socket.uncork();
     });
-  });
+    return socket;
+  }
+
+  /** Whether the socket's peer was checked (its handshake is done). */
+  passed(socket: Duplex): boolean {
+    return this.checked.has(socket);
+  }
+
+  /** Why a handshaken peer is not trusted, if it is not. */
+  private refusal(socket: TLSSocket): Error | undefined {
+    if (this.trust.ca) {
+      // Node refused an unverified chain already (rejectUnauthorized); checked again for certain.
+      return socket.authorized
+        ? undefined
+        : new Error(`the peer is not trusted: ${socket.authorizationError}`);
+    }
+    if (socket.getPeerCertificate().fingerprint256 !== this.trust.fingerprint256) {
+      return new Error(
+        "the peer's certificate is not this replica's serving certificate (no ca.crt to verify by)",
+      );
+    }
+    return undefined;
+  }
+
+  /** A retired agent's connections close when their request is done instead of idling (see retire). */
+  override keepSocketAlive(socket: Duplex): boolean {
+    if (this.retired) return false;
+    // Node's returns whether the socket may be kept (its typings say void).
+    return super.keepSocketAlive(socket) as unknown as boolean;
+  }
+
+  /** The trust changed: idle connections close now, busy ones when their request is done. */
+  retire(): void {
+    this.retired = true;
+    for (const sockets of Object.values(this.freeSockets)) for (const s of sockets ?? []) s.destroy();
+  }
+
+  /** One pooled connection to this peer was dead (it restarted, say): its other idle ones likely are. */
+  dropIdle(host: string, port: number): void {
+    for (const s of this.freeSockets[this.getName({ ...this.options, host, port })] ?? []) s.destroy();
+  }
 }
 
-function postOver(
-  socket: TLSSocket,
-  path: string,
-  body: Buffer,
-  hostHeader: string,
-  identity: string,
-  signal: AbortSignal,
-): Promise<PeerAnswer> {
+/**
+ * A reused connection failed before any answer came: the peer had closed it (restarted, or timed it
+ * out as we sent). Sending the review again is safe: an admission webhook may be called again for one
+ * request (the API server retries too).
+ */
+class StaleConnectionError extends Error {}
+
+interface Forward {
+  host: string;
+  port: number;
+  path: string;
+  body: Buffer;
+  hostHeader: string;
+  identity: string;
+  deadline: AbortSignal;
+}
+
+/**
+ * PeerPost over HTTPS with the trust above, from `identity` (the x-kbts-forwarded-by header). `files`
+ * gives the webhook server's files, once it has started. Connections are kept and reused: a forward
+ * on the admission path then costs a round trip, not a TLS handshake.
+ */
+export function httpsPeerPost(files: () => ServingFiles | undefined, identity: string): PeerPost {
+  const trusted = new TrustCache();
+  return async (address, path, body, timeoutMs) => {
+    const f = files();
+    if (!f) {
+      throw new Error(
+        "this replica's webhook server does not say where its serving certificate is (not started yet, or not kbts's HTTPS server)",
+      );
+    }
+    const { trust, agent } = await trusted.get(f);
+    const { host, port } = splitHostPort(address);
+    const forward: Forward = {
+      host,
+      port,
+      path,
+      body,
+      hostHeader: trust.servername ?? host,
+      identity,
+      deadline: AbortSignal.timeout(timeoutMs),
+    };
+    try {
+      return await postVia(agent, forward);
+    } catch (err) {
+      if (!(err instanceof StaleConnectionError)) throw err;
+      // Once more, on a new connection, within the same deadline.
+      agent.dropIdle(host, port);
+      return postVia(agent, forward);
+    }
+  };
+}
+
+function postVia(agent: PeerAgent, f: Forward): Promise<PeerAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        createConnection: () => socket,
-        method: "POST",
-        path,
-        signal,
-        headers: {
-          host: hostHeader,
-          "content-type": "application/json",
-          "content-length": body.length,
-          [FORWARDED_BY_HEADER]: identity,
-        },
+    let socket: Duplex | undefined;
+    let answered = false;
+    const options: RequestOptions = {
+      agent,
+      host: f.host,
+      port: f.port,
+      method: "POST",
+      path: f.path,
+      signal: f.deadline,
+      headers: {
+        host: f.hostHeader,
+        "content-type": "application/json",
+        "content-length": f.body.length,
+        [FORWARDED_BY_HEADER]: f.identity,
       },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_ANSWER_BYTES) req.destroy(new Error("the answer is too large"));
-          else chunks.push(c);
-        });
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks),
-            unavailable: res.headers[UNAVAILABLE_HEADER] !== undefined,
-          }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", (err) => reject(signal.aborted ? new Error("timed out waiting for the answer") : err));
-    req.end(body);
+    };
+    const req = httpsRequest(options, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_ANSWER_BYTES) req.destroy(new Error("the answer is too large"));
+        else chunks.push(c);
+      });
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks),
+          unavailable: res.headers[UNAVAILABLE_HEADER] !== undefined,
+        }),
+      );
+      res.on("error", reject);
+    });
+    req.once("socket", (s) => {
+      socket = s;
+    });
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      if (f.deadline.aborted) {
+        const connected = socket !== undefined && agent.passed(socket);
+        reject(new Error(connected ? "timed out waiting for the answer" : "timed out connecting"));
+      } else if (req.reusedSocket && !answered && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
+        reject(new StaleConnectionError(err.message, { cause: err }));
+      } else {
+        reject(err);
+      }
+    });
+    req.end(f.body);
   });
 }
