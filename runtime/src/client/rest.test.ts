@@ -119,3 +119,38 @@ describe("RestRequest.beforeSend", () => {
     rest.close();
   });
 });
+
+describe("RestClient.watch", () => {
+  it("decodes events whatever the chunks: lines split anywhere, a UTF-8 character split in two, several in one", async () => {
+    const events = [
+      { type: "ADDED", object: { metadata: { name: "a", annotations: { note: "GPU für Käse 🧀" } } } },
+      { type: "MODIFIED", object: { metadata: { name: "b", labels: { big: "x".repeat(40_000) } } } },
+      { type: "DELETED", object: { metadata: { name: "c" } } },
+    ];
+    const bytes = Buffer.from(events.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    const cheese = bytes.indexOf(Buffer.from("🧀"));
+    // Cuts: inside the 4-byte cheese, then every 7,001 bytes (the big event spans several chunks),
+    // and the last two events' boundary falls inside one chunk.
+    const cuts = [cheese + 2];
+    for (let at = cheese + 2 + 7_001; at < bytes.length; at += 7_001) cuts.push(at);
+    const srv = http.createServer((req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      let from = 0;
+      const next = (i: number) => {
+        const to = cuts[i] ?? bytes.length;
+        res.write(bytes.subarray(from, to));
+        from = to;
+        if (to < bytes.length) setTimeout(() => next(i + 1), 2);
+        else res.end();
+      };
+      req.resume();
+      next(0);
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    closers.push(() => srv.close());
+    const rest = new RestClient(kubeConfig(`http://127.0.0.1:${(srv.address() as net.AddressInfo).port}`));
+    const seen: unknown[] = [];
+    await rest.watch("/api/v1/configmaps?watch=true", (e) => seen.push(e));
+    expect(seen).toEqual(events);
+  });
+});

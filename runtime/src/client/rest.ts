@@ -69,6 +69,9 @@ export class RequestAbortedError extends Error {
   override name = "RequestAbortedError";
 }
 
+/** The byte that ends each watch event (the API server sends one JSON object per line). */
+const NEWLINE = 0x0a;
+
 export class RestClient {
   readonly server: URL;
   private readonly kc: KubeConfig;
@@ -153,7 +156,10 @@ export class RestClient {
       throw errorWithRetryAfter(res, code, await readBody(res, signal));
     }
     await new Promise<void>((resolve, reject) => {
-      let buffered = "";
+      // Lines are cut from the bytes and decoded one by one: a newline byte never falls inside a UTF-8
+      // character, and a string buffer appended per chunk was flattened and copied by every search
+      // for a newline (a tenth of a shard's allocations while it listed its pods).
+      let partial: Buffer[] = [];
       let failed = false;
       const fail = (err: unknown) => {
         if (failed) return;
@@ -161,29 +167,36 @@ export class RestClient {
         res.destroy();
         reject(err);
       };
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        buffered += chunk;
-        let nl = buffered.indexOf("\n");
-        while (nl >= 0 && !failed) {
-          const line = buffered.slice(0, nl).trim();
-          buffered = buffered.slice(nl + 1);
-          nl = buffered.indexOf("\n");
-          if (line === "") continue;
-          let event: WatchEvent;
-          try {
-            event = JSON.parse(line) as WatchEvent;
-          } catch {
-            fail(new Error(`undecodable watch event from ${path}: ${line.slice(0, 200)}`));
-            return;
-          }
-          try {
-            onEvent(event);
-          } catch (err) {
-            fail(err);
-            return;
-          }
+      const onLine = (line: string): void => {
+        if (line.trim() === "") return;
+        let event: WatchEvent;
+        try {
+          event = JSON.parse(line) as WatchEvent;
+        } catch {
+          fail(new Error(`undecodable watch event from ${path}: ${line.slice(0, 200)}`));
+          return;
         }
+        try {
+          onEvent(event);
+        } catch (err) {
+          fail(err);
+        }
+      };
+      res.on("data", (chunk: Buffer) => {
+        let start = 0;
+        let nl = chunk.indexOf(NEWLINE);
+        while (nl >= 0 && !failed) {
+          if (partial.length === 0) onLine(chunk.toString("utf8", start, nl));
+          else {
+            partial.push(chunk.subarray(start, nl));
+            const line = Buffer.concat(partial).toString("utf8");
+            partial = [];
+            onLine(line);
+          }
+          start = nl + 1;
+          nl = chunk.indexOf(NEWLINE, start);
+        }
+        if (start < chunk.length) partial.push(chunk.subarray(start));
       });
       let ended = false;
       res.on("end", () => {
