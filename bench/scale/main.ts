@@ -26,6 +26,7 @@
  *   KUBEBUILDER_ASSETS=... npx tsx bench/scale/main.ts [--pods 150000] [--namespaces 10000] --project DIR
  *     [--create-seconds 600] [--control-plane-share 0.4] [--samples 100] [--concurrency 32]
  *     [--max-concurrent-reconciles 4] [--shards 3] [--no-go] [--no-sharded]
+ *     [--memory-limit MiB]   each replica in a memory cgroup of that size, as in a pod (cgroup.ts)
  *     [--keep [--log-level info]]   keep the operators' logs and the audit log
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -56,6 +57,7 @@ import { productionBuild } from "../gpubudget/compare-go.js";
 import { cpuSeconds, peakRSSMiB, rssMiB } from "../gpubudget/footprint.js";
 import { cachedGoOperator } from "../gpubudget/go-operator.js";
 import { AUDIT_POLICY, AuditTail } from "./audit.js";
+import { memoryCgroups } from "./cgroup.js";
 import {
   type ConfigFigures,
   fitTarget,
@@ -81,6 +83,8 @@ const { values } = parseArgs({
     shards: { type: "string", default: "3" },
     "no-go": { type: "boolean", default: false },
     "no-sharded": { type: "boolean", default: false },
+    // Each replica in a memory cgroup of this many MiB, as its pod's limit puts it (cgroup.ts).
+    "memory-limit": { type: "string" },
     // Keep the work directory: the operators' logs and the API server's audit log.
     keep: { type: "boolean", default: false },
     // The operators' --zap-log-level (info logs each status write; error keeps logging out of the figures).
@@ -101,6 +105,7 @@ const SAMPLES = count("samples");
 const SHARDS = count("shards");
 const CREATE_SECONDS = count("create-seconds");
 const CP_SHARE = Number(values["control-plane-share"]);
+const MEMORY_LIMIT = values["memory-limit"] === undefined ? undefined : count("memory-limit");
 const RING = "gpubudget";
 const SA_NAMESPACE = "default";
 // Room for every pod the bench makes in a namespace (base, three waves, two handover pods): the
@@ -130,6 +135,7 @@ const work = mkdtempSync(join(tmpdir(), "kbts-bench-scale-"));
 const project = values.project ?? join(work, "gpubudget");
 const loadAtStart = loadAverage();
 let cp: ControlPlane | undefined;
+const cgroups = MEMORY_LIMIT === undefined ? undefined : memoryCgroups(MEMORY_LIMIT);
 const running: Operator[] = [];
 const abort = new AbortController();
 try {
@@ -142,6 +148,11 @@ try {
   const bundle = await productionBuild(project, imageNode);
   const go = await cachedGoOperator();
   console.log(`TS: ${bundle.described}; Go: ${go.ok ? go.bin : `skipped (${go.reason})`}`);
+  console.log(
+    MEMORY_LIMIT === undefined
+      ? "memory: replicas unconfined (Node sizes V8's heap from the machine's memory; --memory-limit confines each as its pod would)"
+      : `memory: each replica in a memory cgroup of ${MEMORY_LIMIT} MiB, as a pod's limit puts it (Node sizes V8's heap from it)`,
+  );
 
   const policy = join(work, "audit-policy.yaml");
   writeFileSync(policy, AUDIT_POLICY);
@@ -300,7 +311,7 @@ try {
       name,
       logDir: join(work, "logs"),
       serveWebhook: false,
-      command,
+      command: cgroups ? cgroups.wrap(name, command) : command,
       env: { ...env, KUBECONFIG: await kubeconfigFor(name) },
       extraArgs: [
         `--max-concurrent-reconciles=${values["max-concurrent-reconciles"]}`,
@@ -580,6 +591,7 @@ try {
   abort.abort();
   for (const o of running) await o.kill().catch(() => undefined);
   await cp?.stop().catch(() => undefined);
+  cgroups?.remove();
   if (values.keep) console.log(`kept ${work} (operator logs in logs/, the audit log audit.log)`);
   else rmSync(work, { recursive: true, force: true });
 }
