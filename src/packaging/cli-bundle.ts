@@ -8,7 +8,7 @@
  * Run after `tsc -b` (make build does): `node dist/packaging/cli-bundle.js`.
  */
 import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
 
@@ -35,7 +35,8 @@ export function cliBundleIsCurrent(root: string): boolean {
 
 /**
  * Static imports are bundled; dynamic import()s stay imports of the modules beside the bundle (their
- * paths rewritten from the importer's folder to the bundle's). errors.ts may not be bundled: the
+ * paths rewritten from the importer's folder to the bundle's); commander's node:child_process loads on
+ * first use. errors.ts may not be bundled: the
  * implementations throw its KbtsError, and a second copy of the class would fail `instanceof`.
  */
 function declarationsOnly(outdir: string): Plugin {
@@ -49,6 +50,11 @@ function declarationsOnly(outdir: string): Plugin {
           const path = relative(outdir, target);
           return { path: path.startsWith(".") ? path : `./${path}`, external: true };
         }
+        // commander requires node:child_process when it loads, for executable subcommands, which kbts
+        // has none of; the module (with net, dgram and streams) would be ~2 ms of every start.
+        if (args.path === "node:child_process" && args.importer.includes(`${sep}commander${sep}`)) {
+          return { path: "node:child_process", namespace: "kbts-on-first-use" };
+        }
         if (args.kind === "import-statement" && /^\.\.?\/(.*\/)?errors\.js$/.test(args.path)) {
           return {
             errors: [
@@ -60,6 +66,10 @@ function declarationsOnly(outdir: string): Plugin {
         }
         return undefined;
       });
+      build.onLoad({ filter: /.*/, namespace: "kbts-on-first-use" }, (args) => ({
+        contents: `module.exports = new Proxy({}, { get: (_, name) => require(${JSON.stringify(args.path)})[name] });`,
+        loader: "js",
+      }));
     },
   };
 }
