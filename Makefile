@@ -30,6 +30,7 @@ install: node_modules/.package-lock.json ## Install npm dependencies (npm ci) wh
 .PHONY: build
 build: install ## Compile the CLI and @kbts/runtime.
 	npx tsc -b tsconfig.json
+	node dist/packaging/cli-bundle.js
 
 .PHONY: dist
 dist: build ## Pack kbts-<version>.tgz (the CLI, with the runtime tarball inside) and kbts-runtime-<version>.tgz here.

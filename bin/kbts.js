@@ -1,11 +1,31 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI lives in the compiled src/ (run `npm run build` first).
-import module from "node:module";
+// Thin launcher: the CLI lives in the compiled src/ (run `make build` first). CommonJS (bin/package.json)
+// so that `kbts --help` never starts Node's ES module loader: it loads dist/cli.cjs, the command
+// definitions and commander in one file (src/packaging/cli-bundle.ts). Commands load their ES modules.
+const { existsSync, statSync } = require("node:fs");
+const nodeModule = require("node:module");
+const { join } = require("node:path");
 
 // Node >= 22.1 keeps V8's compiled code between runs (in NODE_COMPILE_CACHE or the OS temp dir):
 // compiling TypeScript's compiler is most of a cold `kbts manifests`. Node 20 has no such switch;
 // there dist/ts/code-cache.js caches the compiler's code itself.
-module.enableCompileCache?.();
+nodeModule.enableCompileCache?.();
+
+const ROOT = join(__dirname, "..");
+
+/**
+ * The bundle when it is as new as tsc's last build (cliBundleIsCurrent in src/packaging/cli-bundle.ts):
+ * in a checkout, a `tsc -b` after `make build` leaves it stale; an installed kbts has no src/.
+ */
+function bundleIsCurrent(bundle) {
+  try {
+    const built = statSync(bundle).mtimeMs;
+    if (!existsSync(join(ROOT, "src"))) return true;
+    return built >= statSync(join(ROOT, "dist", ".tsbuildinfo")).mtimeMs;
+  } catch {
+    return false;
+  }
+}
 
 /** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see src/cli/fast-path.ts). */
 async function run(argv) {
@@ -14,7 +34,8 @@ async function run(argv) {
     const code = await serveCachedManifests(argv);
     if (code !== undefined) return code;
   }
-  const { main } = await import("../dist/cli/main.js");
+  const bundle = join(ROOT, "dist", "cli.cjs");
+  const { main } = bundleIsCurrent(bundle) ? require(bundle) : await import("../dist/cli/main.js");
   return main(argv);
 }
 

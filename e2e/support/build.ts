@@ -7,7 +7,7 @@ import lockfile from "proper-lockfile";
 import { REPO } from "./paths.js";
 
 /**
- * `npx tsc -b` in the checkout (a no-op when `make build` already ran), one file at a time: two
+ * `npx tsc -b` and the CLI's bundle in the checkout (as `make build`; tsc is a no-op when it already ran), one file at a time: two
  * builds writing dist/ at once could leave a half-written file for the other file's kbts to load.
  * The lock lives in the temp dir (never in the tree, which fresh-clone.test.ts copies), one per checkout.
  */
@@ -21,6 +21,7 @@ export async function buildCheckout(): Promise<void> {
   });
   try {
     await execa("npx", ["tsc", "-b"], { cwd: REPO });
+    await execa(process.execPath, ["dist/packaging/cli-bundle.js"], { cwd: REPO });
   } finally {
     await release();
   }

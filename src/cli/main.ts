@@ -1,5 +1,4 @@
 import { Command, CommanderError } from "commander";
-import { KbtsError } from "../errors.js";
 import { kbtsVersion } from "../version.js";
 import { defineAlpha } from "./commands/alpha.js";
 import { defineCreate } from "./commands/create.js";
@@ -16,7 +15,7 @@ import { COMPLETE_COMMAND, complete, defineCompletion, formatCompletion, liveSou
 
 /**
  * Builds the command tree. Each command file only declares flags and imports its implementation
- * lazily inside the action, so `kbts --help` never loads ts-morph or the runtime.
+ * lazily inside the action, so `kbts --help` never loads ts-morph or the runtime (help-path.test.ts).
  */
 export function buildProgram(): Command {
   const program = new Command("kbts")
@@ -60,6 +59,8 @@ export async function main(argv: string[]): Promise<number> {
       // commander already printed its message (or help/version, which exit 0).
       return err.exitCode;
     }
+    // Imported here, as the commands do: the bundled CLI (dist/cli.cjs) then shares their KbtsError class.
+    const { KbtsError } = await import("../errors.js");
     if (err instanceof KbtsError) {
       process.stderr.write(`error: ${err.format()}\n`);
       return 1;
