@@ -112,6 +112,20 @@ describe("SharedInformer", () => {
     ]);
   });
 
+  it("keeps the object it holds when a relist brings it back at the same version", () => {
+    const inf = informer();
+    feed(inf).replace([cm("a", "x", "1"), cm("a", "y", "1")], "1");
+    const x = inf.store.get("a/x");
+    const y = inf.store.get("a/y");
+    const { events } = record(inf);
+    events.length = 0;
+    feed(inf).replace([cm("a", "x", "1"), cm("a", "y", "2", { changed: "yes" })], "2");
+    expect(inf.store.get("a/x")).toBe(x);
+    expect(inf.store.get("a/y")).not.toBe(y);
+    expect(inf.store.get("a/y")?.data).toEqual({ changed: "yes" });
+    expect(events).toEqual(["update a/y 1->2"]);
+  });
+
   it("stamps apiVersion/kind, drops managedFields and freezes stored objects", () => {
     const inf = informer();
     feed(inf).replace([cm("a", "x", "1")], "1");

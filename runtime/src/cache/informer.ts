@@ -212,6 +212,14 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   }
 
   private prepare(raw: KubernetesObject): T {
+    // A relist sends again every object the store holds. One at the version held is the held one: kept,
+    // not prepared again. A shard taking up ranges relists what it has beside what it gains, and a
+    // second copy of everything it held, until the list ended, was most of its peak heap.
+    const rv = raw.metadata?.resourceVersion;
+    if (rv) {
+      const held = this.store.get(storeKey(raw));
+      if (held?.metadata?.resourceVersion === rv) return held;
+    }
     // Metadata-only informers store PartialObjectMetadata typed as their kind, whatever was sent and
     // whatever the transform returns: a kind's transform serves its full informer too, and one that
     // hands back a whole object would otherwise break the memory promise of a metadata-only watch.
