@@ -63,8 +63,8 @@ interface Written {
  * reached them; entries nobody reads again are dropped after `retainMs` (the cache has long caught up
  * by then), checked whenever a kind's map grows past a bound, so memory stays flat under churn.
  *
- * Kept per kind, because a cached list reads every pending write of its kind: a controller's map
- * function lists on each event, and scanning every kind's writes each time cost more than the list.
+ * Kept per kind, because a cached list reads every pending write of its kind, and a controller's map
+ * function lists on each event: a list need not scan (and parse the keys of) every other kind's writes.
  */
 export class OwnWrites {
   /** By kind, then by namespace/name; each map in write order (for pruning). */
