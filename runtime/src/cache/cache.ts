@@ -214,6 +214,18 @@ export class InformerCache implements Cache, ResourceVersionWaiter {
     );
   }
 
+  /** Read-your-own-writes for lists: waits until the kind's watches pass the newest writes (informer.ts). */
+  async waitForWatchProgress(
+    kind: Kind,
+    newest: ReadonlyMap<string, string>,
+    namespace: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const informer = await this.syncedInformer(kind);
+    return informer.waitForWatchProgress(newest, kind.namespaced ? namespace : undefined, timeoutMs, signal);
+  }
+
   async list<T extends KubernetesObject>(kind: Kind<T>, options: ListOptions = {}): Promise<T[]> {
     if (options.continue) {
       throw new Error(

@@ -122,7 +122,7 @@ describe("SharedInformer", () => {
     feed(inf).replace([cm("a", "x", "1"), cm("a", "y", "2", { changed: "yes" })], "2");
     expect(inf.store.get("a/x")).toBe(x);
     expect(inf.store.get("a/y")).not.toBe(y);
-    expect(inf.store.get("a/y")?.data).toEqual({ changed: "yes" });
+    expect((inf.store.get("a/y") as ConfigMap | undefined)?.data).toEqual({ changed: "yes" });
     expect(events).toEqual(["update a/y 1->2"]);
   });
 
@@ -217,6 +217,33 @@ describe("SharedInformer", () => {
     stop.abort();
     await running;
     await expect(stranded).resolves.toBe(false);
+  });
+
+  it("waits for each namespace's watch to pass that namespace's newest write, or one watch for all to pass the newest", async () => {
+    const newest = new Map([
+      ["a", "5"],
+      ["b", "9"],
+    ]);
+    const perNamespace = informer(["a", "b"]);
+    const [ra, rb] = perNamespace.reflectors;
+    const all = perNamespace.waitForWatchProgress(newest, undefined, 60_000);
+    const onlyA = perNamespace.waitForWatchProgress(newest, "a", 60_000);
+    ra!.stats.lastResourceVersion = "5";
+    perNamespace.sink("a").progress?.("5");
+    await expect(onlyA).resolves.toBe(true);
+    rb!.stats.lastResourceVersion = "8";
+    perNamespace.sink("b").progress?.("8");
+    rb!.stats.lastResourceVersion = "10";
+    perNamespace.sink("b").progress?.("10");
+    await expect(all).resolves.toBe(true);
+
+    const clusterWide = informer();
+    const [r] = clusterWide.reflectors;
+    r!.stats.lastResourceVersion = "7"; // past a's newest, not b's
+    await expect(clusterWide.waitForWatchProgress(newest, "a", 60_000)).resolves.toBe(true);
+    await expect(clusterWide.waitForWatchProgress(newest, undefined, 50)).resolves.toBe(false);
+    r!.stats.lastResourceVersion = "9";
+    await expect(clusterWide.waitForWatchProgress(newest, undefined, 60_000)).resolves.toBe(true);
   });
 
   it("resync delivers update events with the same old and new object", () => {

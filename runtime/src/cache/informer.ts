@@ -12,7 +12,7 @@ import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { withTypeMeta } from "../client/client.js";
 import { toPartialObjectMetadata } from "../client/metadata.js";
-import { resourceVersionReached } from "../client/own-writes.js";
+import { compareResourceVersions, resourceVersionReached } from "../client/own-writes.js";
 import type { RestClient } from "../client/rest.js";
 import type { ObjectKey } from "../client/types.js";
 import type { Logger } from "../log/types.js";
@@ -133,7 +133,38 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<boolean> {
-    if (this.reached(key, resourceVersion)) return Promise.resolve(true);
+    return this.waitUntil(() => this.reached(key, resourceVersion), timeoutMs, signal);
+  }
+
+  /**
+   * Resolves true once each watch has passed the newest write in its namespace (`newest`: namespace,
+   * "" when cluster-scoped, to a decimal resourceVersion; only `namespace`'s, when given): a watch for
+   * every namespace must pass the newest of all. Then the store reflects every write up to those.
+   */
+  waitForWatchProgress(
+    newest: ReadonlyMap<string, string>,
+    namespace: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const targets: [Reflector, string][] = [];
+    for (const r of this.reflectors) {
+      let want: string | undefined;
+      if (r.namespace === undefined)
+        want = namespace !== undefined ? newest.get(namespace) : newestOf(newest.values());
+      else if (namespace === undefined || r.namespace === namespace) want = newest.get(r.namespace);
+      if (want !== undefined) targets.push([r, want]);
+    }
+    return this.waitUntil(
+      () => targets.every(([r, want]) => resourceVersionReached(r.stats.lastResourceVersion, want)),
+      timeoutMs,
+      signal,
+    );
+  }
+
+  /** Resolves true once `reached()` (checked on every event and bookmark); false after timeoutMs, on abort, or when the informer stops. */
+  private waitUntil(reached: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (reached()) return Promise.resolve(true);
     if (signal?.aborted || timeoutMs <= 0) return Promise.resolve(false);
     return new Promise((resolve) => {
       const done = (value: boolean) => {
@@ -144,7 +175,7 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
       };
       const waiter = {
         check: () => {
-          if (this.reached(key, resourceVersion)) done(true);
+          if (reached()) done(true);
         },
         cancel: () => done(false),
       };
@@ -404,4 +435,13 @@ export function freezeAndMeasure(value: unknown): number {
 export function dropManagedFields(obj: KubernetesObject): KubernetesObject {
   if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
   return obj;
+}
+
+/** The newest of decimal resourceVersions (compared as numbers of any length). */
+function newestOf(resourceVersions: Iterable<string>): string | undefined {
+  let newest: string | undefined;
+  for (const rv of resourceVersions) {
+    if (newest === undefined || (compareResourceVersions(rv, newest) ?? 0) > 0) newest = rv;
+  }
+  return newest;
 }

@@ -184,8 +184,12 @@ class KubeClient implements APIClient {
       // A list must not show an object older than our own write of it either. Lagging past the bound,
       // the cache's copy is served (a list cannot be patched up object by object without losing its
       // selector and index semantics); reconcilers that compare against their writes read by key.
-      const pending = this.ownWrites?.pendingOfKind(kind, options.namespace) ?? [];
-      await Promise.all(pending.map((p) => this.cacheReached(cache, kind, p.key, p.resourceVersion)));
+      await this.ownWrites?.beforeList(
+        kind,
+        options.namespace,
+        cache as Reader & ResourceVersionWaiter,
+        this.ownWriteWaitMs,
+      );
       return cache.list(kind, options);
     }
     const { labelSelector, fieldSelector } = listQuery(options);

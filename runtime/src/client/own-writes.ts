@@ -32,6 +32,20 @@ export interface ResourceVersionWaiter {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<boolean>;
+
+  /**
+   * Resolves true once the watch of each namespace in `newest` (of `namespace` alone, when given) has
+   * passed the resourceVersion there (`newest`: namespace, "" when cluster-scoped, to a decimal
+   * resourceVersion): then the cache holds every write up to those. One wait for a list, however
+   * many writes it must see. False after `timeoutMs` or when the signal aborts.
+   */
+  waitForWatchProgress?(
+    kind: Kind,
+    newest: ReadonlyMap<string, string>,
+    namespace: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean>;
 }
 
 /** < 0 when a is older than b, 0 when the same, > 0 when newer; undefined when not comparable. */
@@ -69,7 +83,12 @@ interface Written {
 export class OwnWrites {
   /** By kind, then by namespace/name; each map in write order (for pruning). */
   private readonly written = new Map<string, Map<string, Written>>();
-  /** The cache waits in flight, by write: every read that needs one shares it (wait). */
+  /**
+   * By kind: per namespace ("" when cluster-scoped), the newest decimal resourceVersion written there
+   * and not yet seen reached by a list; and a count of writes, which names the map's state.
+   */
+  private readonly newest = new Map<string, { byNamespace: Map<string, Written>; writes: number }>();
+  /** The cache waits in flight, by write (or by list scope and state): every read that needs one shares it. */
   private readonly waits = new Map<string, Promise<boolean>>();
   private readonly retainMs: number;
 
@@ -103,6 +122,17 @@ export class OwnWrites {
       at: Date.now(),
     });
     if (writes.size > PRUNE_ABOVE) this.prune(writes);
+    if (DECIMAL.test(resourceVersion)) {
+      let newest = this.newest.get(id);
+      if (!newest) {
+        newest = { byNamespace: new Map(), writes: 0 };
+        this.newest.set(id, newest);
+      }
+      const was = newest.byNamespace.get(namespace ?? "");
+      if (was === undefined || (compareResourceVersions(resourceVersion, was.resourceVersion) ?? 0) > 0)
+        newest.byNamespace.set(namespace ?? "", { key: { name: "" }, resourceVersion, at: Date.now() });
+      newest.writes++;
+    }
   }
 
   /** The resourceVersion last written for this object, if a read still has to wait for it. */
@@ -137,12 +167,87 @@ export class OwnWrites {
    * writes, and a wait (a timer and a waiter) per read and write came to hundreds of MB of garbage.
    */
   wait(kind: Kind, key: ObjectKey, resourceVersion: string, start: () => Promise<boolean>): Promise<boolean> {
-    const id = `${entryKey(kind, key)}@${resourceVersion}`;
+    return this.share(`${entryKey(kind, key)}@${resourceVersion}`, start, () =>
+      this.settle(kind, key, resourceVersion),
+    );
+  }
+
+  /**
+   * Waits until a list of `kind` (in `namespace`, or all) would show every pending write: one wait on
+   * the watches' progress past the newest writes (waitForWatchProgress), shared by every list of the
+   * same scope while no write is recorded, plus a wait per write whose resourceVersion is not a
+   * decimal (or every write, when the cache cannot wait on progress). A list per event over hundreds
+   * of pending writes, each list attaching a callback to each write's wait, held a million promise
+   * reactions in a shard at start-up; this holds one per list.
+   */
+  beforeList(
+    kind: Kind,
+    namespace: string | undefined,
+    waiter: ResourceVersionWaiter,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const id = kindId(kind);
+    const writes = this.written.get(id);
+    if (!writes || writes.size === 0) return Promise.resolve();
+    const scope = kind.namespaced && namespace ? namespace : undefined;
+    const byProgress = waiter.waitForWatchProgress?.bind(waiter);
+    const waits: Promise<boolean>[] = [];
+    for (const w of writes.values()) {
+      if (scope !== undefined && w.key.namespace !== scope) continue;
+      if (byProgress && DECIMAL.test(w.resourceVersion)) continue;
+      waits.push(
+        this.wait(kind, w.key, w.resourceVersion, () =>
+          waiter.waitForResourceVersion(kind, w.key, w.resourceVersion, timeoutMs),
+        ),
+      );
+    }
+    const newest = this.newest.get(id);
+    if (byProgress && newest && newest.byNamespace.size > 0) {
+      // What the watches must pass, in scope; writes older than retainMs are dropped as in prune.
+      const cutoff = Date.now() - this.retainMs;
+      const targets = new Map<string, string>();
+      for (const [ns, w] of newest.byNamespace) {
+        if (w.at <= cutoff) newest.byNamespace.delete(ns);
+        else if (scope === undefined || ns === scope) targets.set(ns, w.resourceVersion);
+      }
+      if (targets.size > 0) {
+        waits.push(
+          this.share(
+            `${id}|${scope ?? "*"}#${newest.writes}`,
+            () => byProgress(kind, targets, scope, timeoutMs),
+            () => this.settleUpTo(kind, targets),
+          ),
+        );
+      }
+    }
+    return waits.length === 1 ? (waits[0] as Promise<boolean>) : Promise.all(waits);
+  }
+
+  /** Forgets the decimal writes at or below the resourceVersions a list saw its watches pass. */
+  private settleUpTo(kind: Kind, reached: ReadonlyMap<string, string>): void {
+    const id = kindId(kind);
+    const writes = this.written.get(id);
+    for (const [k, w] of writes ?? []) {
+      const upTo = reached.get(w.key.namespace ?? "");
+      if (
+        upTo !== undefined &&
+        DECIMAL.test(w.resourceVersion) &&
+        (compareResourceVersions(w.resourceVersion, upTo) ?? 1) <= 0
+      )
+        writes?.delete(k);
+    }
+    const newest = this.newest.get(id);
+    for (const [ns, rv] of reached)
+      if (newest?.byNamespace.get(ns)?.resourceVersion === rv) newest.byNamespace.delete(ns);
+  }
+
+  /** Runs `start` once for every concurrent caller with this id; `onReached` when it resolves true. */
+  private share(id: string, start: () => Promise<boolean>, onReached: () => void): Promise<boolean> {
     const shared = this.waits.get(id);
     if (shared) return shared;
     const waiting = start()
       .then((reached) => {
-        if (reached) this.settle(kind, key, resourceVersion);
+        if (reached) onReached();
         return reached;
       })
       .finally(() => this.waits.delete(id));
