@@ -87,7 +87,10 @@ export class OwnWrites {
    * By kind: per namespace ("" when cluster-scoped), the newest decimal resourceVersion written there
    * and not yet seen reached by a list; and a count of writes, which names the map's state.
    */
-  private readonly newest = new Map<string, { byNamespace: Map<string, Written>; writes: number }>();
+  private readonly newest = new Map<
+    string,
+    { byNamespace: Map<string, Pick<Written, "resourceVersion" | "at">>; writes: number }
+  >();
   /** The cache waits in flight, by write (or by list scope and state): every read that needs one shares it. */
   private readonly waits = new Map<string, Promise<boolean>>();
   private readonly retainMs: number;
@@ -130,7 +133,7 @@ export class OwnWrites {
       }
       const was = newest.byNamespace.get(namespace ?? "");
       if (was === undefined || (compareResourceVersions(resourceVersion, was.resourceVersion) ?? 0) > 0)
-        newest.byNamespace.set(namespace ?? "", { key: { name: "" }, resourceVersion, at: Date.now() });
+        newest.byNamespace.set(namespace ?? "", { resourceVersion, at: Date.now() });
       newest.writes++;
     }
   }
