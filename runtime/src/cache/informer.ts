@@ -43,11 +43,10 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
   private readonly handlers = new Set<InformerHandler<T>>();
   private readonly unsyncedScopes: Set<string>;
   private syncWaiters: (() => void)[] = [];
-  /** Read-your-own-writes waiters, re-checked whenever a reflector makes progress. */
   /**
-   * Reads waiting for a resourceVersion (waitForResourceVersion): checked on every event and bookmark,
-   * answered false when the informer stops, so no waiter needs a listener on the cache's long-lived
-   * signal (hundreds of pending writes would pile hundreds of listeners up there).
+   * Read-your-own-writes waiters (waitForResourceVersion, waitForWatchProgress), re-checked on every
+   * event and bookmark and answered false when the informer stops: so no waiter needs a listener on
+   * the cache's long-lived signal (hundreds of pending writes would pile hundreds up there).
    */
   private readonly progressWaiters = new Set<{ check(): void; cancel(): void }>();
   private running = false;
@@ -244,8 +243,8 @@ export class SharedInformer<T extends KubernetesObject = KubernetesObject> imple
 
   private prepare(raw: KubernetesObject): T {
     // A relist sends again every object the store holds. One at the version held is the held one: kept,
-    // not prepared again. A shard taking up ranges relists what it has beside what it gains, and a
-    // second copy of everything it held, until the list ended, was most of its peak heap.
+    // not prepared again. A shard taking up ranges relists what it has beside what it gains, and held a
+    // second copy of everything it already had until the list ended.
     const rv = raw.metadata?.resourceVersion;
     if (rv) {
       const held = this.store.get(storeKey(raw));
