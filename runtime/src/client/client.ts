@@ -171,9 +171,13 @@ class KubeClient implements APIClient {
     if (!cache) return this.getDirect(kind, key);
     const k = objectKey(kind, key);
     const written = this.ownWrites?.pending(kind, k);
-    if (written !== undefined && !(await this.cacheReached(cache, kind, k, written))) {
+    if (written !== undefined) {
+      const waiter = cache as Reader & ResourceVersionWaiter;
+      const reached = await this.ownWrites?.wait(kind, k, written, () =>
+        waiter.waitForResourceVersion(kind, k, written, this.ownWriteWaitMs),
+      );
       // The cache is behind our own write: the API server is the only copy at least that new.
-      return this.getDirect(kind, k);
+      if (!reached) return this.getDirect(kind, k);
     }
     return cache.get(kind, key);
   }
@@ -345,18 +349,6 @@ class KubeClient implements APIClient {
       if (exists) throw missingSubresourceError(kind, key.name, subresource, err);
       throw err;
     }
-  }
-
-  /** Waits (bounded) for the cache to reach our write (one wait per write, shared); forgets it once it has. */
-  private cacheReached(
-    cache: CacheReader,
-    kind: Kind,
-    key: ObjectKey,
-    resourceVersion: string,
-  ): Promise<boolean> {
-    const waiter = cache as Reader & ResourceVersionWaiter;
-    const wait = () => waiter.waitForResourceVersion(kind, key, resourceVersion, this.ownWriteWaitMs);
-    return this.ownWrites ? this.ownWrites.wait(kind, key, resourceVersion, wait) : wait();
   }
 
   /**

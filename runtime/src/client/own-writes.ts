@@ -91,6 +91,8 @@ export class OwnWrites {
     string,
     { byNamespace: Map<string, Pick<Written, "resourceVersion" | "at">>; writes: number }
   >();
+  /** By kind: the writes whose resourceVersion is not a decimal (a list waits on each of them by key). */
+  private readonly undecimal = new Map<string, Set<string>>();
   /** The cache waits in flight, by write (or by list scope and state): every read that needs one shares it. */
   private readonly waits = new Map<string, Promise<boolean>>();
   private readonly retainMs: number;
@@ -124,8 +126,15 @@ export class OwnWrites {
       resourceVersion,
       at: Date.now(),
     });
-    if (writes.size > PRUNE_ABOVE) this.prune(writes);
-    if (DECIMAL.test(resourceVersion)) {
+    if (writes.size > PRUNE_ABOVE) this.prune(id, writes);
+    if (!DECIMAL.test(resourceVersion)) {
+      let undecimal = this.undecimal.get(id);
+      if (!undecimal) {
+        undecimal = new Set();
+        this.undecimal.set(id, undecimal);
+      }
+      undecimal.add(k);
+    } else {
       let newest = this.newest.get(id);
       if (!newest) {
         newest = { byNamespace: new Map(), writes: 0 };
@@ -170,8 +179,11 @@ export class OwnWrites {
    * writes, and a wait (a timer and a waiter) per read and write came to hundreds of MB of garbage.
    */
   wait(kind: Kind, key: ObjectKey, resourceVersion: string, start: () => Promise<boolean>): Promise<boolean> {
-    return this.share(`${entryKey(kind, key)}@${resourceVersion}`, start, () =>
-      this.settle(kind, key, resourceVersion),
+    return this.share(`${entryKey(kind, key)}@${resourceVersion}`, () =>
+      start().then((reached) => {
+        if (reached) this.settle(kind, key, resourceVersion);
+        return reached;
+      }),
     );
   }
 
@@ -195,9 +207,10 @@ export class OwnWrites {
     const scope = kind.namespaced && namespace ? namespace : undefined;
     const byProgress = waiter.waitForWatchProgress?.bind(waiter);
     const waits: Promise<boolean>[] = [];
-    for (const w of writes.values()) {
+    // A list per event must not walk every pending write: with progress to wait on, only the few
+    // writes whose resourceVersion is not a decimal are waited on one by one.
+    for (const w of byProgress ? this.undecimalWrites(id, writes) : writes.values()) {
       if (scope !== undefined && w.key.namespace !== scope) continue;
-      if (byProgress && DECIMAL.test(w.resourceVersion)) continue;
       waits.push(
         this.wait(kind, w.key, w.resourceVersion, () =>
           waiter.waitForResourceVersion(kind, w.key, w.resourceVersion, timeoutMs),
@@ -206,22 +219,17 @@ export class OwnWrites {
     }
     const newest = this.newest.get(id);
     if (byProgress && newest && newest.byNamespace.size > 0) {
-      // What the watches must pass, in scope; writes older than retainMs are dropped as in prune.
-      const cutoff = Date.now() - this.retainMs;
-      const targets = new Map<string, string>();
-      for (const [ns, w] of newest.byNamespace) {
-        if (w.at <= cutoff) newest.byNamespace.delete(ns);
-        else if (scope === undefined || ns === scope) targets.set(ns, w.resourceVersion);
-      }
-      if (targets.size > 0) {
-        waits.push(
-          this.share(
-            `${id}|${scope ?? "*"}#${newest.writes}`,
-            () => byProgress(kind, targets, scope, timeoutMs),
-            () => this.settleUpTo(kind, targets),
-          ),
-        );
-      }
+      // The targets are read when the shared wait starts, not by every list that joins it.
+      waits.push(
+        this.share(`${id}|${scope ?? "*"}#${newest.writes}`, () => {
+          const targets = this.progressTargets(newest.byNamespace, scope);
+          if (targets.size === 0) return Promise.resolve(true);
+          return byProgress(kind, targets, scope, timeoutMs).then((reached) => {
+            if (reached) this.settleUpTo(kind, targets);
+            return reached;
+          });
+        }),
+      );
     }
     return waits.length === 1 ? (waits[0] as Promise<boolean>) : Promise.all(waits);
   }
@@ -244,25 +252,48 @@ export class OwnWrites {
       if (newest?.byNamespace.get(ns)?.resourceVersion === rv) newest.byNamespace.delete(ns);
   }
 
-  /** Runs `start` once for every concurrent caller with this id; `onReached` when it resolves true. */
-  private share(id: string, start: () => Promise<boolean>, onReached: () => void): Promise<boolean> {
+  /** What the watches must pass: the newest write of each namespace in scope (older than retainMs dropped, as in prune). */
+  private progressTargets(
+    byNamespace: Map<string, Pick<Written, "resourceVersion" | "at">>,
+    scope: string | undefined,
+  ): Map<string, string> {
+    const cutoff = Date.now() - this.retainMs;
+    const targets = new Map<string, string>();
+    for (const [ns, w] of byNamespace) {
+      if (w.at <= cutoff) byNamespace.delete(ns);
+      else if (scope === undefined || ns === scope) targets.set(ns, w.resourceVersion);
+    }
+    return targets;
+  }
+
+  /** The kind's pending writes whose resourceVersion is not a decimal; forgets those settled or replaced. */
+  private undecimalWrites(id: string, writes: Map<string, Written>): Written[] {
+    const ids = this.undecimal.get(id);
+    const out: Written[] = [];
+    for (const k of ids ?? []) {
+      const w = writes.get(k);
+      if (w && !DECIMAL.test(w.resourceVersion)) out.push(w);
+      else ids?.delete(k);
+    }
+    return out;
+  }
+
+  /** Runs `start` once for every concurrent caller with this id. */
+  private share(id: string, start: () => Promise<boolean>): Promise<boolean> {
     const shared = this.waits.get(id);
     if (shared) return shared;
-    const waiting = start()
-      .then((reached) => {
-        if (reached) onReached();
-        return reached;
-      })
-      .finally(() => this.waits.delete(id));
+    const waiting = start().finally(() => this.waits.delete(id));
     this.waits.set(id, waiting);
     return waiting;
   }
 
-  private prune(writes: Map<string, Written>): void {
+  private prune(id: string, writes: Map<string, Written>): void {
     const cutoff = Date.now() - this.retainMs;
+    const undecimal = this.undecimal.get(id);
     for (const [k, w] of writes) {
       if (w.at > cutoff) break; // insertion order is write order
       writes.delete(k);
+      undecimal?.delete(k);
     }
   }
 }
