@@ -319,7 +319,9 @@ describe("enforcement: Queue", () => {
     });
     const d = gpuPod(ns, "d", 1);
     if (d.spec) d.spec.priorityClassName = urgent;
-    await client.create(Pod, d);
+    // The API server's Priority admission resolves the class from its own informer: a moment after the
+    // class is created it may still refuse the pod ("no PriorityClass ... was found").
+    await eventually(() => client.create(Pod, d));
     await eventually(async () =>
       expect((await client.get(GPUBudgetKind, { namespace: ns, name: "queue" })).status?.queuedPods).toBe(2),
     );
