@@ -74,7 +74,10 @@ export class DockerBuildError extends Error {}
 /** Applies one `ENV name=value` instruction's arguments to `env`. */
 function setEnv(env: Record<string, string>, args: string, expand: (value: string) => string = (v) => v) {
   const [name = "", ...value] = args.split("=");
-  env[name] = expand(value.join("="));
+  // ENV NAME="a b" is how a value with spaces is written (several NODE_OPTIONS flags); Docker drops the quotes.
+  const text = value.join("=");
+  const quoted = /^"(.*)"$/s.exec(text);
+  env[name] = expand(quoted ? (quoted[1] as string).replace(/\\(["\\])/g, "$1") : text);
 }
 
 /**
