@@ -1,9 +1,11 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigMap } from "../api/kinds.js";
+import type { KubernetesObject } from "../api/meta.js";
 import { dropManagedFields, SharedInformer } from "../cache/informer.js";
 import type { Cache } from "../cache/types.js";
 import { RestClient } from "../client/rest.js";
+import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
 import type { RequestQueue } from "../handler/types.js";
 import { nopLogger } from "../log/logger.js";
 import { kindSource } from "./source.js";
@@ -68,5 +70,68 @@ describe("kindSource.waitForSync", () => {
     const waiting = source.waitForSync(sync.signal);
     sync.abort();
     await expect(waiting).resolves.toBe(false);
+  });
+});
+
+describe("kindSource delivering an initial list to an asynchronous map function", () => {
+  it("runs a bounded number of map calls at once, in order, and enqueues every request", async () => {
+    const { informer, cache } = oneInformerCache();
+    let inFlight = 0;
+    let most = 0;
+    const mapped: string[] = [];
+    const mapper = enqueueRequestsFromMapFunc<KubernetesObject>(async (cm) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      mapped.push(cm.metadata?.name ?? "");
+      // A cache read that yields, as client.list does, twice.
+      await Promise.resolve();
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
+      return [{ namespace: "default", name: `owner-${cm.metadata?.name}` }];
+    });
+    const added: string[] = [];
+    const q = { add: (r: { name: string }) => added.push(r.name) } as unknown as RequestQueue;
+    const source = kindSource(cache, ConfigMap, mapper);
+    const ac = new AbortController();
+    await source.start(q, ac.signal, nopLogger());
+    const names = Array.from({ length: 1000 }, (_, i) => `cm-${i}`);
+    informer.sink(undefined).replace(
+      names.map((name) => ({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name, namespace: "default", resourceVersion: "1" },
+      })),
+      "1",
+    );
+    await vi.waitFor(() => expect(added).toHaveLength(1000), { timeout: 10_000, interval: 5 });
+    // Unbounded, all 1,000 calls were in flight at once (their state kept alive together).
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(mapped).toEqual(names);
+    expect(new Set(added)).toEqual(new Set(names.map((n) => `owner-${n}`)));
+    ac.abort();
+  });
+
+  it("calls a handler that returns no promise at once, even behind a busy one", async () => {
+    const { informer, cache } = oneInformerCache();
+    const seen: string[] = [];
+    const source = kindSource(cache, ConfigMap, {
+      ...handler,
+      create: (e) => {
+        seen.push(e.object.metadata?.name ?? "");
+      },
+    });
+    const ac = new AbortController();
+    await source.start(queue, ac.signal, nopLogger());
+    informer.sink(undefined).replace(
+      ["a", "b", "c"].map((name) => ({
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name, namespace: "default", resourceVersion: "1" },
+      })),
+      "1",
+    );
+    expect(seen).toEqual(["a", "b", "c"]);
+    ac.abort();
   });
 });

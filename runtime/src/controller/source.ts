@@ -2,6 +2,7 @@ import { groupKindOf, type Kind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import type { Cache, Informer, InformerEvent } from "../cache/types.js";
 import type { EventHandler, GenericEvent, RequestQueue } from "../handler/types.js";
+import { CallLimiter } from "../internal/call-limiter.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import type { Logger } from "../log/types.js";
 import { evaluatePredicates, type Predicate, type PredicateEventType } from "../predicate/predicate.js";
@@ -69,6 +70,13 @@ function dispatchEvent<T extends KubernetesObject>(
   }
 }
 
+/**
+ * A kind source's asynchronous handler calls (map functions that read the cache) in flight at once;
+ * the rest of a burst, such as an informer's initial list, waits in order (internal/call-limiter.ts says
+ * what running them all at once cost). Handlers that return no promise are not held back.
+ */
+const HANDLER_CALLS_IN_FLIGHT = 8;
+
 /** Events of one Kind from the cache's informer (controller-runtime's source.Kind). */
 export function kindSource<T extends KubernetesObject>(
   cache: Cache,
@@ -106,7 +114,9 @@ export function gatedKindSource<T extends KubernetesObject>(
     async start(queue, signal, logger) {
       const inf = await cache.getInformer(kind);
       const groupKind = groupKindOf(kind);
-      const dispatch = (ev: InformerEvent<T>) =>
+      const calls = new CallLimiter(HANDLER_CALLS_IN_FLIGHT);
+      const dispatch = (ev: InformerEvent<T>) => calls.run(() => deliver(ev));
+      const deliver = (ev: InformerEvent<T>) =>
         traceEvent(
           {
             kind: groupKind,

@@ -95,13 +95,13 @@ export interface EventSpanInfo {
   initialList?: boolean;
 }
 
-/** Runs `deliver` (predicates and handler of one source) inside a span for the event. */
-export function traceEvent(info: EventSpanInfo, deliver: () => void | Promise<void>): void {
+/**
+ * Runs `deliver` (predicates and handler of one source) inside a span for the event; returns what it
+ * returned, so the source knows how long an asynchronous handler runs.
+ */
+export function traceEvent(info: EventSpanInfo, deliver: () => void | Promise<void>): void | Promise<void> {
   const t = currentTracer();
-  if (!t || !api) {
-    void deliver();
-    return;
-  }
+  if (!t || !api) return deliver();
   const a = api;
   const attributes: otel.Attributes = { "kbts.event.type": info.type, "kbts.object.kind": info.kind };
   if (info.namespace) attributes["kbts.object.namespace"] = info.namespace;
@@ -128,6 +128,7 @@ export function traceEvent(info: EventSpanInfo, deliver: () => void | Promise<vo
   } else {
     span.end();
   }
+  return pending;
 }
 
 interface Pending {
