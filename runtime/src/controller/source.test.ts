@@ -8,7 +8,7 @@ import { RestClient } from "../client/rest.js";
 import { enqueueRequestsFromMapFunc } from "../handler/enqueue.js";
 import type { RequestQueue } from "../handler/types.js";
 import { nopLogger } from "../log/logger.js";
-import { kindSource } from "./source.js";
+import { channelSource, kindSource } from "./source.js";
 
 const kc = new KubeConfig();
 kc.loadFromClusterAndUser({ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: false }, { name: "u" });
@@ -132,6 +132,35 @@ describe("kindSource delivering an initial list to an asynchronous map function"
       "1",
     );
     expect(seen).toEqual(["a", "b", "c"]);
+    ac.abort();
+  });
+});
+
+describe("channelSource delivering what was emitted before it started", () => {
+  it("runs a bounded number of asynchronous handler calls at once, in order", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const mapped: string[] = [];
+    const source = channelSource(
+      enqueueRequestsFromMapFunc<KubernetesObject>(async (cm) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        mapped.push(cm.metadata?.name ?? "");
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return [{ namespace: "default", name: `owner-${cm.metadata?.name}` }];
+      }),
+    );
+    const names = Array.from({ length: 200 }, (_, i) => `cm-${i}`);
+    for (const name of names) source.emit({ metadata: { name, namespace: "default" } });
+    const added: string[] = [];
+    const q = { add: (r: { name: string }) => added.push(r.name) } as unknown as RequestQueue;
+    const ac = new AbortController();
+    await source.start(q, ac.signal, nopLogger());
+    await vi.waitFor(() => expect(added).toHaveLength(200), { timeout: 10_000, interval: 5 });
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+    expect(mapped).toEqual(names);
     ac.abort();
   });
 });

@@ -71,8 +71,8 @@ function dispatchEvent<T extends KubernetesObject>(
 }
 
 /**
- * A kind source's asynchronous handler calls (map functions that read the cache) in flight at once;
- * the rest of a burst, such as an informer's initial list, waits in order (internal/call-limiter.ts says
+ * A source's asynchronous handler calls (map functions that read the cache) in flight at once; the
+ * rest of a burst, such as an informer's initial list, waits in order (internal/call-limiter.ts says
  * what running them all at once cost). Handlers that return no promise are not held back.
  */
 const HANDLER_CALLS_IN_FLIGHT = 8;
@@ -115,7 +115,6 @@ export function gatedKindSource<T extends KubernetesObject>(
       const inf = await cache.getInformer(kind);
       const groupKind = groupKindOf(kind);
       const calls = new CallLimiter(HANDLER_CALLS_IN_FLIGHT);
-      const dispatch = (ev: InformerEvent<T>) => calls.run(() => deliver(ev));
       const deliver = (ev: InformerEvent<T>) =>
         traceEvent(
           {
@@ -128,6 +127,7 @@ export function gatedKindSource<T extends KubernetesObject>(
           },
           () => dispatchEvent(handler, predicates, queue, logger, ev),
         );
+      const dispatch = (ev: InformerEvent<T>) => calls.run(() => deliver(ev));
       // The own-write gate comes first: a suppressed echo is not an event of this controller at all.
       const unsubscribe = inf.addEventHandler(gate ? (ev) => gate.admit(kind, ev, dispatch) : dispatch);
       signal.addEventListener("abort", unsubscribe, { once: true });
@@ -166,15 +166,18 @@ export function channelSource<T extends KubernetesObject>(
   return {
     name: "channel source",
     async start(queue, signal, logger) {
-      deliver = (e) => {
+      // Events emitted before the start arrive here as one burst: bounded like a kind source's.
+      const calls = new CallLimiter(HANDLER_CALLS_IN_FLIGHT);
+      const handle = (e: GenericEvent<T>): void | Promise<void> => {
         try {
           // runHandler logs a failed handler itself: its promise never rejects.
           if (evaluatePredicates(predicates, "generic", e))
-            void runHandler(handler.generic(e, queue), logger, "generic");
+            return runHandler(handler.generic(e, queue), logger, "generic");
         } catch (err) {
           logger.error({ err, event: "generic" }, "predicate or event handler threw; the event was dropped");
         }
       };
+      deliver = (e) => calls.run(() => handle(e));
       signal.addEventListener("abort", () => {
         deliver = undefined;
       });
