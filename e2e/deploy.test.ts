@@ -69,7 +69,8 @@ async function startOperator(): Promise<HostOperator> {
   return op;
 }
 
-const make = (args: string[], reject = true) => run("make", args, { cwd: project, env: makeEnv, reject });
+const make = (args: string[], reject = true, timeout?: number) =>
+  run("make", args, { cwd: project, env: makeEnv, reject, timeout });
 const kubectl = (args: string[], input?: string) =>
   execa(join(ASSETS, "kubectl"), args, { env: makeEnv, input, all: true, reject: false });
 
@@ -356,15 +357,28 @@ describe("make install with server-side apply", () => {
       (_, i) => `  // Line ${i} of a very long description of this field, as long CRD documentation grows.`,
     ).join("\n");
     writeFileSync(types, source.replace(/(\n\s*maxGPUs[?]?:)/, `\n${long}$1`));
+    const crd = "gpubudgets.capacity.lab.example.com";
+    // Each step takes a few seconds. Bounded, a step that hangs fails with its output and the CRD's
+    // state instead of the test's timeout (one CI run spent 180 s somewhere in here, unexplained).
+    const state =
+      "jsonpath=deleting {.metadata.deletionTimestamp} {.metadata.finalizers} {.status.conditions}";
+    const crdState = async () =>
+      (await kubectl(["get", "crd", crd, "--request-timeout=10s", "-o", state])).all;
+    const bounded = async (args: string[]) => {
+      try {
+        await make(args, true, 60_000);
+      } catch (e) {
+        throw new Error(`${(e as Error).message}\nthe CRD now: ${await crdState()}`);
+      }
+    };
     try {
-      await make(["install"]);
-      const size = (await kubectlOK(["get", "crd", "gpubudgets.capacity.lab.example.com", "-o", "json"]))
-        .length;
+      await bounded(["install"]);
+      const size = (await kubectlOK(["get", "crd", crd, "--request-timeout=30s", "-o", "json"])).length;
       expect(size).toBeGreaterThan(262_144);
-      await make(["uninstall"]);
+      await bounded(["uninstall"]);
       // The same CRD through client-side apply is refused: why install applies server-side.
       const rendered = await kubectlOK(["kustomize", join(project, "config/crd")]);
-      const clientSide = await kubectl(["apply", "-f", "-"], rendered);
+      const clientSide = await kubectl(["apply", "--request-timeout=30s", "-f", "-"], rendered);
       expect(clientSide.all).toMatch(/Too long|too long/);
     } finally {
       writeFileSync(types, source);

@@ -12,6 +12,8 @@ export interface RunOptions {
   show?: boolean;
   /** Do not throw on a non-zero exit; the result carries it. */
   reject?: boolean;
+  /** Kill the command after this many ms: a hang then fails with its output so far, not a test timeout. */
+  timeout?: number;
 }
 
 /** Runs a command; on failure the error carries its whole output, so a broken step explains itself. */
@@ -23,8 +25,14 @@ export async function run(file: string, args: string[], options: RunOptions = {}
     all: true,
     reject: false,
     stdin: "ignore",
+    timeout: options.timeout,
   });
   if (options.show && result.all) process.stdout.write(`${result.all}\n`);
+  if (result.timedOut && options.reject !== false) {
+    throw new Error(
+      `${[file, ...args].join(" ")} was still running after ${options.timeout} ms:\n${result.all ?? ""}`,
+    );
+  }
   if (result.exitCode !== 0 && options.reject !== false) {
     throw new Error(`${[file, ...args].join(" ")} exited ${result.exitCode}:\n${result.all ?? ""}`);
   }
