@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
-import { TLSSocket } from "node:tls";
+import { createSecureContext, TLSSocket } from "node:tls";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
@@ -399,12 +399,14 @@ export class RestClient {
     let agent = this.agents.get(key);
     if (!agent) {
       const common = { keepAlive: true, maxSockets: streaming ? Number.POSITIVE_INFINITY : 64 };
+      const identity = { ca: opts.ca, cert: opts.cert, key: opts.key };
       agent = isHttps
         ? new https.Agent({
             ...common,
-            ca: opts.ca,
-            cert: opts.cert,
-            key: opts.key,
+            ...identity,
+            // Parsed once for all of the agent's connections; tls.connect would parse the CA, cert
+            // and key again for each (about 0.3 ms of CPU a connection).
+            secureContext: createSecureContext(identity),
             servername: opts.servername,
             ...(opts.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: opts.rejectUnauthorized }),
           })
