@@ -7,6 +7,7 @@ import { isNotFound, NotFoundError } from "../client/errors.js";
 import { acceptFor } from "../client/metadata.js";
 import { mergePatch } from "../client/patch.js";
 import type { Client } from "../client/types.js";
+import { startFaultProxy } from "../envtest/fault-proxy.js";
 import { type Environment, startEnvironment } from "../envtest/index.js";
 import { eventually } from "../internal/testdata/eventually.js";
 import type { Logger } from "../log/types.js";
@@ -126,6 +127,37 @@ describe("informer events", () => {
     await until("a second watch", () => reflector.stats.watches >= 2, 30_000);
     expect(reflector.stats.failures).toBe(0);
     expect(reflector.stats.lists).toBe(1);
+  });
+});
+
+describe("connections", () => {
+  it("takes one connection per informer: its initial state and its watch share it", async () => {
+    const ns = "one-connection";
+    await direct.create(Namespace, { metadata: { name: ns } });
+    const proxy = await startFaultProxy(env.config!.host);
+    const cache = createCache(proxy.kubeConfigFor(env.kubeConfig), { logger: quiet, namespaces: [ns] });
+    const ac = new AbortController();
+    stops.push(ac);
+    void cache.start(ac.signal);
+    try {
+      await cache.getInformer(ConfigMap);
+      await cache.getInformer(Pod);
+      await cache.waitForCacheSync();
+      const reflectors = [ConfigMap, Pod].map((k) => cache.peekInformer(k)!.reflectors[0]!);
+      await until("both watches to run", () => reflectors.every((r) => r.stats.watches > 0));
+      // The watches are open: a change reaches the cache through them.
+      const informer = await cache.getInformer(ConfigMap);
+      let seen = false;
+      informer.addEventHandler((e) => {
+        if (e.object.metadata?.name === "after-sync") seen = true;
+      });
+      await direct.create(ConfigMap, { metadata: { name: "after-sync", namespace: ns } });
+      await until("the change", () => seen);
+      expect({ accepted: proxy.accepted, open: proxy.open }).toEqual({ accepted: 2, open: 2 });
+    } finally {
+      ac.abort();
+      await proxy.close();
+    }
   });
 });
 

@@ -8,8 +8,10 @@
  *  - gets the initial state as a stream (WatchList, KEP-3157: a watch with sendInitialEvents=true whose
  *    initial ADDED events end with a bookmark annotated k8s.io/initial-events-end), so the API server
  *    never builds the whole list in memory; a server that refuses it (the WatchList feature gate off,
- *    or older than 1.27) answers 400/422, and this reflector then lists in pages from then on;
- *  - then watches from that resourceVersion with allowWatchBookmarks=true and a server-side timeout
+ *    or older than 1.27) answers 400/422, and this reflector then lists in pages from then on (over the
+ *    watch connections, so the watch reuses the list's);
+ *  - then watches from that resourceVersion (a WatchList stream simply goes on as the watch, one
+ *    connection for both) with allowWatchBookmarks=true and a server-side timeout
  *    randomised in [min, 2·min) like client-go (5–10 min), so replicas do not reconnect in lockstep;
  *  - on 410 Gone (HTTP or an ERROR event) or "resource version too large", relists;
  *  - on every other failure or a stream that ends too soon, reconnects with exponential backoff
@@ -126,6 +128,7 @@ export interface ReflectorStats {
   lists: number;
   /** Of those, the ones streamed by WatchList. */
   streamedLists: number;
+  /** Watches opened, WatchList streams included (each goes on as the watch after its initial state). */
   watches: number;
   events: number;
   bookmarks: number;
@@ -222,11 +225,18 @@ export class Reflector {
         needList = true;
       }
       try {
-        if (needList) {
-          await this.list(signal);
+        if (needList && !this.streamInitialState) {
+          await this.pagedList(signal);
           needList = false;
         }
-        const healthy = await this.watchOnce(signal);
+        // With WatchList the watch itself delivers the initial state first (settled there).
+        const initial = needList
+          ? () => {
+              needList = false;
+            }
+          : undefined;
+        const healthy = await this.watchOnce(signal, initial);
+        if (needList) throw new Error("the WatchList stream ended before its initial-events-end bookmark");
         if (healthy) {
           this.failuresInARow = 0;
           continue;
@@ -235,6 +245,14 @@ export class Reflector {
       } catch (err) {
         if (stop.aborted) break;
         if (signal.aborted) continue; // relist() interrupted it
+        if (needList && this.streamInitialState && refusesWatchList(err)) {
+          this.streamInitialState = false;
+          this.log.info(
+            { err: errorMessage(err) },
+            "the API server does not stream lists (WatchList); listing in pages",
+          );
+          continue;
+        }
         const worked = this.lastWatchWorked;
         this.lastWatchWorked = false;
         // A watch that lost its place relists at once; a list that fails that way backs off like any failure.
@@ -292,78 +310,6 @@ export class Reflector {
     return Math.floor(min + Math.random() * min);
   }
 
-  /** Gets the initial state (streamed, or listed in pages) and hands it to the sink. */
-  private async list(signal: AbortSignal): Promise<void> {
-    if (this.streamInitialState) {
-      try {
-        await this.streamList(signal);
-        return;
-      } catch (err) {
-        if (!refusesWatchList(err)) throw err;
-        this.streamInitialState = false;
-        this.log.info(
-          { err: errorMessage(err) },
-          "the API server does not stream lists (WatchList); listing in pages",
-        );
-      }
-    }
-    await this.pagedList(signal);
-  }
-
-  /**
-   * WatchList: a watch with sendInitialEvents=true from no resourceVersion (resourceVersionMatch
-   * NotOlderThan: at least as fresh as a quorum read) delivers every object as ADDED, then a bookmark
-   * annotated k8s.io/initial-events-end whose resourceVersion is the state's. The stream is closed
-   * there and the regular watch resumes from that resourceVersion, so no event falls between them.
-   */
-  private async streamList(signal: AbortSignal): Promise<void> {
-    const { rest, labelSelector, fieldSelector, sink } = this.options;
-    const seq = ++listsBegun;
-    const shardSelector = this.options.shardSelector?.();
-    const path =
-      this.collectionPath() +
-      queryString({
-        watch: "true",
-        sendInitialEvents: "true",
-        allowWatchBookmarks: "true",
-        resourceVersionMatch: "NotOlderThan",
-        timeoutSeconds: this.watchTimeoutSeconds(),
-        labelSelector,
-        fieldSelector,
-        shardSelector,
-      });
-    const items: KubernetesObject[] = [];
-    let rv: string | undefined;
-    const done = new AbortController();
-    try {
-      await rest.watch(
-        path,
-        (event: WatchEvent) => {
-          if (rv !== undefined) return;
-          const obj = event.object as KubernetesObject;
-          if (event.type === "ADDED") items.push(sink.prepare ? sink.prepare(obj) : obj);
-          else if (event.type === "BOOKMARK") {
-            if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== "true") return;
-            rv = obj.metadata?.resourceVersion ?? "";
-            done.abort();
-          } else if (event.type === "ERROR") {
-            throw watchError(event);
-          } else {
-            throw new Error(`unexpected ${event.type} event before the end of a WatchList's initial events`);
-          }
-        },
-        AbortSignal.any([signal, done.signal]),
-        acceptFor(this.options.kind, "watch"),
-      );
-    } catch (err) {
-      if (!(err instanceof RequestAbortedError && rv !== undefined && !signal.aborted)) throw err;
-    }
-    if (rv === undefined)
-      throw new Error("the WatchList stream ended before its initial-events-end bookmark");
-    this.stats.streamedLists++;
-    this.settle(items, rv, seq);
-  }
-
   /** Lists every page and hands the result to the sink. */
   private async pagedList(signal: AbortSignal): Promise<void> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
@@ -391,6 +337,7 @@ export class Reflector {
           path,
           signal,
           accept: acceptFor(this.options.kind, "list"),
+          onWatchConnections: true,
         });
       } catch (err) {
         // An expired continue token (the list took longer than etcd keeps history): list in one go.
@@ -423,18 +370,29 @@ export class Reflector {
   }
 
   /**
-   * One watch from the last resourceVersion until the server ends it. Returns whether it was healthy
-   * (lived long enough or delivered something); throws on failure.
+   * One watch until the server ends it. Returns whether it was healthy (it delivered the initial state,
+   * lived long enough or delivered something); throws on failure.
+   *
+   * From the last resourceVersion, or, given `onInitialState`, a WatchList: sendInitialEvents=true from
+   * no resourceVersion (resourceVersionMatch NotOlderThan: at least as fresh as a quorum read) delivers
+   * every object as ADDED, then a bookmark annotated k8s.io/initial-events-end whose resourceVersion is
+   * the state's. The state is settled there and the same stream goes on as the watch, as client-go's
+   * reflector keeps it: no second connection, and no event can fall between the two.
    */
-  private async watchOnce(signal: AbortSignal): Promise<boolean> {
+  private async watchOnce(signal: AbortSignal, onInitialState?: () => void): Promise<boolean> {
     const { rest, labelSelector, fieldSelector, sink } = this.options;
     const timeoutSeconds = this.watchTimeoutSeconds();
+    const streaming = onInitialState !== undefined;
     const path =
       this.collectionPath() +
       queryString({
         watch: "true",
-        resourceVersion: this.stats.lastResourceVersion,
-        allowWatchBookmarks: this.tuning.allowWatchBookmarks ? "true" : undefined,
+        ...(streaming
+          ? { sendInitialEvents: "true", allowWatchBookmarks: "true", resourceVersionMatch: "NotOlderThan" }
+          : {
+              resourceVersion: this.stats.lastResourceVersion,
+              allowWatchBookmarks: this.tuning.allowWatchBookmarks ? "true" : undefined,
+            }),
         timeoutSeconds,
         labelSelector,
         fieldSelector,
@@ -459,19 +417,44 @@ export class Reflector {
         rest.reportStalledPath(5_000);
       },
     });
-    const started = Date.now();
+    let started = Date.now();
     this.stats.watches++;
-    watchdog.start();
+    // The initial state, while it streams: the watchdogs start once it has settled (a liveness check
+    // before then would verify from a resourceVersion this watch has not reached).
+    const initial = streaming ? { items: [] as KubernetesObject[], seq: ++listsBegun } : undefined;
+    let settled = !streaming;
+    const onInitialEvent = (event: WatchEvent) => {
+      const obj = event.object as KubernetesObject;
+      if (event.type === "ADDED") initial!.items.push(sink.prepare ? sink.prepare(obj) : obj);
+      else if (event.type === "BOOKMARK") {
+        if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== "true") return;
+        this.stats.streamedLists++;
+        this.settle(initial!.items, obj.metadata?.resourceVersion ?? "", initial!.seq);
+        initial!.items = [];
+        settled = true;
+        started = Date.now();
+        onInitialState!();
+        watchdog.start();
+      } else if (event.type === "ERROR") {
+        throw watchError(event);
+      } else {
+        throw new Error(`unexpected ${event.type} event before the end of a WatchList's initial events`);
+      }
+    };
+    if (settled) watchdog.start();
     try {
       await rest.watch(
         path,
-        (event: WatchEvent) => watchdog.onEvent(() => this.handleEvent(event, sink)),
+        (event: WatchEvent) =>
+          settled ? watchdog.onEvent(() => this.handleEvent(event, sink)) : onInitialEvent(event),
         watchAbort.signal,
         acceptFor(this.options.kind, "watch"),
       );
     } catch (err) {
       const lived = Date.now() - started;
-      this.lastWatchWorked = watchdog.events > 0 || lived >= this.tuning.minHealthyWatchMs;
+      // A WatchList stream that delivered the initial state worked, whatever broke it afterwards.
+      this.lastWatchWorked =
+        settled && (streaming || watchdog.events > 0 || lived >= this.tuning.minHealthyWatchMs);
       if (watchdog.deadReason) throw new StallError(`watch stalled: ${watchdog.deadReason}`);
       if (watchdog.stalled) {
         throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
@@ -485,7 +468,7 @@ export class Reflector {
     const delivered = watchdog.events;
     const lived = Date.now() - started;
     this.log.debug({ events: delivered, livedMs: lived }, "watch ended; resuming");
-    return delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
+    return streaming || delivered > 0 || lived >= this.tuning.minHealthyWatchMs;
   }
 
   /**

@@ -154,3 +154,42 @@ describe("RestClient.watch", () => {
     expect(seen).toEqual(events);
   });
 });
+
+describe("RestClient connections", () => {
+  /** A TLS server that answers a list, then a watch of one event, counting the connections it accepts. */
+  async function countingServer() {
+    let connections = 0;
+    const srv = https.createServer(servingTLS(), (req, res) => {
+      req.resume();
+      res.writeHead(200, { "Content-Type": "application/json" });
+      if (req.url?.includes("watch=true")) {
+        res.end(`${JSON.stringify({ type: "ADDED", object: { metadata: { name: "a" } } })}\n`);
+      } else {
+        res.end(JSON.stringify({ kind: "ConfigMapList", metadata: { resourceVersion: "1" }, items: [] }));
+      }
+    });
+    srv.on("secureConnection", () => connections++);
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    closers.push(() => srv.close());
+    const rest = new RestClient(kubeConfig(`https://127.0.0.1:${(srv.address() as net.AddressInfo).port}`));
+    closers.push(() => rest.close());
+    return { rest, connections: () => connections };
+  }
+
+  it("sends an informer's list on the watch connections, so its watch reuses the list's connection", async () => {
+    const { rest, connections } = await countingServer();
+    const list = { method: "GET" as const, path: "/api/v1/configmaps", onWatchConnections: true };
+    for (let relist = 0; relist < 3; relist++) {
+      await rest.request(list);
+      await rest.watch("/api/v1/configmaps?watch=true", () => {});
+    }
+    expect(connections()).toBe(1);
+  });
+
+  it("keeps other requests off the watch connections, so a burst of writes never holds up a watch", async () => {
+    const { rest, connections } = await countingServer();
+    await rest.request({ method: "GET", path: "/api/v1/configmaps" });
+    await rest.watch("/api/v1/configmaps?watch=true", () => {});
+    expect(connections()).toBe(2);
+  });
+});

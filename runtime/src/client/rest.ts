@@ -42,6 +42,12 @@ export interface RestRequest {
    * a slow TLS handshake) must not go out after the lease has passed to another replica.
    */
   beforeSend?: () => void;
+  /**
+   * Send it over the watch connections instead of the request pool: an informer's list, so that the
+   * watch it starts next reuses the list's connection instead of opening (and handshaking) another.
+   * client-go gets the same from its one shared transport (and one HTTP/2 connection).
+   */
+  onWatchConnections?: boolean;
 }
 
 /** One decoded line of a watch stream. */
@@ -291,7 +297,7 @@ export class RestClient {
     }
     const url = new URL(req.path, this.server);
     const isHttps = url.protocol === "https:";
-    const agent = this.agentFor(opts, isHttps, streaming);
+    const agent = this.agentFor(opts, isHttps, streaming || req.onWatchConnections === true);
     const method = req.method;
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const request = (isHttps ? https : http).request(url, {

@@ -16,6 +16,8 @@ export interface FaultProxy {
   kubeConfigFor(kubeConfig: AnyKubeConfig): KubeConfig;
   /** Connections currently open through the proxy. */
   readonly open: number;
+  /** Connections accepted since the proxy started. */
+  readonly accepted: number;
   /** Adds this much delay to every chunk in both directions (0 to stop). */
   setLatency(ms: number): void;
   /** Resets (RST) every open connection now. */
@@ -42,6 +44,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const upstreamHost = url.hostname;
   const upstreamPort = Number(url.port);
   const pairs = new Set<Pair>();
+  let accepted = 0;
   let latencyMs = 0;
   let blackholed = false;
   let resetTimer: NodeJS.Timeout | undefined;
@@ -64,6 +67,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
 
   const server: Server = createServer((client) => {
+    accepted++;
     const upstream = tcpConnect({ host: upstreamHost, port: upstreamPort });
     const pair: Pair = { client, upstream, frozen: blackholed };
     pairs.add(pair);
@@ -116,6 +120,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     get open() {
       return pairs.size;
+    },
+    get accepted() {
+      return accepted;
     },
     setLatency(ms: number) {
       latencyMs = ms;
