@@ -140,15 +140,14 @@ describe("connections", () => {
     stops.push(ac);
     void cache.start(ac.signal);
     try {
-      await cache.getInformer(ConfigMap);
+      const configMaps = await cache.getInformer(ConfigMap);
       await cache.getInformer(Pod);
       await cache.waitForCacheSync();
       const reflectors = [ConfigMap, Pod].map((k) => cache.peekInformer(k)!.reflectors[0]!);
       await until("both watches to run", () => reflectors.every((r) => r.stats.watches > 0));
       // The watches are open: a change reaches the cache through them.
-      const informer = await cache.getInformer(ConfigMap);
       let seen = false;
-      informer.addEventHandler((e) => {
+      configMaps.addEventHandler((e) => {
         if (e.object.metadata?.name === "after-sync") seen = true;
       });
       await direct.create(ConfigMap, { metadata: { name: "after-sync", namespace: ns } });

@@ -419,19 +419,18 @@ export class Reflector {
     });
     let started = Date.now();
     this.stats.watches++;
-    // The initial state, while it streams: the watchdogs start once it has settled (a liveness check
-    // before then would verify from a resourceVersion this watch has not reached).
-    const initial = streaming ? { items: [] as KubernetesObject[], seq: ++listsBegun } : undefined;
-    let settled = !streaming;
-    const onInitialEvent = (event: WatchEvent) => {
+    // The initial state while it streams; undefined once settled (or from the start of a plain watch).
+    // The watchdogs start once it has settled: a liveness check before then would verify from a
+    // resourceVersion this watch has not reached.
+    let initial = streaming ? { items: [] as KubernetesObject[], seq: ++listsBegun } : undefined;
+    const onInitialEvent = (event: WatchEvent, state: { items: KubernetesObject[]; seq: number }) => {
       const obj = event.object as KubernetesObject;
-      if (event.type === "ADDED") initial!.items.push(sink.prepare ? sink.prepare(obj) : obj);
+      if (event.type === "ADDED") state.items.push(sink.prepare ? sink.prepare(obj) : obj);
       else if (event.type === "BOOKMARK") {
         if (obj.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] !== "true") return;
         this.stats.streamedLists++;
-        this.settle(initial!.items, obj.metadata?.resourceVersion ?? "", initial!.seq);
-        initial!.items = [];
-        settled = true;
+        this.settle(state.items, obj.metadata?.resourceVersion ?? "", state.seq);
+        initial = undefined;
         started = Date.now();
         onInitialState!();
         watchdog.start();
@@ -441,12 +440,12 @@ export class Reflector {
         throw new Error(`unexpected ${event.type} event before the end of a WatchList's initial events`);
       }
     };
-    if (settled) watchdog.start();
+    if (!initial) watchdog.start();
     try {
       await rest.watch(
         path,
         (event: WatchEvent) =>
-          settled ? watchdog.onEvent(() => this.handleEvent(event, sink)) : onInitialEvent(event),
+          initial ? onInitialEvent(event, initial) : watchdog.onEvent(() => this.handleEvent(event, sink)),
         watchAbort.signal,
         acceptFor(this.options.kind, "watch"),
       );
@@ -454,7 +453,7 @@ export class Reflector {
       const lived = Date.now() - started;
       // A WatchList stream that delivered the initial state worked, whatever broke it afterwards.
       this.lastWatchWorked =
-        settled && (streaming || watchdog.events > 0 || lived >= this.tuning.minHealthyWatchMs);
+        !initial && (streaming || watchdog.events > 0 || lived >= this.tuning.minHealthyWatchMs);
       if (watchdog.deadReason) throw new StallError(`watch stalled: ${watchdog.deadReason}`);
       if (watchdog.stalled) {
         throw new StallError(`no event or bookmark for ${stallAfterMs} ms; the connection is presumed dead`);
