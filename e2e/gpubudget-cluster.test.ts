@@ -776,4 +776,91 @@ describe("GPUBudget with Dynamic Resource Allocation", () => {
     expect(second?.spec.nodeName).toBeUndefined();
     await expectStatus(ns, "cap", { allocated: 4, claimCount: 2, ready: "True" });
   });
+
+  // KEP-5004 (DRAExtendedResource, on by default since 1.36): no node advertises example.com/gpu, a
+  // DeviceClass maps it to the simulated driver's devices, so the scheduler makes the pod a claim.
+  it("counts a pod's DRA-backed extended resource once, and a claim forged as the pod's in full", async () => {
+    const ns = await namespace("dra-extended");
+    const extendedClass = "extended.gpu.example.com";
+    await apply({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "DeviceClass",
+      metadata: { name: extendedClass },
+      spec: {
+        selectors: [{ cel: { expression: `device.driver == "${DRIVER}"` } }],
+        extendedResourceName: "example.com/gpu",
+      },
+    });
+    await kubectl(
+      ["apply", "-f", "-"],
+      budgetManifest(ns, "cap", 4, {
+        enforcement: "Deny",
+        resources: [{ name: "example.com/gpu" }],
+        deviceClasses: [{ name: extendedClass }],
+      }),
+    );
+    await expectEnforcing(kubectl, ns, "cap");
+    await apply({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "extended", namespace: ns },
+      spec: {
+        terminationGracePeriodSeconds: 5,
+        containers: [
+          {
+            name: "main",
+            image: "registry.k8s.io/pause:3.10",
+            resources: { limits: { "example.com/gpu": "2" } },
+          },
+        ],
+      },
+    });
+    type ClaimView = {
+      metadata: { name: string; annotations?: Record<string, string> };
+      status?: { allocation?: unknown };
+    };
+    let generated = "";
+    let podUID = "";
+    await eventually(async () => {
+      const pod = JSON.parse((await kubectl(["get", "pod", "extended", "-n", ns, "-o", "json"])).stdout) as {
+        metadata: { uid: string };
+        status: { phase?: string; extendedResourceClaimStatus?: { resourceClaimName: string } };
+      };
+      expect(pod.status.phase).toBe("Running");
+      generated = pod.status.extendedResourceClaimStatus?.resourceClaimName ?? "";
+      expect(generated).not.toBe("");
+      podUID = pod.metadata.uid;
+    }, 30_000);
+    const claims = JSON.parse((await kubectl(["get", "resourceclaims", "-n", ns, "-o", "json"])).stdout) as {
+      items: ClaimView[];
+    };
+    const made = claims.items.find((c) => c.metadata.name === generated);
+    expect(made?.metadata.annotations?.["resource.kubernetes.io/extended-resource-claim"]).toBe("true");
+    expect(made?.status?.allocation).toBeDefined();
+    // The pod's 2 example.com/gpu and its claim's 2 devices are the same GPUs: 2 in use, not 4.
+    await expectStatus(ns, "cap", { allocated: 2, podCount: 1, claimCount: undefined, ready: "True" });
+
+    // A claim that says it was made for the same pod, but that the pod does not name, counts in full:
+    // asking for 3 more would make 5/4, and is refused; 2 more fit, and are counted.
+    const forged = (name: string, count: number) => ({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: {
+        name,
+        namespace: ns,
+        annotations: { "resource.kubernetes.io/extended-resource-claim": "true" },
+        ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "extended", uid: podUID, controller: true }],
+      },
+      spec: { devices: { requests: [{ name: "gpu", exactly: { deviceClassName: extendedClass, count } }] } },
+    });
+    const refused = await cp.kubectl(["apply", "-f", "-"], {
+      input: JSON.stringify(forged("forged-three", 3)),
+      reject: false,
+    });
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.all).toContain(`resourceclaim denied: GPUBudget ${ns}/cap allows 4 GPUs`);
+    expect(refused.all).toContain("this claim asks for 3 (5/4)");
+    await apply(forged("forged-two", 2));
+    await expectStatus(ns, "cap", { allocated: 4, podCount: 1, claimCount: 1, ready: "True" });
+  });
 });

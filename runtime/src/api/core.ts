@@ -304,6 +304,13 @@ export interface PodStatus {
   initContainerStatuses?: ContainerStatus[];
   containerStatuses?: ContainerStatus[];
   qosClass?: "Guaranteed" | "Burstable" | "BestEffort";
+  /** The ResourceClaims made from the pod's ResourceClaimTemplates (Dynamic Resource Allocation). */
+  resourceClaimStatuses?: { name: string; resourceClaimName?: string }[];
+  /** The claim the scheduler made for the pod's DRA-backed extended resources (KEP-5004). */
+  extendedResourceClaimStatus?: {
+    resourceClaimName: string;
+    requestMappings: { containerName: string; resourceName: string; requestName: string }[];
+  };
 }
 
 export interface Pod extends KubernetesObject {

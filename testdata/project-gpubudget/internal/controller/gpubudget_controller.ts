@@ -54,7 +54,13 @@ import {
   recentUsageAt,
   withoutCohort,
 } from "../cohort/cohort.js";
-import { budgetClaimUsage, describeBudget, type ResourceClaim, ResourceClaimKind } from "../gpu/claims.js";
+import {
+  budgetClaimUsage,
+  describeBudget,
+  extendedResourceClaimOwner,
+  type ResourceClaim,
+  ResourceClaimKind,
+} from "../gpu/claims.js";
 import {
   budgetResources,
   budgetUsage,
@@ -193,8 +199,9 @@ export class GPUBudgetReconciler implements Reconciler {
     );
     // Claims count once each, in their own namespace, while they exist (ResourceQuota's rule, claims.ts).
     const claims = await client.list(ResourceClaimKind, { namespace, unsafeDisableDeepCopy: true });
-    const claimUsage = budgetClaimUsage(claims, {
+    const claimUsage = budgetClaimUsage(claims, pods, {
       deviceClasses: budget.spec.deviceClasses ?? [],
+      resources,
       selector: budget.spec.selector,
     });
     usage.allocatedMilli += claimUsage.allocatedMilli;
@@ -726,7 +733,7 @@ export async function setupGPUBudgetController(
         predicates: [or(generationChangedPredicate(), countedStatusChanged)],
       },
     )
-    // A claim's spec is immutable: only its creation, labels and deletion change what it counts.
+    // A claim's spec is immutable: only its creation, labels, owner pod and deletion change what it counts.
     .watches(
       ResourceClaimKind,
       enqueueRequestsFromMapFunc((c: ResourceClaim) => budgetsInNamespace(client, c.metadata?.namespace)),
@@ -853,6 +860,7 @@ export const podCountMayChange: Predicate<Pod> = {
       JSON.stringify([
         p.status?.phase,
         p.status?.startTime, // spec.gpuHours meters from it
+        p.status?.extendedResourceClaimStatus?.resourceClaimName, // which claim is the pod's own (gpu/claims.ts)
         p.metadata?.labels,
         p.metadata?.deletionTimestamp,
         p.metadata?.deletionGracePeriodSeconds,
@@ -864,11 +872,16 @@ export const podCountMayChange: Predicate<Pod> = {
   },
 };
 
-/** Drops claim updates that cannot change any budget (allocation, reservedFor, devices status): only labels. */
+/**
+ * Drops claim updates that cannot change any budget (allocation, reservedFor, devices status): only
+ * labels, and the pod it says it was made for (gpu/claims.ts).
+ */
 export const claimCountMayChange: Predicate<ResourceClaim> = {
   update({ objectOld: a, objectNew: b }) {
     if (!a || !b) return true;
-    return JSON.stringify(a.metadata?.labels ?? {}) !== JSON.stringify(b.metadata?.labels ?? {});
+    const counted = (c: ResourceClaim) =>
+      JSON.stringify([c.metadata?.labels ?? {}, extendedResourceClaimOwner(c)?.uid]);
+    return counted(a) !== counted(b);
   },
 };
 

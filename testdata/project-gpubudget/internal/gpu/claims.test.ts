@@ -14,15 +14,19 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
+import type { Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
 import {
   ALLOCATION_RESULTS_MAX_SIZE,
   budgetClaimUsage,
+  claimCountedMilli,
   claimDevices,
   claimMilliGPUs,
+  claimOwners,
   type DeviceRequest,
   describeBudget,
   EXTENDED_RESOURCE_CLAIM_ANNOTATION,
+  extendedResourceClaimPod,
   type ResourceClaim,
 } from "./claims.js";
 
@@ -100,21 +104,98 @@ describe("claimDevices (ResourceQuota's <class>.deviceclass.resource.k8s.io/devi
   ])("%s", (_, requests, want) => {
     expect(Object.fromEntries(claimDevices(claim(requests)))).toEqual(want);
   });
+});
 
-  it("does not count a claim made for a pod's DRA extended resource (the pod's resources are counted)", () => {
-    const requests = [{ name: "container-0-request-0", exactly: { deviceClassName: GPU, count: 2 } }];
-    const annotations = { [EXTENDED_RESOURCE_CLAIM_ANNOTATION]: "true" };
-    const owner = { apiVersion: "v1", kind: "Pod", name: "p", uid: "u", controller: true };
-    const extended = claim(requests, { annotations, ownerReferences: [owner] });
-    expect(claimDevices(extended).size).toBe(0);
-    expect(claimMilliGPUs(extended, [{ name: GPU }])).toBe(0);
-    // The annotation alone, which any tenant can set, is not enough.
-    expect(claimMilliGPUs(claim(requests, { annotations }), [{ name: GPU }])).toBe(2000);
+// KEP-5004: the scheduler makes a claim for a pod's extended resources (here nvidia.com/gpu backed by the
+// DeviceClass GPU), annotated and controlled by the pod, and then names it in the pod's status.
+describe("a claim made for a pod's DRA extended resources", () => {
+  const requests = [{ name: "container-0-request-0", exactly: { deviceClassName: GPU, count: 2 } }];
+  const annotations = { [EXTENDED_RESOURCE_CLAIM_ANNOTATION]: "true" };
+  const ownerRef = { apiVersion: "v1", kind: "Pod", name: "p", uid: "pod-uid", controller: true };
+  const extended = (name: string, created = "2026-01-01T00:00:00Z", ownerReferences = [ownerRef]) =>
+    claim(requests, { name, uid: `${name}-uid`, creationTimestamp: created, annotations, ownerReferences });
+  const gpuPod = (gpus: number, status: Pod["status"] = { phase: "Pending" }): Pod => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "p", namespace: "ns", uid: "pod-uid" },
+    spec: {
+      containers: [{ name: "main", image: "x", resources: { limits: { "nvidia.com/gpu": String(gpus) } } }],
+    },
+    status,
+  });
+  const both = { deviceClasses: [{ name: GPU }], resources: [{ name: "nvidia.com/gpu" }] };
+  const named = (claimName: string) => ({
+    phase: "Running" as const,
+    extendedResourceClaimStatus: { resourceClaimName: claimName, requestMappings: [] },
+  });
+
+  it("is verified as kube-apiserver's quota evaluator verifies it, from the pod it names", () => {
+    const c = extended("p-gpu");
+    const pod = gpuPod(2);
+    expect(extendedResourceClaimPod(c, claimOwners([pod], [c]))).toBe(pod); // status not written yet, only claim
+    const p2 = gpuPod(2, named("p-gpu"));
+    expect(extendedResourceClaimPod(c, claimOwners([p2], [c]))).toBe(p2);
+    // Not verified: the pod names another claim, is gone, has another uid or name, or the ref is no controller.
+    expect(extendedResourceClaimPod(c, claimOwners([gpuPod(2, named("other"))], [c]))).toBeUndefined();
+    expect(extendedResourceClaimPod(c, claimOwners([], [c]))).toBeUndefined();
     expect(
-      claimMilliGPUs(claim(requests, { annotations, ownerReferences: [{ ...owner, controller: false }] }), [
-        { name: GPU },
-      ]),
-    ).toBe(2000);
+      extendedResourceClaimPod(
+        extended("x", undefined, [{ ...ownerRef, uid: "else" }]),
+        claimOwners([pod], []),
+      ),
+    ).toBeUndefined();
+    expect(
+      extendedResourceClaimPod(
+        extended("x", undefined, [{ ...ownerRef, name: "q" }]),
+        claimOwners([pod], []),
+      ),
+    ).toBeUndefined();
+    expect(
+      extendedResourceClaimPod(
+        extended("x", undefined, [{ ...ownerRef, controller: false }]),
+        claimOwners([pod], []),
+      ),
+    ).toBeUndefined();
+    expect(
+      extendedResourceClaimPod(claim(requests, { ownerReferences: [ownerRef] }), claimOwners([pod], [])),
+    ).toBeUndefined();
+    // With no status yet, only the pod's earliest claim (then the lowest name) is its own.
+    const early = extended("b", "2026-01-01T00:00:00Z");
+    const late = extended("a", "2026-01-01T00:00:05Z");
+    const twin = extended("c", "2026-01-01T00:00:00Z");
+    const owners = claimOwners([pod], [early, late, twin]);
+    expect(extendedResourceClaimPod(early, owners)).toBe(pod);
+    expect(extendedResourceClaimPod(late, owners)).toBeUndefined();
+    expect(extendedResourceClaimPod(twin, owners)).toBeUndefined();
+  });
+
+  it("adds only what its devices exceed the pod's own count under the budget, so nothing counts twice", () => {
+    const c = extended("p-gpu");
+    const pod = gpuPod(2, named("p-gpu"));
+    expect(claimCountedMilli(c, both, pod)).toBe(0); // the pod's 2 nvidia.com/gpu are these 2 devices
+    expect(claimCountedMilli(c, { ...both, resources: [] }, pod)).toBe(2000); // a budget of the class alone
+    expect(claimCountedMilli(c, { ...both, deviceClasses: [] }, pod)).toBe(0);
+    expect(claimCountedMilli(c, both, gpuPod(1, named("p-gpu")))).toBe(1000);
+    expect(claimCountedMilli(c, both, gpuPod(2, { phase: "Succeeded" }))).toBe(2000);
+    // Unverified, it counts in full: annotating a claim and naming a pod hides nothing.
+    expect(claimCountedMilli(c, both, undefined)).toBe(2000);
+    const pods = [gpuPod(2, named("p-gpu"))];
+    expect(budgetClaimUsage([c], pods, both)).toEqual({
+      allocatedMilli: 0,
+      claimCount: 0,
+      uncountedClaims: 0,
+    });
+    expect(budgetClaimUsage([c], [], both)).toEqual({
+      allocatedMilli: 2000,
+      claimCount: 1,
+      uncountedClaims: 0,
+    });
+    const forged = extended("p-gpu-2", "2026-01-01T00:00:09Z");
+    expect(budgetClaimUsage([c, forged], [gpuPod(2)], both)).toEqual({
+      allocatedMilli: 2000,
+      claimCount: 1,
+      uncountedClaims: 0,
+    });
   });
 });
 
@@ -147,19 +228,18 @@ describe("budgetClaimUsage", () => {
         labels: { team: "ml" },
       }),
     ];
-    expect(
-      budgetClaimUsage(claims, { deviceClasses: [{ name: GPU }], selector: { matchLabels: { team: "ml" } } }),
-    ).toEqual({
+    const rule = { deviceClasses: [{ name: GPU }], resources: [] };
+    expect(budgetClaimUsage(claims, [], { ...rule, selector: { matchLabels: { team: "ml" } } })).toEqual({
       allocatedMilli: 2000,
       claimCount: 1,
       uncountedClaims: 1,
     });
-    expect(budgetClaimUsage(claims, { deviceClasses: [{ name: GPU }] })).toEqual({
+    expect(budgetClaimUsage(claims, [], rule)).toEqual({
       allocatedMilli: 7000,
       claimCount: 2,
       uncountedClaims: 1,
     });
-    expect(budgetClaimUsage(claims, { deviceClasses: [] })).toEqual({
+    expect(budgetClaimUsage(claims, [], { ...rule, deviceClasses: [] })).toEqual({
       allocatedMilli: 0,
       claimCount: 0,
       uncountedClaims: 3,

@@ -14,12 +14,21 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import { defineKind, type KubernetesObject, type LabelSelector, type ObjectMeta } from "@kbts/runtime";
+import {
+  defineKind,
+  type KubernetesObject,
+  type LabelSelector,
+  type ObjectMeta,
+  type OwnerReference,
+  type Pod,
+} from "@kbts/runtime";
 import {
   type BudgetResource,
   budgetResources,
+  countsUntil,
   describeResources,
   formatGPUs,
+  podMilliGPUs,
   quantityMilli,
   selectorMatches,
 } from "./podgpus.js";
@@ -33,10 +42,12 @@ import {
  * - per request, allocationMode ExactCount counts `count` devices (1 when unset), All counts the most
  *   one claim can be allocated (AllocationResultsMaxSize), an unknown mode counts nothing;
  * - a request with firstAvailable counts, per DeviceClass, its largest alternative;
- * - a claim the scheduler made for a pod's extended resource (DRA extended resources, KEP-5004: marked
- *   with the extended-resource-claim annotation and controlled by the pod) is not counted: the pod's own
- *   resources already are. The annotation alone is not enough, or any tenant could set it; ResourceQuota
- *   goes further and reads the owner pod, which a tenant could still name here (a known limit).
+ * - a claim the scheduler made for a pod's extended resource (DRA extended resources, KEP-5004) adds only
+ *   what its devices exceed the pod's own count under the budget, so a budget counting both
+ *   `nvidia.com/gpu` and the DeviceClass behind it counts those GPUs once, and one counting only the
+ *   DeviceClass still counts them. Such a claim is trusted only as kube-apiserver's claim evaluator trusts
+ *   it (extendedResourceClaimPod): the annotation and owner reference alone, which any tenant can write,
+ *   leave the claim counted in full.
  */
 
 /** The most devices one claim can be allocated (resource.k8s.io AllocationResultsMaxSize). */
@@ -98,7 +109,6 @@ export function claimDevices(claim: ResourceClaim): Map<string, number> {
   const devices = new Map<string, number>();
   const add = (deviceClass: string, n: number) =>
     devices.set(deviceClass, (devices.get(deviceClass) ?? 0) + n);
-  if (isExtendedResourceClaim(claim)) return devices;
   for (const request of claim.spec?.devices?.requests ?? []) {
     if (request.firstAvailable && request.firstAvailable.length > 0) {
       // The worst case per class: whichever alternative the scheduler picks fits under it.
@@ -115,12 +125,57 @@ export function claimDevices(claim: ResourceClaim): Map<string, number> {
   return devices;
 }
 
-/** Whether the scheduler made this claim for a pod's DRA extended resources: annotated and controlled by a Pod. */
-export function isExtendedResourceClaim(claim: ResourceClaim): boolean {
-  if (claim.metadata?.annotations?.[EXTENDED_RESOURCE_CLAIM_ANNOTATION] !== "true") return false;
-  return (claim.metadata?.ownerReferences ?? []).some(
-    (o) => o.apiVersion === "v1" && o.kind === "Pod" && o.controller === true,
-  );
+/** The Pod a claim names as made for its DRA extended resources: annotated, and controlled by that Pod. */
+export function extendedResourceClaimOwner(claim: ResourceClaim): OwnerReference | undefined {
+  if (claim.metadata?.annotations?.[EXTENDED_RESOURCE_CLAIM_ANNOTATION] !== "true") return undefined;
+  const owner = (claim.metadata?.ownerReferences ?? []).find((o) => o.controller === true);
+  return owner?.apiVersion === "v1" && owner.kind === "Pod" ? owner : undefined;
+}
+
+/** What extendedResourceClaimPod reads of one namespace: its pods by uid, and the claims each pod controls. */
+export interface ClaimOwners {
+  pod(uid: string): Pod | undefined;
+  /** The extended-resource claims (extendedResourceClaimOwner) controlled by the pod `uid`. */
+  claimsOf(podUID: string): Iterable<ResourceClaim>;
+}
+
+/** ClaimOwners over one namespace's pods and claims, as listed. */
+export function claimOwners(pods: Iterable<Pod>, claims: Iterable<ResourceClaim>): ClaimOwners {
+  const byUID = new Map<string, Pod>();
+  for (const pod of pods) byUID.set(pod.metadata?.uid ?? "", pod);
+  const owned = new Map<string, ResourceClaim[]>();
+  for (const claim of claims) {
+    const owner = extendedResourceClaimOwner(claim);
+    if (!owner) continue;
+    const list = owned.get(owner.uid) ?? [];
+    list.push(claim);
+    owned.set(owner.uid, list);
+  }
+  return { pod: (uid) => byUID.get(uid), claimsOf: (uid) => owned.get(uid) ?? [] };
+}
+
+/**
+ * The pod a KEP-5004 claim was made for, checked as kube-apiserver's claim quota evaluator checks it
+ * (getVerifiedPodUsage): the pod the claim names exists with that uid, and its status names this claim
+ * as its extended-resource claim, or names none yet (the scheduler writes it after creating the claim)
+ * while this is the pod's earliest such claim (by creation time, then name). Undefined otherwise, and the
+ * claim counts in full: a tenant cannot hide a claim behind a pod by annotating it.
+ */
+export function extendedResourceClaimPod(claim: ResourceClaim, owners: ClaimOwners): Pod | undefined {
+  const ref = extendedResourceClaimOwner(claim);
+  if (!ref) return undefined;
+  const pod = owners.pod(ref.uid);
+  if (!pod || pod.metadata?.name !== ref.name) return undefined;
+  const named = pod.status?.extendedResourceClaimStatus?.resourceClaimName;
+  if (named !== undefined) return named === claim.metadata?.name ? pod : undefined;
+  const created = Date.parse(String(claim.metadata?.creationTimestamp ?? ""));
+  const name = claim.metadata?.name ?? "";
+  for (const other of owners.claimsOf(ref.uid)) {
+    if (other.metadata?.uid === claim.metadata?.uid) continue;
+    const at = Date.parse(String(other.metadata?.creationTimestamp ?? ""));
+    if (at < created || (at === created && (other.metadata?.name ?? "") < name)) return undefined;
+  }
+  return pod;
 }
 
 /** The GPUs (in thousandths) a claim holds under a budget's device classes: each class's devices times its weight. */
@@ -135,8 +190,30 @@ export function claimMilliGPUs(claim: ResourceClaim, deviceClasses: readonly Bud
   return milli;
 }
 
-/** Whether a claim asks for devices, none of them of a class the budget counts. */
+/** How a budget counts claims: its DeviceClasses, its selector, and the resources it counts of pods. */
+export interface ClaimRule {
+  deviceClasses: readonly BudgetDeviceClass[];
+  resources: readonly BudgetResource[];
+  selector?: LabelSelector;
+}
+
+/**
+ * The GPUs (in thousandths) a claim adds under a budget: claimMilliGPUs of a selected claim, less what
+ * its verified owner pod (extendedResourceClaimPod) already counts under the same budget, as
+ * ResourceQuota subtracts the pod's usage from a generated claim's.
+ */
+export function claimCountedMilli(claim: ResourceClaim, rule: ClaimRule, owner: Pod | undefined): number {
+  if (rule.deviceClasses.length === 0 || !selectorMatches(rule.selector, claim.metadata?.labels)) return 0;
+  const milli = claimMilliGPUs(claim, rule.deviceClasses);
+  if (milli <= 0 || !owner) return milli;
+  // By phase only, not by the deletion deadline: the tracker and the recount must agree at any moment.
+  const podCounts = countsUntil(owner) > 0 && selectorMatches(rule.selector, owner.metadata?.labels);
+  return podCounts ? Math.max(0, milli - podMilliGPUs(owner, rule.resources)) : milli;
+}
+
+/** Whether a claim asks for devices, none of them of a class the budget counts (a pod's generated claim aside). */
 export function isUncountedClaim(claim: ResourceClaim, deviceClasses: readonly BudgetDeviceClass[]): boolean {
+  if (extendedResourceClaimOwner(claim)) return false;
   const devices = claimDevices(claim);
   let asks = false;
   for (const [deviceClass, n] of devices) {
@@ -156,15 +233,17 @@ export interface ClaimUsage {
   uncountedClaims: number;
 }
 
-/** Sums what the claims of one namespace that a budget selects hold. */
+/** Sums what the claims of one namespace that a budget selects hold; `pods` are the namespace's. */
 export function budgetClaimUsage(
   claims: readonly ResourceClaim[],
-  rule: { deviceClasses: readonly BudgetDeviceClass[]; selector?: LabelSelector },
+  pods: Iterable<Pod>,
+  rule: ClaimRule,
 ): ClaimUsage {
   const usage: ClaimUsage = { allocatedMilli: 0, claimCount: 0, uncountedClaims: 0 };
+  const owners = claimOwners(pods, claims);
   for (const claim of claims) {
     if (!selectorMatches(rule.selector, claim.metadata?.labels)) continue;
-    const milli = claimMilliGPUs(claim, rule.deviceClasses);
+    const milli = claimCountedMilli(claim, rule, extendedResourceClaimPod(claim, owners));
     if (milli > 0) {
       usage.allocatedMilli += milli;
       usage.claimCount += 1;

@@ -346,6 +346,10 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
         name: c.name,
         state: c.state?.terminated && { terminated: { finishedAt: c.state.terminated.finishedAt } },
       })),
+      // The claim the scheduler made for the pod's DRA extended resources (claims.ts, extendedResourceClaimPod).
+      extendedResourceClaimStatus: pod.status.extendedResourceClaimStatus && {
+        resourceClaimName: pod.status.extendedResourceClaimStatus.resourceClaimName,
+      },
     },
   } as unknown as T;
 }

@@ -16,7 +16,7 @@ limitations under the License.
 
 import type { Pod } from "@kbts/runtime";
 import { describe, expect, it } from "vitest";
-import { budgetClaimUsage, type ResourceClaim } from "./claims.js";
+import { budgetClaimUsage, EXTENDED_RESOURCE_CLAIM_ANNOTATION, type ResourceClaim } from "./claims.js";
 import { budgetUsage, DEFAULT_RESOURCE_NAME as GPU } from "./podgpus.js";
 import { UsageTracker } from "./usage.js";
 
@@ -118,7 +118,7 @@ describe("UsageTracker", () => {
     };
     const check = () =>
       expect(t.usage("ns", "ml")?.allocatedMilli).toBe(
-        budgetClaimUsage([...claims.values()], budget).allocatedMilli,
+        budgetClaimUsage([...claims.values()], [], budget).allocatedMilli,
       );
     upsert(claim("a", 4, "ml"));
     t.upsertBudget(budget); // a budget created after its claims counts them
@@ -138,5 +138,79 @@ describe("UsageTracker", () => {
       t.settle([{ podUID: "b", expiresAt: new Date(Date.now() + 1000).toISOString() }], undefined, Date.now())
         .kept,
     ).toHaveLength(1);
+  });
+
+  it("follows a pod's KEP-5004 claim as the pod changes: counted in full until the pod checks out, then not twice", () => {
+    const t = new UsageTracker();
+    const budget = {
+      namespace: "ns",
+      name: "ml",
+      resources: [{ name: GPU }],
+      deviceClasses: [{ name: "gpu.example.com" }],
+    };
+    t.upsertBudget(budget);
+    const pods = new Map<string, Pod>();
+    const claims = new Map<string, ResourceClaim>();
+    const upsertPod = (p: Pod) => {
+      pods.set(p.metadata?.uid ?? "", p);
+      t.upsertPod(p);
+    };
+    const upsertClaim = (c: ResourceClaim) => {
+      claims.set(c.metadata?.uid ?? "", c);
+      t.upsertClaim(c);
+    };
+    const recount = () => {
+      const p = [...pods.values()];
+      return (
+        budgetUsage(p, budget).allocatedMilli +
+        budgetClaimUsage([...claims.values()], p, budget).allocatedMilli
+      );
+    };
+    const expectUsage = (milli: number) => {
+      expect(t.usage("ns", "ml")?.allocatedMilli).toBe(milli);
+      expect(recount()).toBe(milli);
+    };
+    const generated = (name: string, created: string): ResourceClaim => ({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: {
+        name,
+        uid: name,
+        namespace: "ns",
+        creationTimestamp: created,
+        annotations: { [EXTENDED_RESOURCE_CLAIM_ANNOTATION]: "true" },
+        ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: "p", uid: "p", controller: true }],
+      },
+      spec: {
+        devices: { requests: [{ name: "r", exactly: { deviceClassName: "gpu.example.com", count: 2 } }] },
+      },
+    });
+
+    // The claim arrives before its pod is in this cache: nothing vouches for it, so it counts.
+    upsertClaim(generated("p-gpu", "2026-01-01T00:00:00Z"));
+    expectUsage(2000);
+    upsertPod(pod("p", 2, { phase: "Pending" })); // the pod's 2 GPUs are the claim's 2 devices
+    expectUsage(2000);
+    // A second claim naming the same pod, later: not the pod's, so it counts in full.
+    upsertClaim(generated("p-gpu-forged", "2026-01-01T00:00:09Z"));
+    expectUsage(4000);
+    // The scheduler names the first in the pod's status; the forged one still counts.
+    const named = pod("p", 2, { rv: "2" });
+    named.status = {
+      ...named.status,
+      extendedResourceClaimStatus: { resourceClaimName: "p-gpu", requestMappings: [] },
+    };
+    upsertPod(named);
+    expectUsage(4000);
+    claims.delete("p-gpu-forged");
+    t.deleteClaim(generated("p-gpu-forged", "2026-01-01T00:00:09Z"));
+    expectUsage(2000);
+    // The pod goes: its claim, until garbage-collected, counts on its own.
+    pods.delete("p");
+    t.deletePod(named);
+    expectUsage(2000);
+    claims.delete("p-gpu");
+    t.deleteClaim(generated("p-gpu", "2026-01-01T00:00:00Z"));
+    expectUsage(0);
   });
 });

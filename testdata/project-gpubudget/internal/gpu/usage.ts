@@ -21,7 +21,14 @@ import {
   type LabelSelector,
   type Pod,
 } from "@kbts/runtime";
-import { type BudgetDeviceClass, claimMilliGPUs, type ResourceClaim } from "./claims.js";
+import {
+  type BudgetDeviceClass,
+  type ClaimOwners,
+  claimCountedMilli,
+  extendedResourceClaimOwner,
+  extendedResourceClaimPod,
+  type ResourceClaim,
+} from "./claims.js";
 import { type BudgetResource, countsUntil, podMilliGPUs, selectorMatches } from "./podgpus.js";
 
 /** What the tracker needs of a budget: where it is and what it counts. */
@@ -50,6 +57,8 @@ interface BudgetState {
   podCount: number;
   /** Counted pods that are being deleted: they stop counting at `until` (ResourceQuota's rule). */
   terminating: Map<string, { until: number; milli: number }>;
+  /** claim uid -> what it adds now: a claim's count follows its owner pod (claims.ts), so it is kept to take back. */
+  claimMilli: Map<string, number>;
 }
 
 /** What the tracker needs of a reservation (see internal/webhook/v1/reservations.ts). */
@@ -70,6 +79,8 @@ interface NamespaceState {
   pods: Map<string, Pod>;
   /** uid -> ResourceClaim: each counts once, in its own namespace (claims.ts). */
   claims: Map<string, ResourceClaim>;
+  /** pod uid -> uids of the extended-resource claims it controls, whose count depends on the pod (claims.ts). */
+  claimsOfPod: Map<string, Set<string>>;
   budgets: Map<string, BudgetState>;
   /** The newest pod version seen here: a version at or below it has passed this replica's cache. */
   newestVersion?: string;
@@ -145,9 +156,10 @@ export class UsageTracker {
       allocatedMilli: 0,
       podCount: 0,
       terminating: new Map(),
+      claimMilli: new Map(),
     };
     for (const pod of ns.pods.values()) add(state, pod, 1);
-    for (const claim of ns.claims.values()) addClaim(state, claim, 1);
+    for (const uid of ns.claims.keys()) recountClaim(ns, state, uid);
     ns.budgets.set(name, state);
   }
 
@@ -164,6 +176,7 @@ export class UsageTracker {
       add(state, pod, 1);
     }
     ns.pods.set(uid, pod);
+    recountClaimsOf(ns, uid);
     this.versions.set(uid, pod.metadata?.resourceVersion ?? "");
     this.observe(ns, pod.metadata?.resourceVersion);
   }
@@ -175,6 +188,7 @@ export class UsageTracker {
     if (ns && old) {
       for (const state of ns.budgets.values()) add(state, old, -1);
       ns.pods.delete(uid);
+      recountClaimsOf(ns, uid);
     }
     this.versions.delete(uid);
     const now = Date.now();
@@ -191,22 +205,31 @@ export class UsageTracker {
   upsertClaim(claim: ResourceClaim): void {
     const uid = claim.metadata?.uid ?? "";
     const ns = this.namespace(claim.metadata?.namespace ?? "");
-    const old = ns.claims.get(uid);
-    for (const state of ns.budgets.values()) {
-      if (old) addClaim(state, old, -1);
-      addClaim(state, claim, 1);
-    }
+    const owner = extendedResourceClaimOwner(claim)?.uid;
     ns.claims.set(uid, claim);
+    if (owner === undefined) {
+      for (const state of ns.budgets.values()) recountClaim(ns, state, uid);
+    } else {
+      // Its siblings too: which claim of the pod is its earliest can change (extendedResourceClaimPod).
+      const siblings = ns.claimsOfPod.get(owner) ?? new Set<string>();
+      siblings.add(uid);
+      ns.claimsOfPod.set(owner, siblings);
+      recountClaimsOf(ns, owner);
+    }
     this.claimsSeen.set(uid, Date.now());
   }
 
   deleteClaim(claim: ResourceClaim): void {
     const uid = claim.metadata?.uid ?? "";
     const ns = this.namespaces.get(claim.metadata?.namespace ?? "");
-    const old = ns?.claims.get(uid);
-    if (ns && old) {
-      for (const state of ns.budgets.values()) addClaim(state, old, -1);
-      ns.claims.delete(uid);
+    if (ns?.claims.delete(uid)) {
+      for (const state of ns.budgets.values()) recountClaim(ns, state, uid);
+      const owner = extendedResourceClaimOwner(claim)?.uid;
+      const siblings = owner === undefined ? undefined : ns.claimsOfPod.get(owner);
+      if (owner !== undefined && siblings?.delete(uid)) {
+        if (siblings.size === 0) ns.claimsOfPod.delete(owner);
+        else recountClaimsOf(ns, owner);
+      }
     }
     const now = Date.now();
     this.claimsSeen.delete(uid); // re-inserted last, so the oldest stay first
@@ -216,6 +239,12 @@ export class UsageTracker {
       if (ns?.claims.has(key)) continue;
       this.claimsSeen.delete(key);
     }
+  }
+
+  /** The pod a claim about to be admitted was made for, by this replica's cache (claims.ts, extendedResourceClaimPod). */
+  extendedResourceClaimPod(claim: ResourceClaim): Pod | undefined {
+    const ns = this.namespaces.get(claim.metadata?.namespace ?? "");
+    return ns && extendedResourceClaimPod(claim, owners(ns));
   }
 
   /** A budget's usage at `now`; undefined until this replica's cache has seen the budget. */
@@ -304,7 +333,7 @@ export class UsageTracker {
   private namespace(name: string): NamespaceState {
     let ns = this.namespaces.get(name);
     if (!ns) {
-      ns = { pods: new Map(), claims: new Map(), budgets: new Map() };
+      ns = { pods: new Map(), claims: new Map(), claimsOfPod: new Map(), budgets: new Map() };
       this.namespaces.set(name, ns);
     }
     return ns;
@@ -325,9 +354,31 @@ function add(state: BudgetState, pod: Pod, sign: 1 | -1): void {
   else if (Number.isFinite(until)) state.terminating.set(uid, { until, milli });
 }
 
-/** Adds (sign 1) or removes (sign -1) what `claim` holds under a budget (claims.ts). */
-function addClaim(state: BudgetState, claim: ResourceClaim, sign: 1 | -1): void {
-  if (state.deviceClasses.length === 0) return;
-  if (!selectorMatches(state.selector, claim.metadata?.labels)) return;
-  state.allocatedMilli += sign * claimMilliGPUs(claim, state.deviceClasses);
+function owners(ns: NamespaceState): ClaimOwners {
+  return {
+    pod: (uid) => ns.pods.get(uid),
+    *claimsOf(podUID) {
+      for (const uid of ns.claimsOfPod.get(podUID) ?? []) {
+        const claim = ns.claims.get(uid);
+        if (claim) yield claim;
+      }
+    },
+  };
+}
+
+/** Brings what claim `uid` adds to a budget up to date: what it adds now (0 once gone), less what it added. */
+function recountClaim(ns: NamespaceState, state: BudgetState, uid: string): void {
+  const claim = ns.claims.get(uid);
+  const milli = claim ? claimCountedMilli(claim, state, extendedResourceClaimPod(claim, owners(ns))) : 0;
+  const before = state.claimMilli.get(uid) ?? 0;
+  state.allocatedMilli += milli - before;
+  if (milli !== 0) state.claimMilli.set(uid, milli);
+  else state.claimMilli.delete(uid);
+}
+
+/** Recounts the extended-resource claims of pod `podUID` under every budget: their count follows the pod. */
+function recountClaimsOf(ns: NamespaceState, podUID: string): void {
+  const claims = ns.claimsOfPod.get(podUID);
+  if (!claims) return;
+  for (const state of ns.budgets.values()) for (const uid of claims) recountClaim(ns, state, uid);
 }

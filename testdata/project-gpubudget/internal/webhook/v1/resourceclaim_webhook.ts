@@ -15,8 +15,8 @@ limitations under the License.
 */
 
 import type { AdmissionRequest, CustomValidator } from "@kbts/runtime";
-import { claimMilliGPUs, type ResourceClaim } from "../../gpu/claims.js";
-import { selectorMatches } from "../../gpu/podgpus.js";
+import { claimCountedMilli, type ResourceClaim } from "../../gpu/claims.js";
+import { budgetResources } from "../../gpu/podgpus.js";
 import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
 
 // A ResourceClaim is checked when it is created, directly or by the resourceclaim controller from a
@@ -39,6 +39,8 @@ export class ResourceClaimCustomValidator implements CustomValidator<ResourceCla
   async validateCreate(claim: ResourceClaim, req?: AdmissionRequest<ResourceClaim>): Promise<string[]> {
     const namespace = claim.metadata?.namespace;
     if (!namespace) return [];
+    // A claim the scheduler made for a pod's extended resources adds only what the pod does not count.
+    const owner = this.options.tracker.extendedResourceClaimPod(claim);
     return checkBudgets(this.options, {
       namespace,
       claim: {
@@ -48,9 +50,15 @@ export class ResourceClaimCustomValidator implements CustomValidator<ResourceCla
         dryRun: req?.dryRun === true,
       },
       milliGPUsFor: (budget) =>
-        selectorMatches(budget.spec.selector, claim.metadata?.labels)
-          ? claimMilliGPUs(claim, budget.spec.deviceClasses ?? [])
-          : 0,
+        claimCountedMilli(
+          claim,
+          {
+            deviceClasses: budget.spec.deviceClasses ?? [],
+            resources: budgetResources(budget.spec),
+            selector: budget.spec.selector,
+          },
+          owner,
+        ),
     });
   }
 
