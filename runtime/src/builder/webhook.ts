@@ -128,7 +128,7 @@ export function webhookManagedBy<T extends KubernetesObject>(
       if (shard && forwarding) {
         const https = server as Partial<HttpsWebhookServer>;
         shard.advertiseWebhook(() => defaultWebhookAddress(https.address?.()));
-        const post = httpsPeerPost(() => https.servingFiles?.(), shard.identity);
+        const post = httpsPeerPost(() => https.servingCertificate?.(), shard.identity);
         const options = { ...forwarding, logger };
         route = (path) => shardOwnerRouter(shard, path, post, options);
       }

@@ -6,7 +6,7 @@
  */
 import { shareConversions } from "../webhook/conversion.js";
 import { checkWebhookPath } from "../webhook/paths.js";
-import type { HttpsWebhookServer, ServingFiles } from "../webhook/server.js";
+import type { HttpsWebhookServer, ServedCertificate } from "../webhook/server.js";
 import type { HttpHandler } from "../webhook/types.js";
 
 export class DeferredWebhookServer implements HttpsWebhookServer {
@@ -44,8 +44,8 @@ export class DeferredWebhookServer implements HttpsWebhookServer {
     return [...this.handlers.keys()];
   }
 
-  servingFiles(): ServingFiles | undefined {
-    return this.server?.servingFiles?.();
+  servingCertificate(): ServedCertificate | undefined {
+    return this.server?.servingCertificate?.();
   }
 
   drain(): void {

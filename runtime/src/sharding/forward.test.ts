@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:https";
 import { type AddressInfo, createServer as netServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createServer as tlsServer } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../internal/testdata/eventually.js";
@@ -199,14 +196,12 @@ describe("the forwarding router", () => {
 });
 
 describe("forwarding over HTTPS between replicas sharing a serving certificate", () => {
-  const dirs: string[] = [];
   const servers: Server[] = [];
   afterEach(() => {
     for (const s of servers.splice(0)) {
       s.close();
       s.closeAllConnections();
     }
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
   interface Peer {
@@ -253,40 +248,36 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
     return { server, address: `127.0.0.1:${bound}`, port: bound, got, connections: () => connections };
   }
 
-  /** Our serving files (and ca.crt if given), as the webhook server reports them; write() replaces them. */
-  function servingFiles(ours: { cert: string; key: string; ca?: string }): {
-    files: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
+  /** Our serving certificate (and ca.crt if given), as the webhook server reports it; write() rotates it. */
+  function served(ours: { cert: string; key: string; ca?: string }): {
+    current: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
     write: (next: { cert: string; key: string; ca?: string }) => void;
   } {
-    const dir = mkdtempSync(join(tmpdir(), "kbts-forward-"));
-    dirs.push(dir);
+    let current!: ReturnType<Parameters<typeof httpsPeerPost>[0]>;
+    // As the server's CertWatcher gives it: a new object with new buffers for each pair read.
     const write = (next: { cert: string; key: string; ca?: string }) => {
-      writeFileSync(join(dir, "tls.crt"), next.cert);
-      writeFileSync(join(dir, "tls.key"), next.key);
-      if (next.ca) writeFileSync(join(dir, "ca.crt"), next.ca);
-      else rmSync(join(dir, "ca.crt"), { force: true });
+      current = {
+        cert: Buffer.from(next.cert),
+        key: Buffer.from(next.key),
+        ...(next.ca ? { ca: Buffer.from(next.ca) } : {}),
+        requiresClientCert: false,
+      };
     };
     write(ours);
-    const files = () => ({
-      certFile: join(dir, "tls.crt"),
-      keyFile: join(dir, "tls.key"),
-      caFile: join(dir, "ca.crt"),
-      requiresClientCert: false,
-    });
-    return { files, write };
+    return { current: () => current, write };
   }
 
-  /** A peer serving `pair`, recording what it received; our files hold `ours` (and ca.crt if given). */
+  /** A peer serving `pair`, recording what it received; we serve `ours` (and ca.crt if given). */
   async function peer(
     pair: { cert: string; key: string },
     ours: { cert: string; key: string; ca?: string },
   ): Promise<{
     address: string;
-    files: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
+    current: () => ReturnType<Parameters<typeof httpsPeerPost>[0]>;
     got: string[];
   }> {
     const { address, got } = await serve(pair);
-    return { address, files: servingFiles(ours).files, got };
+    return { address, current: served(ours).current, got };
   }
 
   // The Service's name, not the pod IP the peer is dialled at: what the shared certificate names.
@@ -295,21 +286,21 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   it("trusts a peer whose certificate ca.crt issued for our DNS name", async () => {
     const rotated = selfSignedServingCertificate(["webhook.system.svc"], "other-ca");
     const p = await peer(shared, { ...rotated, ca: shared.caCert });
-    const answer = await httpsPeerPost(p.files, "replica-a")(p.address, "/validate", body, 2_000);
+    const answer = await httpsPeerPost(p.current, "replica-a")(p.address, "/validate", body, 2_000);
     expect(answer.status).toBe(200);
     expect(p.got).toEqual(["/validate replica-a"]);
   });
 
   it("without ca.crt, trusts exactly our own certificate", async () => {
     const p = await peer(shared, shared);
-    const answer = await httpsPeerPost(p.files, "replica-a")(p.address, "/validate", body, 2_000);
+    const answer = await httpsPeerPost(p.current, "replica-a")(p.address, "/validate", body, 2_000);
     expect(answer.status).toBe(200);
   });
 
   it("without ca.crt, sends nothing to a peer with any other certificate", async () => {
     const stranger = selfSignedServingCertificate(["webhook.system.svc"], "shared-ca");
     const p = await peer(stranger, shared);
-    await expect(httpsPeerPost(p.files, "replica-a")(p.address, "/validate", body, 2_000)).rejects.toThrow(
+    await expect(httpsPeerPost(p.current, "replica-a")(p.address, "/validate", body, 2_000)).rejects.toThrow(
       /not this replica's serving certificate/,
     );
     expect(p.got).toEqual([]);
@@ -318,7 +309,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   it("with ca.crt, refuses a peer that CA did not issue", async () => {
     const stranger = selfSignedServingCertificate(["webhook.system.svc"], "stranger-ca");
     const p = await peer(stranger, { ...shared, ca: shared.caCert });
-    await expect(httpsPeerPost(p.files, "replica-a")(p.address, "/validate", body, 2_000)).rejects.toThrow(
+    await expect(httpsPeerPost(p.current, "replica-a")(p.address, "/validate", body, 2_000)).rejects.toThrow(
       "unable to verify the first certificate",
     );
     expect(p.got).toEqual([]);
@@ -326,7 +317,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
 
   it("carries many forwards to a peer over one kept connection", async () => {
     const p = await serve(shared);
-    const post = httpsPeerPost(servingFiles({ ...shared, ca: shared.caCert }).files, "replica-a");
+    const post = httpsPeerPost(served({ ...shared, ca: shared.caCert }).current, "replica-a");
     for (let i = 0; i < 20; i++) {
       expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
     }
@@ -336,7 +327,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
 
   it("opens a bounded number of connections to a peer however many forwards are in flight", async () => {
     const p = await serve(shared);
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     const answers = await Promise.all(
       Array.from({ length: 40 }, () => post(p.address, "/validate", body, 5_000)),
     );
@@ -346,7 +337,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
 
   it("forwards to a peer restarted on the same port as it did before", async () => {
     const first = await serve(shared);
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     const route = shardOwnerRouter(
       shard({ target: { member: "owner", webhook: first.address } }),
       "/h1",
@@ -364,7 +355,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   it("sends a review again on a new connection when a kept one was dropped as it was sent", async () => {
     // Each connection's second request is hung up on, as by a peer closing it idle as it arrives.
     const p = await serve(shared, 0, (n) => n === 2);
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
     expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
     expect(p.got).toEqual(["/validate replica-a", "/validate replica-a"]);
@@ -373,7 +364,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
 
   it("sends it again on a new connection, not on another kept one the peer dropped as well", async () => {
     const p = await serve(shared, 0, (n) => n === 2);
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     await Promise.all([1, 2, 3].map(() => post(p.address, "/validate", body, 2_000)));
     expect(p.connections()).toBe(3);
     expect((await post(p.address, "/validate", body, 2_000)).status).toBe(200);
@@ -383,7 +374,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
 
   it("does not send again a review whose connection was new", async () => {
     const p = await serve(shared, 0, () => true);
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     await expect(post(p.address, "/validate", body, 2_000)).rejects.toThrow("socket hang up");
     expect(p.connections()).toBe(1);
   });
@@ -391,12 +382,12 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   it.each([
     ["with ca.crt, a peer that only the new CA", true],
     ["without ca.crt, a peer with only the new certificate", false],
-  ])("after the serving files are replaced, trusts %s issued", async (_, withCA) => {
+  ])("after the serving certificate is rotated, trusts %s issued", async (_, withCA) => {
     const next = selfSignedServingCertificate(["webhook.system.svc"], "next-ca");
     const old = await serve(shared);
     const renewed = await serve(next);
-    const ours = servingFiles(withCA ? { ...shared, ca: shared.caCert } : shared);
-    const post = httpsPeerPost(ours.files, "replica-a");
+    const ours = served(withCA ? { ...shared, ca: shared.caCert } : shared);
+    const post = httpsPeerPost(ours.current, "replica-a");
     expect((await post(old.address, "/validate", body, 2_000)).status).toBe(200);
     await expect(post(renewed.address, "/validate", body, 2_000)).rejects.toThrow();
     ours.write(withCA ? { ...next, ca: next.caCert } : next);
@@ -413,7 +404,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
   it("without ca.crt, sends nothing to a stranger while it keeps a connection to a replica", async () => {
     const replica = await serve(shared);
     const stranger = await serve(selfSignedServingCertificate(["webhook.system.svc"], "shared-ca"));
-    const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+    const post = httpsPeerPost(served(shared).current, "replica-a");
     expect((await post(replica.address, "/validate", body, 2_000)).status).toBe(200);
     await expect(post(stranger.address, "/validate", body, 2_000)).rejects.toThrow(
       /not this replica's serving certificate/,
@@ -440,7 +431,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const post = httpsPeerPost(
-        servingFiles(withCA ? { ...shared, ca: shared.caCert } : shared).files,
+        served(withCA ? { ...shared, ca: shared.caCert } : shared).current,
         "replica-a",
       );
       const address = `127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -457,7 +448,7 @@ describe("forwarding over HTTPS between replicas sharing a serving certificate",
     const silent = netServer((socket) => socket.on("error", () => {}));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     try {
-      const post = httpsPeerPost(servingFiles(shared).files, "replica-a");
+      const post = httpsPeerPost(served(shared).current, "replica-a");
       const t0 = Date.now();
       await expect(
         post(`127.0.0.1:${(silent.address() as AddressInfo).port}`, "/validate", body, 300),

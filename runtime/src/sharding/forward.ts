@@ -11,7 +11,6 @@
  * x-kbts-forwarded-by and is never forwarded again, so views of the ring that differ cannot loop.
  */
 import { X509Certificate } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { Agent, request as httpsRequest, type RequestOptions } from "node:https";
 import { isIP } from "node:net";
@@ -27,7 +26,7 @@ import {
   type AdmissionRouter,
   deniedResponse,
 } from "../webhook/admission.js";
-import type { ServingFiles } from "../webhook/server.js";
+import type { ServedCertificate } from "../webhook/server.js";
 import { splitHostPort } from "./owner.js";
 import type { ShardTarget } from "./shard.js";
 
@@ -200,8 +199,8 @@ function checkAnswer(answer: PeerAnswer, uid: string): void {
 }
 
 /**
- * Whom a forwarding replica trusts, read from the webhook server's own files. The replicas mount one
- * serving Secret, whose certificate names the Service, not each pod's IP: the peer is checked
+ * Whom a forwarding replica trusts, from the certificate its own webhook server serves. The replicas
+ * mount one serving Secret, whose certificate names the Service, not each pod's IP: the peer is checked
  * against our certificate's first DNS name (sent as SNI) rather than the IP dialled. With ca.crt
  * (cert-manager, the cert rotator) any certificate that CA issued for that name is trusted, so a
  * rotation that reaches replicas at different moments does not break forwarding; without it, the
@@ -214,31 +213,21 @@ interface PeerTrust {
   clientCert: { cert: Buffer; key: Buffer } | undefined;
 }
 
-async function readTrust(files: ServingFiles): Promise<PeerTrust> {
-  const cert = await readFile(files.certFile);
-  const own = new X509Certificate(cert);
-  const ca = await readFile(files.caFile).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return undefined;
-    throw err;
-  });
+function trustOf(serving: ServedCertificate): PeerTrust {
+  const own = new X509Certificate(serving.cert);
   const dns = (own.subjectAltName ?? "")
     .split(", ")
     .find((n) => n.startsWith("DNS:"))
     ?.slice(4);
   return {
     servername: dns,
-    ca,
+    ca: serving.ca,
     fingerprint256: own.fingerprint256,
     // A server that requires client certificates (clientCAName) gets ours, the shared serving pair.
-    clientCert: files.requiresClientCert ? { cert, key: await readFile(files.keyFile) } : undefined,
+    clientCert: serving.requiresClientCert ? { cert: serving.cert, key: serving.key } : undefined,
   };
 }
 
-/**
- * How often (at most) a forward stats the trust files to see whether they were rewritten: a stat is
- * cheap but not free on the admission path, and a rotation keeps the old CA trusted for a while.
- */
-const TRUST_CHECK_MS = 1_000;
 /**
  * How long a connection to a peer stays open unused: well under the webhook server's keep-alive (90 s;
  * Node's agent also honours a shorter Keep-Alive hint), so the peer does not close one as it is reused,
@@ -249,64 +238,26 @@ const IDLE_MS = 15_000;
 const MAX_SOCKETS_PER_PEER = 16;
 const MAX_IDLE_PER_PEER = 4;
 
-/** The trust files' contents without reading them: each file's inode, size and times ("-" if absent). */
-async function stampOf(files: ServingFiles): Promise<string> {
-  const paths = [files.certFile, files.caFile, ...(files.requiresClientCert ? [files.keyFile] : [])];
-  const stats = await Promise.all(
-    paths.map((p) =>
-      stat(p).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`,
-        (err: NodeJS.ErrnoException) => {
-          if (err.code === "ENOENT") return "-";
-          throw err;
-        },
-      ),
-    ),
-  );
-  return JSON.stringify([paths, stats]);
-}
-
 interface Trusted {
-  key: string;
-  stamp: string;
-  checkedAt: number;
+  serving: ServedCertificate;
   trust: PeerTrust;
   agent: PeerAgent;
 }
 
 /**
- * The trust in use and its connection pool. The cert rotator and cert-manager rewrite the files in
- * place, so they are re-read when their stamp changes; a new trust gets a new pool, so no connection
- * verified under the old one carries another review.
+ * The trust in use and its connection pool. The webhook server's CertWatcher follows the files the
+ * cert rotator and cert-manager rewrite, and gives a new certificate object when they change; a new
+ * certificate gets a new trust and a new pool, so no connection verified under the old one carries
+ * another review.
  */
 class TrustCache {
   private current: Trusted | undefined;
-  private checking: { key: string; done: Promise<Trusted> } | undefined;
 
-  get(files: ServingFiles): Promise<Trusted> | Trusted {
-    const key = `${files.certFile}\0${files.caFile}\0${files.keyFile}\0${files.requiresClientCert}`;
+  get(serving: ServedCertificate): Trusted {
     const c = this.current;
-    if (c && c.key === key && Date.now() - c.checkedAt < TRUST_CHECK_MS) return c;
-    // Concurrent forwards share one check.
-    if (this.checking?.key !== key) {
-      const done = this.refresh(key, files).finally(() => {
-        if (this.checking?.done === done) this.checking = undefined;
-      });
-      this.checking = { key, done };
-    }
-    return this.checking.done;
-  }
-
-  private async refresh(key: string, files: ServingFiles): Promise<Trusted> {
-    // Stamped before reading: a rewrite in between is seen (and read) at the next check, never missed.
-    const stamp = await stampOf(files);
-    const c = this.current;
-    if (c && c.key === key && c.stamp === stamp) {
-      c.checkedAt = Date.now();
-      return c;
-    }
-    const trust = await readTrust(files);
-    const next = { key, stamp, checkedAt: Date.now(), trust, agent: new PeerAgent(trust) };
+    if (c?.serving === serving) return c;
+    const trust = trustOf(serving);
+    const next = { serving, trust, agent: new PeerAgent(trust) };
     c?.agent.retire();
     this.current = next;
     return next;
@@ -424,20 +375,20 @@ interface Forward {
 }
 
 /**
- * PeerPost over HTTPS with the trust above, from `identity` (the x-kbts-forwarded-by header). `files`
- * gives the webhook server's files, once it has started. Connections are kept and reused: a forward
- * on the admission path then costs a round trip, not a TLS handshake.
+ * PeerPost over HTTPS with the trust above, from `identity` (the x-kbts-forwarded-by header). `serving`
+ * gives the webhook server's certificate in use, once it has started. Connections are kept and reused:
+ * a forward on the admission path then costs a round trip, not a TLS handshake.
  */
-export function httpsPeerPost(files: () => ServingFiles | undefined, identity: string): PeerPost {
+export function httpsPeerPost(serving: () => ServedCertificate | undefined, identity: string): PeerPost {
   const trusted = new TrustCache();
   return async (address, path, body, timeoutMs) => {
-    const f = files();
-    if (!f) {
+    const certificate = serving();
+    if (!certificate) {
       throw new Error(
-        "this replica's webhook server does not say where its serving certificate is (not started yet, or not kbts's HTTPS server)",
+        "this replica's webhook server has no serving certificate to share (not started yet, or not kbts's HTTPS server)",
       );
     }
-    const { trust, agent } = await trusted.get(f);
+    const { trust, agent } = trusted.get(certificate);
     const { host, port } = splitHostPort(address);
     const forward: Forward = {
       host,

@@ -8,12 +8,20 @@ import { certReadErrorsTotal, certReadsTotal } from "../metrics/certwatcher.js";
 export interface CertPair {
   cert: Buffer;
   key: Buffer;
+  /** certDir/caName, when the watcher was given a caName and the file is there. */
+  ca?: Buffer;
 }
 
 export interface CertWatcherOptions {
   certDir: string;
   certName: string;
   keyName: string;
+  /**
+   * Also follow certDir/caName, the CA that issued the certificate, where the Secret carries one
+   * (cert-manager, the cert rotator): replicas that verify each other by it (sharding/forward.ts). It
+   * may be absent; it is read with the pair, so a pair and its CA always go together.
+   */
+  caName?: string;
   /** Called with each new valid pair (not for the first read). */
   onChange: (pair: CertPair) => void;
   logger: Logger;
@@ -34,7 +42,7 @@ export class CertWatcher {
   private watcher: FSWatcher | undefined;
   private poll: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
-  private readonly options: Required<CertWatcherOptions>;
+  private readonly options: Required<Omit<CertWatcherOptions, "caName">> & Pick<CertWatcherOptions, "caName">;
 
   constructor(options: CertWatcherOptions) {
     // ?? rather than a spread: an explicit undefined must not replace a default (setInterval(fn, undefined) fires every 1 ms).
@@ -54,14 +62,26 @@ export class CertWatcher {
     return join(this.options.certDir, this.options.keyName);
   }
 
+  /** The pair in use: the last valid one read (undefined before start). A new object after each change. */
+  get pair(): CertPair | undefined {
+    return this.current;
+  }
+
   /** Reads and checks the pair; throws a clear error when it is missing or invalid. */
   async read(): Promise<CertPair> {
     certReadsTotal.inc();
     let pair: CertPair;
     try {
-      const [cert, key] = await Promise.all([readFile(this.certPath), readFile(this.keyPath)]);
-      pair = { cert, key };
-      createSecureContext(pair); // throws on unparsable PEM or a key that does not match the cert
+      const caName = this.options.caName;
+      const [cert, key, ca] = await Promise.all([
+        readFile(this.certPath),
+        readFile(this.keyPath),
+        caName === undefined
+          ? undefined
+          : readFile(join(this.options.certDir, caName)).catch(absentAsUndefined),
+      ]);
+      pair = ca === undefined ? { cert, key } : { cert, key, ca };
+      createSecureContext({ cert, key }); // throws on unparsable PEM or a key that does not match the cert
     } catch (err) {
       certReadErrorsTotal.inc();
       const reason = err instanceof Error ? err.message : String(err);
@@ -108,9 +128,19 @@ export class CertWatcher {
       this.options.logger.error({ err }, "keeping the previous serving certificate");
       return;
     }
-    if (this.current && next.cert.equals(this.current.cert) && next.key.equals(this.current.key)) return;
+    if (this.current && samePair(next, this.current)) return;
     this.current = next;
     this.options.logger.info({ cert: this.certPath }, "serving certificate reloaded");
     this.options.onChange(next);
   }
+}
+
+function samePair(a: CertPair, b: CertPair): boolean {
+  const sameCA = a.ca === undefined || b.ca === undefined ? a.ca === b.ca : a.ca.equals(b.ca);
+  return sameCA && a.cert.equals(b.cert) && a.key.equals(b.key);
+}
+
+function absentAsUndefined(err: NodeJS.ErrnoException): undefined {
+  if (err.code === "ENOENT") return undefined;
+  throw err;
 }

@@ -39,7 +39,7 @@ export {
   DEFAULT_WEBHOOK_PORT,
   defaultCertDir,
   type HttpsWebhookServer,
-  type ServingFiles,
+  type ServedCertificate,
   type WebhookServerOptions,
 } from "./server.js";
 export type * from "./types.js";

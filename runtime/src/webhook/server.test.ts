@@ -1,5 +1,5 @@
 import { X509Certificate } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineKind } from "../api/kind.js";
 import type { KubernetesObject } from "../api/meta.js";
 import { webhookManagedBy } from "../builder/index.js";
+import { eventually } from "../internal/testdata/eventually.js";
 import { metricsRegistry } from "../metrics/registry.js";
 import { CertificateAuthority } from "../tls/certs.js";
 import {
@@ -381,6 +382,27 @@ describe("webhook server", () => {
       ).peerCert;
     }
     expect(seenFingerprint).toBe(nextFingerprint);
+  });
+
+  it("shares the certificate it serves, with certDir/ca.crt, and a new one when either file changes", async () => {
+    const first = server.servingCertificate?.();
+    expect(first?.cert.equals(readFileSync(join(dir, "tls.crt")))).toBe(true);
+    expect(first?.ca).toBeUndefined();
+    expect(first?.requiresClientCert).toBe(false);
+    expect(server.servingCertificate?.()).toBe(first); // one object until something changes
+    // The Secret gains ca.crt (cert-manager, the cert rotator): forwarding replicas then trust that CA.
+    const ca = issue().cert;
+    writeFileSync(join(dir, "ca.crt"), ca);
+    await eventually(() => expect(server.servingCertificate?.()?.ca?.toString()).toBe(ca), 10_000);
+    const withCA = server.servingCertificate?.();
+    expect(withCA).not.toBe(first);
+    const next = issue();
+    writeFileSync(join(dir, "tls.key"), next.key);
+    writeFileSync(join(dir, "tls.crt"), next.cert);
+    await eventually(() => expect(server.servingCertificate?.()?.cert.toString()).toBe(next.cert), 10_000);
+    expect(server.servingCertificate?.()?.ca?.toString()).toBe(ca);
+    rmSync(join(dir, "ca.crt"));
+    await eventually(() => expect(server.servingCertificate?.()?.ca).toBeUndefined(), 10_000);
   });
 });
 

@@ -8,7 +8,7 @@ import { formatAddress } from "../internal/address.js";
 import { type ServerShutdown, trackConnections } from "../internal/server-shutdown.js";
 import { nopLogger } from "../log/logger.js";
 import type { Logger } from "../log/types.js";
-import { CertWatcher } from "../tls/certwatcher.js";
+import { type CertPair, CertWatcher } from "../tls/certwatcher.js";
 import { createTLSServer, offeredProtocols, type TLSServer } from "../tls/server.js";
 import { checkWebhookPath } from "./paths.js";
 import type { HttpHandler, WebhookServer } from "./types.js";
@@ -51,16 +51,19 @@ export interface HttpsWebhookServer extends WebhookServer {
   address(): { host: string; port: number } | undefined;
   /** Registered paths, in registration order. */
   paths(): string[];
-  /** The files it serves from (undefined before a deferred server is made). */
-  servingFiles?(): ServingFiles | undefined;
+  /**
+   * The certificate it serves now, as its CertWatcher last read it (undefined before it starts): for
+   * clients that share it (forwarding replicas). A rotation gives a new object.
+   */
+  servingCertificate?(): ServedCertificate | undefined;
 }
 
-/** Where a webhook server's certificate is read from, for clients that share it (forwarding replicas). */
-export interface ServingFiles {
-  certFile: string;
-  keyFile: string;
+/** A webhook server's certificate in use, for clients that share it (forwarding replicas). */
+export interface ServedCertificate {
+  cert: Buffer;
+  key: Buffer;
   /** certDir/ca.crt: the CA that issued the certificate, when the Secret carries it (cert-manager, rotation). */
-  caFile: string;
+  ca?: Buffer;
   /** The server requires client certificates (clientCAName). */
   requiresClientCert: boolean;
 }
@@ -88,6 +91,8 @@ class HttpsServer implements HttpsWebhookServer {
   private connections: ServerShutdown | undefined;
   private running = false;
   private clientCA: Buffer | undefined;
+  private certs: CertWatcher | undefined;
+  private serving: { pair: CertPair; certificate: ServedCertificate } | undefined;
   private readonly startedPromise: Promise<void>;
   private markStarted!: () => void;
   private markFailed!: (err: unknown) => void;
@@ -122,14 +127,17 @@ class HttpsServer implements HttpsWebhookServer {
     return [...this.handlers.keys()];
   }
 
-  servingFiles(): ServingFiles {
-    const dir = this.options.certDir ?? defaultCertDir();
-    return {
-      certFile: join(dir, this.options.certName ?? "tls.crt"),
-      keyFile: join(dir, this.options.keyName ?? "tls.key"),
-      caFile: join(dir, "ca.crt"),
-      requiresClientCert: this.options.clientCAName !== undefined,
-    };
+  servingCertificate(): ServedCertificate | undefined {
+    const pair = this.certs?.pair;
+    if (!pair) return undefined;
+    // One object per pair, so a client can tell a rotation by identity.
+    if (this.serving?.pair !== pair) {
+      this.serving = {
+        pair,
+        certificate: { ...pair, requiresClientCert: this.options.clientCAName !== undefined },
+      };
+    }
+    return this.serving.certificate;
   }
 
   drain(): void {
@@ -145,10 +153,12 @@ class HttpsServer implements HttpsWebhookServer {
       certDir: options.certDir ?? defaultCertDir(),
       certName: options.certName ?? "tls.crt",
       keyName: options.keyName ?? "tls.key",
+      caName: "ca.crt",
       logger: log,
       pollIntervalMs: options.certPollIntervalMs,
       onChange: (pair) => this.server?.setSecureContext(this.tlsOptions(pair)),
     });
+    this.certs = certs;
     let srv: TLSServer;
     try {
       if (options.clientCAName) {

@@ -22,7 +22,7 @@ import {
   createWebhookServer,
   defaultCertDir,
   type HttpsWebhookServer,
-  type ServingFiles,
+  type ServedCertificate,
   type WebhookServerOptions,
 } from "../webhook/server.js";
 import type { HttpHandler } from "../webhook/types.js";
@@ -125,8 +125,8 @@ class CertificateManagingServer implements ManagedWebhookServer {
     return this.server.paths();
   }
 
-  servingFiles(): ServingFiles | undefined {
-    return this.server.servingFiles?.();
+  servingCertificate(): ServedCertificate | undefined {
+    return this.server.servingCertificate?.();
   }
 
   drain(): void {
