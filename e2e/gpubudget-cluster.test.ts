@@ -760,6 +760,15 @@ describe("GPUBudget with Dynamic Resource Allocation", () => {
       spec: claimSpec(2),
     });
     await expectStatus(ns, "cap", { allocated: 4, claimCount: 2 });
+    // Its reservation leaves the budget's status once the operator's cache has seen the claim, long
+    // before the reservation's 30 s expiry: the list holds only claims in flight.
+    await eventually(async () => {
+      const b = JSON.parse((await kubectl(["get", "gb", "cap", "-n", ns, "-o", "json"])).stdout) as {
+        status?: { reservations?: { pod: string }[]; settledClaimResourceVersion?: string };
+      };
+      expect(b.status?.reservations ?? []).toEqual([]);
+      expect(b.status?.settledClaimResourceVersion).toMatch(/^\d+$/);
+    }, 10_000);
     await apply(claimPod(ns, "user", { resourceClaimName: "spare" }));
 
     // The budget is full: a second template pod is created (it asks for no GPU itself), but its claim is

@@ -309,9 +309,10 @@ export interface GPUBudgetStatus {
   // +optional
   uncountedClaims?: int32;
 
-  // reservations are GPUs held for pods admitted under a Deny budget that the writer's cache had not
-  // seen yet; written by the Pod webhook with optimistic concurrency, released once seen (see
-  // settledPodResourceVersion) and dropped at the latest once expired.
+  // reservations are GPUs held for pods (and ResourceClaims) admitted under a Deny budget that the
+  // writer's cache had not seen yet; written by the webhooks with optimistic concurrency, released once
+  // seen (see settledPodResourceVersion and settledClaimResourceVersion) and dropped at the latest once
+  // expired.
   // +optional
   reservations?: GPUBudgetReservation[];
 
@@ -320,6 +321,12 @@ export interface GPUBudgetStatus {
   // released pod from its cache.
   // +optional
   settledPodResourceVersion?: string;
+
+  // settledClaimResourceVersion is settledPodResourceVersion for ResourceClaims: the newest claim
+  // resourceVersion at which a released reservation's claim was seen, which a replica's ResourceClaim
+  // cache must have passed before it decides an admission.
+  // +optional
+  settledClaimResourceVersion?: string;
 
   // observedGeneration is the spec generation this status was computed for.
   // +optional

@@ -69,7 +69,7 @@ import {
   podMilliGPUs,
   selectorMatches,
 } from "../gpu/podgpus.js";
-import { type PodCacheWaiter, UsageTracker } from "../gpu/usage.js";
+import { type CacheWaiter, setSettledMarks, settledMarks, UsageTracker } from "../gpu/usage.js";
 import {
   GPU_HOURS_CONDITION,
   GPU_HOURS_FINALIZER,
@@ -293,20 +293,17 @@ export class GPUBudgetReconciler implements Reconciler {
         delete status.borrowedGPUs;
         delete status.lentGPUs;
       }
-      // Expired reservations go, and so do those whose pods this replica's cache has seen (released up
-      // to settledPodResourceVersion); the others stay (see internal/webhook/v1/reservations.ts).
+      // Expired reservations go, and so do those whose pods or claims this replica's caches have seen
+      // (released up to the settled marks); the others stay (see internal/webhook/v1/reservations.ts).
       const tracker = this.options.tracker;
       const reservations = status.reservations ?? [];
       const { kept: live, settled } = tracker
-        ? tracker.settle(reservations, status.settledPodResourceVersion, now)
-        : {
-            kept: reservations.filter((r) => Date.parse(r.expiresAt) > now),
-            settled: status.settledPodResourceVersion,
-          };
+        ? tracker.settle(reservations, settledMarks(status), now)
+        : { kept: reservations.filter((r) => Date.parse(r.expiresAt) > now), settled: settledMarks(status) };
       for (const r of live) nextExpiry = Math.min(nextExpiry, Date.parse(r.expiresAt));
       if (live.length > 0) status.reservations = live;
       else delete status.reservations;
-      if (settled !== undefined) status.settledPodResourceVersion = settled;
+      setSettledMarks(status, settled);
       if (utilization === "unavailable") {
         delete status.averageUtilization;
         delete status.idleGPUs;
@@ -638,7 +635,10 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
   if (!tracker) {
     tracker = (async () => {
       const cache = mgr.getCache();
-      const t = new UsageTracker({ waitForPods: podCacheWaiter(cache) });
+      const t = new UsageTracker({
+        waitForPods: cacheWaiter(cache, Pod),
+        waitForClaims: cacheWaiter(cache, ResourceClaimKind),
+      });
       const pods = await cache.getInformer(Pod);
       const budgets = await cache.getInformer(GPUBudgetKind);
       // resource.k8s.io/v1 is served from Kubernetes 1.34 (DRA GA): on an older cluster this informer
@@ -663,13 +663,13 @@ export function usageTrackerFor(mgr: Manager): Promise<UsageTracker> {
   return tracker;
 }
 
-/** The cache's "has the Pod watch passed this version" (InformerCache has it; see UsageTracker.waitForSettled). */
-function podCacheWaiter(cache: Cache): PodCacheWaiter | undefined {
+/** The cache's "has the watch of `kind` passed this version" (InformerCache has it; see UsageTracker.waitForSettled). */
+function cacheWaiter(cache: Cache, kind: typeof Pod | typeof ResourceClaimKind): CacheWaiter | undefined {
   const waiter = cache as Cache & Partial<ResourceVersionWaiter>;
   if (typeof waiter.waitForResourceVersion !== "function") return undefined;
-  // An empty name matches no pod, so this asks whether the namespace's watch passed the version.
+  // An empty name matches no object, so this asks whether the namespace's watch passed the version.
   return (namespace, resourceVersion, timeoutMs) =>
-    waiter.waitForResourceVersion?.(Pod, { namespace, name: "" }, resourceVersion, timeoutMs) ??
+    waiter.waitForResourceVersion?.(kind, { namespace, name: "" }, resourceVersion, timeoutMs) ??
     Promise.resolve(false);
 }
 
@@ -840,10 +840,11 @@ export const countedStatusChanged: Predicate<GPUBudget> = {
 /** The status without the webhook's reservation fields. */
 function countedStatus(
   budget: GPUBudget | undefined,
-): Omit<GPUBudgetStatus, "reservations" | "settledPodResourceVersion"> {
+): Omit<GPUBudgetStatus, "reservations" | "settledPodResourceVersion" | "settledClaimResourceVersion"> {
   const {
     reservations: _reservations,
-    settledPodResourceVersion: _settled,
+    settledPodResourceVersion: _pods,
+    settledClaimResourceVersion: _claims,
     ...counted
   } = budget?.status ?? {};
   return counted;

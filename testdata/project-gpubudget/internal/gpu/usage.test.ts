@@ -134,10 +134,33 @@ describe("UsageTracker", () => {
     t.deleteClaim(claim("a", 4, "ml"));
     check();
     expect(t.hasSeen("a")).toBe(true); // seen go: its reservation no longer adds to a decision
-    expect(
-      t.settle([{ podUID: "b", expiresAt: new Date(Date.now() + 1000).toISOString() }], undefined, Date.now())
-        .kept,
-    ).toHaveLength(1);
+  });
+
+  it("releases a claim's reservation once its claim is seen, and moves the claims' mark, not the pods'", () => {
+    const t = new UsageTracker();
+    const expiresAt = new Date(Date.now() + 30_000).toISOString();
+    const claim = (uid: string, rv: string): ResourceClaim => ({
+      apiVersion: "resource.k8s.io/v1",
+      kind: "ResourceClaim",
+      metadata: { name: uid, uid, namespace: "ns", resourceVersion: rv },
+      spec: { devices: { requests: [] } },
+    });
+    const reservations = [
+      { pod: "resourceclaim/seen", podUID: "seen", expiresAt },
+      { pod: "resourceclaim/flying", podUID: "flying", expiresAt },
+      { pod: "a-pod", podUID: "seen", expiresAt }, // a pod's reservation is settled by the Pod cache only
+    ];
+    t.upsertClaim(claim("seen", "41"));
+    const { kept, settled } = t.settle(reservations, { pods: "7", claims: "30" }, Date.now());
+    expect(kept.map((r) => r.pod)).toEqual(["resourceclaim/flying", "a-pod"]);
+    expect(settled).toEqual({ pods: "7", claims: "41" });
+    // A replica decides only once its claim cache has passed the claims' mark too.
+    expect(t.passedSettled("ns", { claims: "41" })).toBe(true);
+    expect(t.passedSettled("ns", { claims: "42" })).toBe(false);
+    expect(t.passedSettled("other", { claims: "41" })).toBe(false);
+    // Seen deleted, it settles at its deletion's version.
+    t.deleteClaim(claim("flying", "50"));
+    expect(t.settle(kept, settled, Date.now()).settled).toEqual({ pods: "7", claims: "50" });
   });
 
   it("follows a pod's KEP-5004 claim as the pod changes: counted in full until the pod checks out, then not twice", () => {

@@ -63,17 +63,46 @@ interface BudgetState {
 
 /** What the tracker needs of a reservation (see internal/webhook/v1/reservations.ts). */
 export interface TrackedReservation {
+  /** The pod's name, or "resourceclaim/<name>" for a ResourceClaim's reservation. */
+  pod?: string;
   podUID: string;
   podResourceVersion?: string;
   expiresAt: string;
 }
 
-/** Waits until this replica's Pod cache has passed `resourceVersion` in `namespace` (false on timeout). */
-export type PodCacheWaiter = (
-  namespace: string,
-  resourceVersion: string,
-  timeoutMs: number,
-) => Promise<boolean>;
+/**
+ * How far released reservations were seen, per kind (status.settledPodResourceVersion and
+ * status.settledClaimResourceVersion): a replica decides only once its caches have passed both.
+ */
+export interface SettledMarks {
+  pods?: string;
+  claims?: string;
+}
+
+/** Where a budget's status keeps its marks. */
+export interface SettledStatus {
+  settledPodResourceVersion?: string;
+  settledClaimResourceVersion?: string;
+}
+
+/** The marks a budget's status holds. */
+export function settledMarks(status: SettledStatus | undefined): SettledMarks {
+  return { pods: status?.settledPodResourceVersion, claims: status?.settledClaimResourceVersion };
+}
+
+/** Writes the marks into a budget's status (a mark never goes back to unset). */
+export function setSettledMarks(status: SettledStatus, marks: SettledMarks): void {
+  if (marks.pods !== undefined) status.settledPodResourceVersion = marks.pods;
+  if (marks.claims !== undefined) status.settledClaimResourceVersion = marks.claims;
+}
+
+/** Waits until one of this replica's caches has passed `resourceVersion` in `namespace` (false on timeout). */
+export type CacheWaiter = (namespace: string, resourceVersion: string, timeoutMs: number) => Promise<boolean>;
+
+/** Whether a reservation holds a ResourceClaim's devices rather than a pod's. */
+export function isClaimReservation(r: TrackedReservation): boolean {
+  return r.pod?.startsWith("resourceclaim/") === true;
+}
 
 interface NamespaceState {
   pods: Map<string, Pod>;
@@ -82,8 +111,61 @@ interface NamespaceState {
   /** pod uid -> uids of the extended-resource claims it controls, whose count depends on the pod (claims.ts). */
   claimsOfPod: Map<string, Set<string>>;
   budgets: Map<string, BudgetState>;
-  /** The newest pod version seen here: a version at or below it has passed this replica's cache. */
-  newestVersion?: string;
+}
+
+/**
+ * What one informer of this replica has seen, by uid: the version each object is at, and for a while
+ * those it saw deleted, with the version of their deletion; and per namespace the newest version it
+ * saw, at or below which a version has passed this cache.
+ */
+class SeenVersions {
+  private readonly versions = new Map<string, string>();
+  private readonly gone = new Map<string, { at: number; resourceVersion: string }>();
+  private readonly newest = new Map<string, string>();
+
+  constructor(private readonly forgetAfterMs: number) {}
+
+  upsert(namespace: string, uid: string, resourceVersion: string | undefined): void {
+    this.versions.set(uid, resourceVersion ?? "");
+    this.observe(namespace, resourceVersion);
+  }
+
+  delete(namespace: string, uid: string, resourceVersion: string | undefined, now: number): void {
+    this.versions.delete(uid);
+    this.gone.set(uid, { at: now, resourceVersion: resourceVersion ?? "" });
+    this.observe(namespace, resourceVersion);
+    // Forget old deletions in passing; the oldest are first (Map keeps insertion order).
+    for (const [key, { at }] of this.gone) {
+      if (now - at < this.forgetAfterMs) break;
+      this.gone.delete(key);
+    }
+  }
+
+  /**
+   * The version at which this cache holds `uid` at a version other than `notAt` (any version, when
+   * undefined), or saw it deleted (the deletion's version).
+   */
+  seenAt(uid: string, notAt?: string): string | undefined {
+    const gone = this.gone.get(uid);
+    if (gone) return gone.resourceVersion;
+    const seen = this.versions.get(uid);
+    return seen !== undefined && seen !== notAt ? seen : undefined;
+  }
+
+  /** Whether this cache has seen an event at or past `resourceVersion` in `namespace`. */
+  passed(namespace: string, resourceVersion: string): boolean {
+    const newest = this.newest.get(namespace);
+    if (newest === undefined) return false;
+    const order = compareResourceVersions(newest, resourceVersion);
+    return order !== undefined && order >= 0;
+  }
+
+  private observe(namespace: string, resourceVersion: string | undefined): void {
+    if (!resourceVersion) return;
+    const newest = this.newest.get(namespace);
+    const order = newest === undefined ? 1 : compareResourceVersions(resourceVersion, newest);
+    if (order !== undefined && order > 0) this.newest.set(namespace, resourceVersion);
+  }
 }
 
 /**
@@ -98,28 +180,27 @@ interface NamespaceState {
  */
 export class UsageTracker {
   private readonly namespaces = new Map<string, NamespaceState>();
-  /** uid -> resourceVersion of every pod in the cache. */
-  private readonly versions = new Map<string, string>();
-  /** uid -> when this replica saw the pod deleted, and the version it was deleted at; kept for `forgetAfterMs`. */
-  private readonly gone = new Map<string, { at: number; resourceVersion: string }>();
-  /**
-   * uid -> when this replica's ResourceClaim cache saw the claim (still there, or deleted within
-   * `forgetAfterMs`). A claim's reservation stops adding to a decision once seen here (hasSeen), but it is
-   * never released early (seenAt is for pods only): the settled high-water mark follows the Pod cache, so
-   * a claim's reservation stays on the budget until it expires and no replica can miss it.
-   */
-  private readonly claimsSeen = new Map<string, number>();
-  private readonly forgetAfterMs: number;
-  private readonly waitForPods?: PodCacheWaiter;
+  /** What the Pod cache has seen (releases pods' reservations; status.settledPodResourceVersion). */
+  private readonly podsSeen: SeenVersions;
+  /** What the ResourceClaim cache has seen (releases claims' reservations; status.settledClaimResourceVersion). */
+  private readonly claimsSeen: SeenVersions;
+  private readonly waitForPods?: CacheWaiter;
+  private readonly waitForClaims?: CacheWaiter;
 
   /**
-   * `waitForPods` is the Pod cache's "has the watch passed this version" (usageTrackerFor gives the
-   * manager cache's); without it (unit tests) a version counts as passed once this tracker has seen a
-   * pod event at or past it in that namespace.
+   * `waitForPods` and `waitForClaims` are the caches' "has the watch passed this version"
+   * (usageTrackerFor gives the manager cache's); without them (unit tests) a version counts as passed
+   * once this tracker has seen an event of that kind at or past it in that namespace. Deletions are
+   * remembered for `forgetAfterMs`, longer than a reservation lives.
    */
-  constructor(options: { forgetAfterMs?: number; waitForPods?: PodCacheWaiter } = {}) {
-    this.forgetAfterMs = options.forgetAfterMs ?? 120_000;
+  constructor(
+    options: { forgetAfterMs?: number; waitForPods?: CacheWaiter; waitForClaims?: CacheWaiter } = {},
+  ) {
+    const forgetAfterMs = options.forgetAfterMs ?? 120_000;
+    this.podsSeen = new SeenVersions(forgetAfterMs);
+    this.claimsSeen = new SeenVersions(forgetAfterMs);
     this.waitForPods = options.waitForPods;
+    this.waitForClaims = options.waitForClaims;
   }
 
   /** Subscribes to the informers (before the cache starts, so the first list arrives as adds). */
@@ -177,8 +258,7 @@ export class UsageTracker {
     }
     ns.pods.set(uid, pod);
     recountClaimsOf(ns, uid);
-    this.versions.set(uid, pod.metadata?.resourceVersion ?? "");
-    this.observe(ns, pod.metadata?.resourceVersion);
+    this.podsSeen.upsert(pod.metadata?.namespace ?? "", uid, pod.metadata?.resourceVersion);
   }
 
   deletePod(pod: Pod): void {
@@ -190,16 +270,7 @@ export class UsageTracker {
       ns.pods.delete(uid);
       recountClaimsOf(ns, uid);
     }
-    this.versions.delete(uid);
-    const now = Date.now();
-    const resourceVersion = pod.metadata?.resourceVersion ?? "";
-    this.gone.set(uid, { at: now, resourceVersion });
-    if (ns) this.observe(ns, resourceVersion);
-    // Forget old deletions in passing; the oldest are first (Map keeps insertion order).
-    for (const [key, { at }] of this.gone) {
-      if (now - at < this.forgetAfterMs) break;
-      this.gone.delete(key);
-    }
+    this.podsSeen.delete(pod.metadata?.namespace ?? "", uid, pod.metadata?.resourceVersion, Date.now());
   }
 
   upsertClaim(claim: ResourceClaim): void {
@@ -216,7 +287,7 @@ export class UsageTracker {
       ns.claimsOfPod.set(owner, siblings);
       recountClaimsOf(ns, owner);
     }
-    this.claimsSeen.set(uid, Date.now());
+    this.claimsSeen.upsert(claim.metadata?.namespace ?? "", uid, claim.metadata?.resourceVersion);
   }
 
   deleteClaim(claim: ResourceClaim): void {
@@ -231,14 +302,7 @@ export class UsageTracker {
         else recountClaimsOf(ns, owner);
       }
     }
-    const now = Date.now();
-    this.claimsSeen.delete(uid); // re-inserted last, so the oldest stay first
-    this.claimsSeen.set(uid, now);
-    for (const [key, at] of this.claimsSeen) {
-      if (now - at < this.forgetAfterMs) break;
-      if (ns?.claims.has(key)) continue;
-      this.claimsSeen.delete(key);
-    }
+    this.claimsSeen.delete(claim.metadata?.namespace ?? "", uid, claim.metadata?.resourceVersion, Date.now());
   }
 
   /** The pod a claim about to be admitted was made for, by this replica's cache (claims.ts, extendedResourceClaimPod). */
@@ -261,73 +325,65 @@ export class UsageTracker {
   }
 
   /**
-   * Whether this replica's cache reflects the pod past `resourceVersion`: for a create (no version) the
-   * pod is in the cache or was seen deleted; for an update, the cache holds another version of it.
+   * Whether this replica's caches reflect what a reservation holds: for a create (no version) the pod
+   * (or claim) is in its cache or was seen deleted; for a pod's update, the cache holds another version.
    */
   hasSeen(uid: string, resourceVersion = ""): boolean {
-    return this.seenAt(uid, resourceVersion) !== undefined || this.claimsSeen.has(uid);
-  }
-
-  /** The version at which `hasSeen(uid, resourceVersion)` became true (the deletion's, for a pod seen go). */
-  seenAt(uid: string, resourceVersion = ""): string | undefined {
-    const gone = this.gone.get(uid);
-    if (gone) return gone.resourceVersion;
-    const seen = this.versions.get(uid);
-    return seen !== undefined && seen !== resourceVersion ? seen : undefined;
+    return (
+      this.podsSeen.seenAt(uid, resourceVersion) !== undefined || this.claimsSeen.seenAt(uid) !== undefined
+    );
   }
 
   /**
-   * Releases the reservations this replica's cache has seen: they leave the list, and `settled` moves up
-   * to the newest version they were seen at. Every replica waits for its own cache to pass `settled`
-   * before it decides (waitForSettled), so it counts those pods from its cache instead, and a released
-   * reservation is never counted nowhere. Expired ones go too. Pods whose versions do not compare (not
-   * etcd's integers) are kept until they expire, as before settling existed.
+   * Releases the reservations this replica's caches have seen: they leave the list, and each kind's mark
+   * moves up to the newest version its reservations were seen at. Every replica waits for its own caches
+   * to pass the marks before it decides (waitForSettled), so it counts those pods and claims from its
+   * caches instead, and a released reservation is never counted nowhere. Expired ones go too. Versions
+   * that do not compare (not etcd's integers) are kept until they expire, as before settling existed.
    */
   settle<R extends TrackedReservation>(
     reservations: readonly R[],
-    settled: string | undefined,
+    settled: SettledMarks,
     now: number,
-  ): { kept: R[]; settled?: string } {
+  ): { kept: R[]; settled: SettledMarks } {
     const kept: R[] = [];
-    let newest = settled;
+    const newest = { ...settled };
     for (const r of reservations) {
       if (Date.parse(r.expiresAt) <= now) continue;
-      const at = this.seenAt(r.podUID, r.podResourceVersion);
-      const order =
-        at === undefined ? undefined : newest === undefined ? 1 : compareResourceVersions(at, newest);
+      const kind = isClaimReservation(r) ? "claims" : "pods";
+      const at =
+        kind === "claims"
+          ? this.claimsSeen.seenAt(r.podUID)
+          : this.podsSeen.seenAt(r.podUID, r.podResourceVersion ?? "");
+      const mark = newest[kind];
+      const order = at === undefined ? undefined : mark === undefined ? 1 : compareResourceVersions(at, mark);
       if (at === undefined || order === undefined) {
         kept.push(r);
         continue;
       }
-      if (order > 0) newest = at;
+      if (order > 0) newest[kind] = at;
     }
     return { kept, settled: newest };
   }
 
-  /** Whether this tracker has seen a pod event at or past `settled` in `namespace` (no mark: true). */
-  passedSettled(namespace: string, settled: string | undefined): boolean {
-    return settled === undefined || this.observedPast(namespace, settled);
+  /** Whether this tracker has seen events at or past both marks in `namespace` (no mark: true). */
+  passedSettled(namespace: string, settled: SettledMarks): boolean {
+    const passed = (seen: SeenVersions, mark: string | undefined) =>
+      mark === undefined || seen.passed(namespace, mark);
+    return passed(this.podsSeen, settled.pods) && passed(this.claimsSeen, settled.claims);
   }
 
-  /** Resolves true once this replica's Pod cache has passed `settled` in `namespace`; false after timeoutMs. */
-  async waitForSettled(namespace: string, settled: string | undefined, timeoutMs: number): Promise<boolean> {
-    if (settled === undefined || this.passedSettled(namespace, settled)) return true;
-    if (this.waitForPods) return this.waitForPods(namespace, settled, timeoutMs);
-    return false;
-  }
-
-  private observedPast(namespace: string, resourceVersion: string): boolean {
-    const newest = this.namespaces.get(namespace)?.newestVersion;
-    if (newest === undefined) return false;
-    const order = compareResourceVersions(newest, resourceVersion);
-    return order !== undefined && order >= 0;
-  }
-
-  private observe(ns: NamespaceState, resourceVersion: string | undefined): void {
-    if (!resourceVersion) return;
-    const order =
-      ns.newestVersion === undefined ? 1 : compareResourceVersions(resourceVersion, ns.newestVersion);
-    if (order !== undefined && order > 0) ns.newestVersion = resourceVersion;
+  /** Resolves true once this replica's Pod and ResourceClaim caches have passed the marks in `namespace`; false after timeoutMs. */
+  async waitForSettled(namespace: string, settled: SettledMarks, timeoutMs: number): Promise<boolean> {
+    const wait = async (seen: SeenVersions, mark: string | undefined, waiter: CacheWaiter | undefined) =>
+      mark === undefined ||
+      seen.passed(namespace, mark) ||
+      (waiter ? waiter(namespace, mark, timeoutMs) : false);
+    const [pods, claims] = await Promise.all([
+      wait(this.podsSeen, settled.pods, this.waitForPods),
+      wait(this.claimsSeen, settled.claims, this.waitForClaims),
+    ]);
+    return pods && claims;
   }
 
   private namespace(name: string): NamespaceState {

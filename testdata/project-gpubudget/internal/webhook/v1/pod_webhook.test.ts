@@ -427,6 +427,28 @@ describe("ResourceClaimCustomValidator", () => {
     );
   });
 
+  it("keeps only the reservations of claims its cache has not seen, and a replica behind the claims' mark waits", async () => {
+    const r = claimReplica();
+    const behind = claimReplica();
+    await addBudget(
+      [r, behind],
+      budget("cap", 100, { enforcement: "Deny", deviceClasses: [{ name: "gpu.example.com" }] }),
+    );
+    for (let i = 0; i < 20; i++) {
+      const c = gpuClaim(`c${i}`, 1);
+      c.metadata = { ...c.metadata, resourceVersion: String(300 + i) };
+      await r.claims.validateCreate(c);
+      r.tracker.upsertClaim(c); // the claim cache sees each before the next admission
+    }
+    const status = (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status;
+    expect(status?.reservations).toEqual([expect.objectContaining({ pod: "resourceclaim/c19" })]);
+    expect(status?.settledClaimResourceVersion).toBe("318");
+    // Another replica whose claim cache has not seen them would count them nowhere: it does not decide.
+    await expect(behind.claims.validateCreate(gpuClaim("late", 90))).rejects.toThrow(
+      "is busy with other admissions",
+    );
+  });
+
   it("admits claims of classes the budget does not count, and only warns under Report", async () => {
     const r = claimReplica();
     await addBudget(

@@ -26,7 +26,7 @@ import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpub
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
-import type { UsageTracker } from "../../gpu/usage.js";
+import { type SettledMarks, setSettledMarks, settledMarks, type UsageTracker } from "../../gpu/usage.js";
 
 /**
  * Atomic admission for Deny budgets.
@@ -45,10 +45,10 @@ import type { UsageTracker } from "../../gpu/usage.js";
  *
  * What it costs, and why it is bounded. A reservation is only needed until the caches see the pod.
  * Each write releases the reservations whose pods the writer's cache has seen, and records the newest
- * version it saw them at in status.settledPodResourceVersion (a high-water mark); a replica decides only
- * once its own Pod cache has passed that mark (UsageTracker.waitForSettled, normally already true: the
- * same watch stream brought the writer there), so a released pod is counted from every cache, never
- * nowhere. The list therefore holds only pods admitted and not yet seen (the ones in flight: a watch's
+ * version it saw them at in status.settledPodResourceVersion (a high-water mark; a ResourceClaim's go
+ * in status.settledClaimResourceVersion); a replica decides only once its own caches have passed the
+ * marks (UsageTracker.waitForSettled, normally already true: the same watch stream brought the writer
+ * there), so a released pod or claim is counted from every cache, never nowhere. The list therefore holds only pods admitted and not yet seen (the ones in flight: a watch's
  * delay times the admission rate), however many pods the budget admitted within the TTL, and each write
  * costs what ResourceQuota's does up to that small list. A reservation whose pod never appears (another
  * admission step refused it) counts until expiresAt (--reservation-ttl, default 30s).
@@ -112,7 +112,7 @@ export class BudgetReservations {
       // A write is in flight. A claim that does not fit even without the admissions it carries is
       // refused now rather than after that round trip: what this replica knows can only grow by them.
       const budget = newest(await this.options.client.get(GPUBudgetKind, key), this.latest.get(id));
-      if (this.options.tracker.passedSettled(key.namespace ?? "", budget.status?.settledPodResourceVersion)) {
+      if (this.options.tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status))) {
         const { kept, counted, reserved } = this.measure(key, budget, Date.now());
         if (
           !kept.some(sameChange(claim)) &&
@@ -160,11 +160,11 @@ export class BudgetReservations {
     key: ObjectKey,
     budget: GPUBudget,
     now: number,
-  ): { kept: GPUBudgetReservation[]; settled?: string; counted: number; reserved: number } {
+  ): { kept: GPUBudgetReservation[]; settled: SettledMarks; counted: number; reserved: number } {
     const { tracker } = this.options;
     const { kept, settled } = tracker.settle(
       budget.status?.reservations ?? [],
-      budget.status?.settledPodResourceVersion,
+      settledMarks(budget.status),
       now,
     );
     const counted = tracker.usage(key.namespace ?? "", key.name, now)?.allocatedMilli ?? 0;
@@ -183,9 +183,8 @@ export class BudgetReservations {
     let budget = newest(await client.get(GPUBudgetKind, key), this.latest.get(id));
     let open = batch;
     while (open.length > 0) {
-      const settledMark = budget.status?.settledPodResourceVersion;
       const wait = Math.max(...open.map((w) => w.deadline)) - Date.now();
-      if (!(await tracker.waitForSettled(namespace, settledMark, wait))) {
+      if (!(await tracker.waitForSettled(namespace, settledMarks(budget.status), wait))) {
         for (const w of open) w.refuse(busy(id, w.claim));
         return;
       }
@@ -232,7 +231,7 @@ export class BudgetReservations {
       }
       if (writing.length === 0) return;
       const status = { ...budget.status, reservations: [...kept, ...adding] };
-      if (settled !== undefined) status.settledPodResourceVersion = settled;
+      setSettledMarks(status, settled);
       try {
         const written = await client.status().update(GPUBudgetKind, { ...budget, status });
         this.latest.set(id, written);
