@@ -53,8 +53,14 @@ async function namespace(name: string): Promise<string> {
 }
 
 /** A bare pod of gpuTemplate's shape, named. */
-function gpuPod(ns: string, name: string, gpus: number, spec: Record<string, unknown> = {}) {
-  const t = gpuTemplate(name, gpus, spec);
+function gpuPod(
+  ns: string,
+  name: string,
+  gpus: number,
+  spec: Record<string, unknown> = {},
+  resource = "nvidia.com/gpu",
+) {
+  const t = gpuTemplate(name, gpus, spec, resource);
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -64,7 +70,12 @@ function gpuPod(ns: string, name: string, gpus: number, spec: Record<string, unk
 }
 
 /** A pod template asking for GPUs (limits; the API server copies them into requests). */
-function gpuTemplate(app: string, gpus: number, spec: Record<string, unknown> = {}) {
+function gpuTemplate(
+  app: string,
+  gpus: number,
+  spec: Record<string, unknown> = {},
+  resource = "nvidia.com/gpu",
+) {
   return {
     metadata: { labels: { app } },
     spec: {
@@ -73,7 +84,7 @@ function gpuTemplate(app: string, gpus: number, spec: Record<string, unknown> = 
         {
           name: "main",
           image: "registry.k8s.io/pause:3.10",
-          resources: { limits: { "nvidia.com/gpu": String(gpus) } },
+          resources: { limits: { [resource]: String(gpus) } },
         },
       ],
       ...spec,
@@ -809,21 +820,7 @@ describe("GPUBudget with Dynamic Resource Allocation", () => {
       }),
     );
     await expectEnforcing(kubectl, ns, "cap");
-    await apply({
-      apiVersion: "v1",
-      kind: "Pod",
-      metadata: { name: "extended", namespace: ns },
-      spec: {
-        terminationGracePeriodSeconds: 5,
-        containers: [
-          {
-            name: "main",
-            image: "registry.k8s.io/pause:3.10",
-            resources: { limits: { "example.com/gpu": "2" } },
-          },
-        ],
-      },
-    });
+    await apply(gpuPod(ns, "extended", 2, {}, "example.com/gpu"));
     type ClaimView = {
       metadata: { name: string; annotations?: Record<string, string> };
       status?: { allocation?: unknown };
