@@ -27,10 +27,16 @@ function bundleIsCurrent(bundle) {
   }
 }
 
-/** A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see src/cli/fast-path.ts). */
+/**
+ * A plain `kbts manifests` on unchanged inputs is served without loading the CLI (see src/cli/fast-path.ts),
+ * from its own CommonJS bundle when that is current (src/packaging/cli-bundle.ts).
+ */
 async function run(argv) {
   if (argv[2] === "manifests") {
-    const { serveCachedManifests } = await import("../dist/cli/fast-path.js");
+    const fastPath = join(ROOT, "dist", "manifests-cached.cjs");
+    const { serveCachedManifests } = bundleIsCurrent(fastPath)
+      ? require(fastPath)
+      : await import("../dist/cli/fast-path.js");
     const code = await serveCachedManifests(argv);
     if (code !== undefined) return code;
   }

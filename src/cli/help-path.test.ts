@@ -4,13 +4,13 @@
  * modules). Each definition imports its implementation with `await import()` inside its action; a
  * static import of one would be bundled into dist/cli.cjs and loaded by every `kbts` start.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, cliBundleIsCurrent } from "../packaging/cli-bundle.js";
+import { bundleCli, bundleFastPath, cliBundleIsCurrent, FAST_PATH_BUNDLE } from "../packaging/cli-bundle.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const KBTS = join(ROOT, "bin", "kbts.js");
@@ -33,63 +33,18 @@ describe("kbts --help", () => {
     expect(own).toContain("src/cli/commands/init.ts");
   });
 
-  // Every module a `node bin/kbts.js --help` loads: CommonJS ones from require.cache, ES modules
-  // through a load hook (which sees every import, dynamic ones too).
+  // Every module a `node bin/kbts.js …` loads: CommonJS ones from require.cache, ES modules through a
+  // load hook (which sees every import, dynamic ones too); and the built-in modules it loaded.
   const dir = mkdtempSync(join(tmpdir(), "kbts-help-path-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("loads the bundle alone, or, when the bundle is stale, the definitions' modules alone", async () => {
-    const log = join(dir, "loaded.txt");
-    const builtins = join(dir, "builtins.txt");
-    writeFileSync(log, "");
-    writeFileSync(
-      join(dir, "hooks.mjs"),
-      `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) {
-  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
-  return next(url, context);
-}
-`,
-    );
-    writeFileSync(
-      join(dir, "register.mjs"),
-      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`,
-    );
-    writeFileSync(
-      join(dir, "require-cache.cjs"),
-      `process.on("exit", () => {
-  const fs = require("node:fs");
-  fs.appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).map((f) => require("node:url").pathToFileURL(f).href + "\\n").join(""));
-  fs.writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n"));
-});\n`,
-    );
-    const help = await execa(
-      process.execPath,
-      [
-        "--import",
-        pathToFileURL(join(dir, "register.mjs")).href,
-        "-r",
-        join(dir, "require-cache.cjs"),
-        KBTS,
-        "--help",
-      ],
-      { cwd: dir },
-    );
-    expect(help.stdout).toContain("Usage: kbts [options] [command]");
-
-    const loaded = [
-      ...new Set(
-        readFileSync(log, "utf8")
-          .split("\n")
-          .filter((u) => u.startsWith("file:"))
-          .map((u) => relative(ROOT, new URL(u).pathname))
-          .filter((f) => !f.startsWith("..")),
-      ),
-    ].sort();
+    const { stdout, loaded, builtins } = await modulesLoadedBy(dir, ["--help"], dir);
+    expect(stdout).toContain("Usage: kbts [options] [command]");
     if (cliBundleIsCurrent(ROOT)) {
       expect(loaded).toEqual(["bin/kbts.js", "dist/cli.cjs"]);
       // commander's node:child_process is required on first use (cli-bundle.ts), not at load.
-      expect(readFileSync(builtins, "utf8").split("\n")).not.toContain("NativeModule child_process");
+      expect(builtins).not.toContain("NativeModule child_process");
       return;
     }
     // A `tsc -b` after the last `make build`: bin/kbts.js runs dist/cli/main.js and what it imports.
@@ -105,3 +60,96 @@ export async function load(url, context, next) {
     ).toEqual([]);
   });
 });
+
+describe("kbts manifests on unchanged inputs", () => {
+  it("bundles the fast path with no package, and nothing of the generators", async () => {
+    const inputs = await bundleFastPath(ROOT, { source: true });
+    expect(inputs.filter((f) => f.includes("node_modules/"))).toEqual([]);
+    expect(inputs).toContain("src/manifests/cache.ts");
+    expect(inputs.filter((f) => /^src\/(markers|crd\/(?!types)|ts|schema|rbac|webhook)/.test(f))).toEqual([]);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), "kbts-fast-path-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("is served from its bundle alone, without the CLI's modules", async () => {
+    mkdirSync(join(dir, "api", "v1"), { recursive: true });
+    writeFileSync(
+      join(dir, "api/v1/groupversion_info.ts"),
+      "// +groupName=t.kbts.test\nexport const GroupVersion = {} as const;\n",
+    );
+    writeFileSync(
+      join(dir, "api/v1/thing_types.ts"),
+      'import type { ObjectMeta } from "@kbts/runtime";\n\n// +kubebuilder:object:root=true\nexport interface Thing {\n  apiVersion?: string;\n  kind?: string;\n  metadata?: ObjectMeta;\n  spec?: { size?: string };\n}\n',
+    );
+    writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true } }\n');
+    await execa(process.execPath, [KBTS, "manifests"], { cwd: dir }); // a full run records the entry
+    const { stdout, loaded } = await modulesLoadedBy(join(dir, "hooks"), ["manifests"], dir);
+    expect(stdout).toMatch(/inputs unchanged since the last run/);
+    if (cliBundleIsCurrent(ROOT, FAST_PATH_BUNDLE)) {
+      expect(loaded).toEqual(["bin/kbts.js", "dist/manifests-cached.cjs"]);
+    } else {
+      // A `tsc -b` after the last `make build`: the same modules, unbundled, and still not the CLI.
+      expect(loaded).toContain("dist/cli/fast-path.js");
+      expect(loaded.filter((f) => f.startsWith("node_modules/") || f === "dist/cli.cjs")).toEqual([]);
+    }
+  }, 60_000);
+});
+
+/**
+ * Runs `node bin/kbts.js ...args` in `cwd` and lists the files of this repository it loaded (CommonJS
+ * from require.cache, ES modules through a load hook) and the built-in modules (process.moduleLoadList).
+ */
+async function modulesLoadedBy(
+  work: string,
+  args: string[],
+  cwd: string,
+): Promise<{ stdout: string; loaded: string[]; builtins: string[] }> {
+  mkdirSync(work, { recursive: true });
+  const log = join(work, "loaded.txt");
+  const builtins = join(work, "builtins.txt");
+  writeFileSync(log, "");
+  writeFileSync(
+    join(work, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (url.startsWith("file:")) appendFileSync(${JSON.stringify(log)}, url + "\\n");
+  return next(url, context);
+}
+`,
+  );
+  writeFileSync(
+    join(work, "register.mjs"),
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(work, "hooks.mjs")).href)});\n`,
+  );
+  writeFileSync(
+    join(work, "require-cache.cjs"),
+    `process.on("exit", () => {
+  const fs = require("node:fs");
+  fs.appendFileSync(${JSON.stringify(log)}, Object.keys(require.cache).map((f) => require("node:url").pathToFileURL(f).href + "\\n").join(""));
+  fs.writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join("\\n"));
+});\n`,
+  );
+  const run = await execa(
+    process.execPath,
+    [
+      "--import",
+      pathToFileURL(join(work, "register.mjs")).href,
+      "-r",
+      join(work, "require-cache.cjs"),
+      KBTS,
+      ...args,
+    ],
+    { cwd },
+  );
+  const loaded = [
+    ...new Set(
+      readFileSync(log, "utf8")
+        .split("\n")
+        .filter((u) => u.startsWith("file:"))
+        .map((u) => relative(ROOT, new URL(u).pathname))
+        .filter((f) => !f.startsWith("..")),
+    ),
+  ].sort();
+  return { stdout: run.stdout, loaded, builtins: readFileSync(builtins, "utf8").split("\n") };
+}

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import type { MarkerWarning } from "../markers/parse.js";
-import { kbtsVersion } from "../version.js";
+import { KBTS_PACKAGE, kbtsVersion } from "../version.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { ManifestResult } from "./generate.js";
 
@@ -56,7 +56,8 @@ const hash = (text: string): string =>
 
 /** kbts' version, and its build when run from a checkout (dist/.tsbuildinfo changes with every build). */
 function kbtsStamp(): string {
-  const buildInfo = fileURLToPath(new URL("../../dist/.tsbuildinfo", import.meta.url));
+  // From the package folder, not this module: the fast path runs this code bundled at dist/'s top.
+  const buildInfo = fileURLToPath(new URL("dist/.tsbuildinfo", KBTS_PACKAGE));
   let build = "-";
   try {
     const st = statSync(buildInfo);
