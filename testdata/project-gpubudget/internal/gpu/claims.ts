@@ -139,10 +139,16 @@ export interface ClaimOwners {
   claimsOf(podUID: string): Iterable<ResourceClaim>;
 }
 
-/** ClaimOwners over one namespace's pods and claims, as listed. */
-export function claimOwners(pods: Iterable<Pod>, claims: Iterable<ResourceClaim>): ClaimOwners {
-  const byUID = new Map<string, Pod>();
-  for (const pod of pods) byUID.set(pod.metadata?.uid ?? "", pod);
+/**
+ * ClaimOwners over one namespace's pods and claims, as listed. The pods are indexed on the first lookup
+ * only: a namespace without extended-resource claims (most) costs its reconciles nothing here.
+ */
+export function claimOwners(pods: readonly Pod[], claims: Iterable<ResourceClaim>): ClaimOwners {
+  let byUID: Map<string, Pod> | undefined;
+  const pod = (uid: string): Pod | undefined => {
+    byUID ??= new Map(pods.map((p) => [p.metadata?.uid ?? "", p]));
+    return byUID.get(uid);
+  };
   const owned = new Map<string, ResourceClaim[]>();
   for (const claim of claims) {
     const owner = extendedResourceClaimOwner(claim);
@@ -151,7 +157,7 @@ export function claimOwners(pods: Iterable<Pod>, claims: Iterable<ResourceClaim>
     list.push(claim);
     owned.set(owner.uid, list);
   }
-  return { pod: (uid) => byUID.get(uid), claimsOf: (uid) => owned.get(uid) ?? [] };
+  return { pod, claimsOf: (uid) => owned.get(uid) ?? [] };
 }
 
 /**
@@ -236,7 +242,7 @@ export interface ClaimUsage {
 /** Sums what the claims of one namespace that a budget selects hold; `pods` are the namespace's. */
 export function budgetClaimUsage(
   claims: readonly ResourceClaim[],
-  pods: Iterable<Pod>,
+  pods: readonly Pod[],
   rule: ClaimRule,
 ): ClaimUsage {
   const usage: ClaimUsage = { allocatedMilli: 0, claimCount: 0, uncountedClaims: 0 };
