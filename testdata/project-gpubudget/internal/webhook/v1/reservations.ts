@@ -48,9 +48,10 @@ import { type SettledMarks, setSettledMarks, settledMarks, type UsageTracker } f
  * version it saw them at in status.settledPodResourceVersion (a high-water mark; a ResourceClaim's go
  * in status.settledClaimResourceVersion); a replica decides only once its own caches have passed the
  * marks (UsageTracker.waitForSettled, normally already true: the same watch stream brought the writer
- * there), so a released pod or claim is counted from every cache, never nowhere. The list therefore holds only pods admitted and not yet seen (the ones in flight: a watch's
- * delay times the admission rate), however many pods the budget admitted within the TTL, and each write
- * costs what ResourceQuota's does up to that small list. A reservation whose pod never appears (another
+ * there), so a released pod or claim is counted from every cache, never nowhere. The list therefore
+ * holds only pods and claims admitted and not yet seen (the ones in flight: a watch's delay times the
+ * admission rate), however many the budget admitted within the TTL, and each write costs what
+ * ResourceQuota's does up to that small list. A reservation whose pod never appears (another
  * admission step refused it) counts until expiresAt (--reservation-ttl, default 30s).
  *
  * Group commit: within one replica, admissions to one budget queue behind a single write in flight;
