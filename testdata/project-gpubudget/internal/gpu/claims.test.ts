@@ -197,6 +197,38 @@ describe("a claim made for a pod's DRA extended resources", () => {
       uncountedClaims: 0,
     });
   });
+
+  it("once the pod names it, counts each request by the resource it serves (requestMappings)", () => {
+    // The pod asks for 1 nvidia.com/gpu from a device plugin and 2 example.com/gpu backed by DRA: the
+    // claim's one request serves example.com/gpu only.
+    const c = claim([{ name: "container-0-request-0", exactly: { deviceClassName: GPU, count: 2 } }], {
+      name: "p-gpu",
+      annotations,
+      ownerReferences: [ownerRef],
+    });
+    const pod: Pod = {
+      ...gpuPod(1),
+      status: {
+        phase: "Running",
+        extendedResourceClaimStatus: {
+          resourceClaimName: "p-gpu",
+          requestMappings: [
+            { containerName: "main", resourceName: "example.com/gpu", requestName: "container-0-request-0" },
+          ],
+        },
+      },
+    };
+    // The budget counts nvidia.com/gpu through the pod (1) and the DeviceClass through the claim (2): 3 GPUs.
+    expect(claimCountedMilli(c, both, pod)).toBe(2000);
+    // A budget that also counts example.com/gpu has the claim's GPUs through the pod already.
+    expect(
+      claimCountedMilli(
+        c,
+        { ...both, resources: [{ name: "nvidia.com/gpu" }, { name: "example.com/gpu" }] },
+        pod,
+      ),
+    ).toBe(0);
+  });
 });
 
 describe("claimMilliGPUs", () => {

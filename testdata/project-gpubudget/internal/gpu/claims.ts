@@ -105,11 +105,12 @@ function subRequestDevices(sub: DeviceSubRequest): number {
 }
 
 /** The devices a claim counts per DeviceClass (ResourceQuota's rules, see above). */
-export function claimDevices(claim: ResourceClaim): Map<string, number> {
+export function claimDevices(claim: ResourceClaim, skipRequests?: ReadonlySet<string>): Map<string, number> {
   const devices = new Map<string, number>();
   const add = (deviceClass: string, n: number) =>
     devices.set(deviceClass, (devices.get(deviceClass) ?? 0) + n);
   for (const request of claim.spec?.devices?.requests ?? []) {
+    if (skipRequests?.has(request.name ?? "")) continue;
     if (request.firstAvailable && request.firstAvailable.length > 0) {
       // The worst case per class: whichever alternative the scheduler picks fits under it.
       const largest = new Map<string, number>();
@@ -184,10 +185,17 @@ export function extendedResourceClaimPod(claim: ResourceClaim, owners: ClaimOwne
   return pod;
 }
 
-/** The GPUs (in thousandths) a claim holds under a budget's device classes: each class's devices times its weight. */
-export function claimMilliGPUs(claim: ResourceClaim, deviceClasses: readonly BudgetDeviceClass[]): number {
+/**
+ * The GPUs (in thousandths) a claim holds under a budget's device classes: each class's devices times
+ * its weight (the requests named in `skipRequests` left out).
+ */
+export function claimMilliGPUs(
+  claim: ResourceClaim,
+  deviceClasses: readonly BudgetDeviceClass[],
+  skipRequests?: ReadonlySet<string>,
+): number {
   if (deviceClasses.length === 0) return 0;
-  const devices = claimDevices(claim);
+  const devices = claimDevices(claim, skipRequests);
   let milli = 0;
   for (const c of deviceClasses) {
     const n = devices.get(c.name) ?? 0;
@@ -205,8 +213,12 @@ export interface ClaimRule {
 
 /**
  * The GPUs (in thousandths) a claim adds under a budget: claimMilliGPUs of a selected claim, less what
- * its verified owner pod (extendedResourceClaimPod) already counts under the same budget, as
- * ResourceQuota subtracts the pod's usage from a generated claim's.
+ * its verified owner pod (extendedResourceClaimPod) already counts under the same budget.
+ * - Once the pod's status names the claim, its requestMappings say which of the claim's requests
+ *   serves which of the pod's extended resources: those serving a resource the budget counts add
+ *   nothing here, the others count in full.
+ * - Before that (the scheduler writes the status after it creates the claim), as ResourceQuota does:
+ *   the claim's GPUs less the pod's.
  */
 export function claimCountedMilli(claim: ResourceClaim, rule: ClaimRule, owner: Pod | undefined): number {
   if (rule.deviceClasses.length === 0 || !selectorMatches(rule.selector, claim.metadata?.labels)) return 0;
@@ -214,7 +226,16 @@ export function claimCountedMilli(claim: ResourceClaim, rule: ClaimRule, owner: 
   if (milli <= 0 || !owner) return milli;
   // By phase only, not by the deletion deadline: the tracker and the recount must agree at any moment.
   const podCounts = countsUntil(owner) > 0 && selectorMatches(rule.selector, owner.metadata?.labels);
-  return podCounts ? Math.max(0, milli - podMilliGPUs(owner, rule.resources)) : milli;
+  if (!podCounts) return milli;
+  const status = owner.status?.extendedResourceClaimStatus;
+  if (status && status.resourceClaimName === claim.metadata?.name && status.requestMappings?.length) {
+    const counted = new Set(rule.resources.map((r) => r.name));
+    const served = new Set(
+      status.requestMappings.filter((m) => counted.has(m.resourceName)).map((m) => m.requestName),
+    );
+    return claimMilliGPUs(claim, rule.deviceClasses, served);
+  }
+  return Math.max(0, milli - podMilliGPUs(owner, rule.resources));
 }
 
 /** Whether a claim asks for devices, none of them of a class the budget counts (a pod's generated claim aside). */

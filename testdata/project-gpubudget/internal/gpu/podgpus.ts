@@ -349,6 +349,10 @@ export function slimPod<T extends { metadata?: Pod["metadata"]; spec?: Pod["spec
       // The claim the scheduler made for the pod's DRA extended resources (claims.ts, extendedResourceClaimPod).
       extendedResourceClaimStatus: pod.status.extendedResourceClaimStatus && {
         resourceClaimName: pod.status.extendedResourceClaimStatus.resourceClaimName,
+        requestMappings: pod.status.extendedResourceClaimStatus.requestMappings?.map((m) => ({
+          resourceName: m.resourceName,
+          requestName: m.requestName,
+        })),
       },
     },
   } as unknown as T;
