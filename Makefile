@@ -129,7 +129,7 @@ test-integration: build ## Integration tests against a real etcd + kube-apiserve
 test-e2e: build ## End-to-end tests of the built CLI and scaffolded projects.
 	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
 	echo "KUBEBUILDER_ASSETS=$$assets"; \
-	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project e2e --project e2e-alone --reporter=default --reporter=json --outputFile.json=.test-results/e2e.json
+	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project e2e --project e2e-timed --reporter=default --reporter=json --outputFile.json=.test-results/e2e.json
 
 ##@ Demo and benchmarks
 
