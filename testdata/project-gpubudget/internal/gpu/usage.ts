@@ -99,9 +99,17 @@ export function setSettledMarks(status: SettledStatus, marks: SettledMarks): voi
 /** Waits until one of this replica's caches has passed `resourceVersion` in `namespace` (false on timeout). */
 export type CacheWaiter = (namespace: string, resourceVersion: string, timeoutMs: number) => Promise<boolean>;
 
+/** A reservation names its pod by the pod's name, and a ResourceClaim as "resourceclaim/<name>". */
+const CLAIM_RESERVATION_PREFIX = "resourceclaim/";
+
+/** The name a reservation records for an admitted pod or ResourceClaim. */
+export function reservationName(kind: "pod" | "resourceclaim", name: string): string {
+  return kind === "resourceclaim" ? `${CLAIM_RESERVATION_PREFIX}${name}` : name;
+}
+
 /** Whether a reservation holds a ResourceClaim's devices rather than a pod's. */
-export function isClaimReservation(r: TrackedReservation): boolean {
-  return r.pod?.startsWith("resourceclaim/") === true;
+function isClaimReservation(r: TrackedReservation): boolean {
+  return r.pod?.startsWith(CLAIM_RESERVATION_PREFIX) === true;
 }
 
 interface NamespaceState {

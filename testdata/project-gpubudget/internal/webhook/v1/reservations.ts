@@ -26,7 +26,13 @@ import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpub
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
-import { type SettledMarks, setSettledMarks, settledMarks, type UsageTracker } from "../../gpu/usage.js";
+import {
+  reservationName,
+  type SettledMarks,
+  setSettledMarks,
+  settledMarks,
+  type UsageTracker,
+} from "../../gpu/usage.js";
 
 /**
  * Atomic admission for Deny budgets.
@@ -185,7 +191,12 @@ export class BudgetReservations {
     let open = batch;
     while (open.length > 0) {
       const wait = Math.max(...open.map((w) => w.deadline)) - Date.now();
-      if (!(await tracker.waitForSettled(namespace, settledMarks(budget.status), wait))) {
+      // Normally the caches have passed the marks already: decide without yielding to the event loop.
+      const marks = settledMarks(budget.status);
+      if (
+        !tracker.passedSettled(namespace, marks) &&
+        !(await tracker.waitForSettled(namespace, marks, wait))
+      ) {
         for (const w of open) w.refuse(busy(id, w.claim));
         return;
       }
@@ -220,7 +231,7 @@ export class BudgetReservations {
           continue;
         }
         const reservation: GPUBudgetReservation = {
-          pod: claim.kind === "resourceclaim" ? `resourceclaim/${claim.pod}` : claim.pod,
+          pod: reservationName(claim.kind ?? "pod", claim.pod),
           podUID: claim.podUID,
           milliGPUs: claim.milliGPUs,
           expiresAt: new Date(now + ttlMs).toISOString(),
