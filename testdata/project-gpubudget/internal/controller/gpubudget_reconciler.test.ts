@@ -21,7 +21,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Client, type KubernetesObject, Namespace, Pod, type ReconcileContext } from "@kbts/runtime";
 import { createFakeClient } from "@kbts/runtime/fake";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GPUBudget } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
 import { BUDGET_COHORT_INDEX } from "../cohort/cohort.js";
@@ -247,7 +247,13 @@ describe("GPUBudgetReconciler", () => {
 
   it("reports drift when the recount differs from the incremental usage", async () => {
     const tracker = new UsageTracker();
-    reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics, tracker });
+    reconciler = new GPUBudgetReconciler({
+      client,
+      recorder: events,
+      metrics,
+      tracker,
+      recountIntervalMs: 0,
+    });
     await client.create(GPUBudgetKind, budget("b", 4));
     tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
     const pod = await client.create(Pod, gpuPod("g1", 2));
@@ -258,6 +264,37 @@ describe("GPUBudgetReconciler", () => {
     await reconcile("b");
     expect(metrics.drifts).toEqual([`${NS}/b`]);
     expect((await get("b")).status?.allocatedGPUs).toBe(2); // the recount is what status reports
+  });
+
+  it("reports the tracker's count between recounts, and recounts every recountIntervalMs", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const tracker = new UsageTracker();
+      reconciler = new GPUBudgetReconciler({
+        client,
+        recorder: events,
+        metrics,
+        tracker,
+        recountIntervalMs: 10_000,
+      });
+      await client.create(GPUBudgetKind, budget("b", 4));
+      tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
+      const pod = await client.create(Pod, gpuPod("g1", 2));
+      tracker.upsertPod(pod);
+      await reconcile("b"); // the first reconcile of a budget recounts
+      expect((await get("b")).status?.allocatedGPUs).toBe(2);
+      tracker.deletePod(pod); // an event the tracker got wrong
+      vi.setSystemTime(Date.now() + 9_000);
+      await reconcile("b");
+      expect((await get("b")).status?.allocatedGPUs).toBe(0); // what the webhook admits by, until the recount
+      expect(metrics.drifts).toEqual([]);
+      vi.setSystemTime(Date.now() + 1_000);
+      await reconcile("b");
+      expect(metrics.drifts).toEqual([`${NS}/b`]);
+      expect((await get("b")).status?.allocatedGPUs).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("counts MIG slices by weight", async () => {

@@ -53,6 +53,7 @@ describe("UsageTracker", () => {
       expect(t.usage("ns", "ml")).toEqual({
         allocatedMilli: budgetUsage([...pods.values()], ml).allocatedMilli,
         podCount: budgetUsage([...pods.values()], ml).podCount,
+        nextChangeAt: budgetUsage([...pods.values()], ml).nextChangeAt,
       });
     upsert(pod("a", 2, { labels: { team: "ml" } }));
     t.upsertBudget(ml); // a budget created after its pods counts them
@@ -68,7 +69,11 @@ describe("UsageTracker", () => {
     pods.delete("b");
     t.deletePod(b);
     check();
-    expect(t.usage("ns", "ml")).toEqual({ allocatedMilli: 0, podCount: 0 });
+    expect(t.usage("ns", "ml")).toEqual({
+      allocatedMilli: 0,
+      podCount: 0,
+      nextChangeAt: Number.POSITIVE_INFINITY,
+    });
   });
 
   it("drops a terminating pod at its deletion timestamp plus grace, without any event", () => {
@@ -82,8 +87,17 @@ describe("UsageTracker", () => {
       deletionGracePeriodSeconds: 30,
     };
     t.upsertPod(stuck);
-    expect(t.usage("ns", "ml", at + 29_000)?.allocatedMilli).toBe(4000);
-    expect(t.usage("ns", "ml", at + 31_000)).toEqual({ allocatedMilli: 0, podCount: 0 });
+    // Until then it counts, and the usage says when that changes (the reconciler comes back then).
+    expect(t.usage("ns", "ml", at + 29_000)).toEqual({
+      allocatedMilli: 4000,
+      podCount: 1,
+      nextChangeAt: at + 30_000,
+    });
+    expect(t.usage("ns", "ml", at + 31_000)).toEqual({
+      allocatedMilli: 0,
+      podCount: 0,
+      nextChangeAt: Number.POSITIVE_INFINITY,
+    });
   });
 
   it("knows which pods (and which versions) this cache has seen", () => {
@@ -123,7 +137,11 @@ describe("UsageTracker", () => {
     upsert(claim("a", 4, "ml"));
     t.upsertBudget(budget); // a budget created after its claims counts them
     check();
-    expect(t.usage("ns", "ml")).toEqual({ allocatedMilli: 2000, podCount: 0 });
+    expect(t.usage("ns", "ml")).toEqual({
+      allocatedMilli: 2000,
+      podCount: 0,
+      nextChangeAt: Number.POSITIVE_INFINITY,
+    });
     upsert(claim("b", 2, "web"));
     check();
     upsert(claim("b", 2, "ml"));

@@ -45,6 +45,8 @@ export interface TrackedBudget {
 export interface TrackedUsage {
   allocatedMilli: number;
   podCount: number;
+  /** The next moment (ms) a counted terminating pod stops counting; Infinity when none will. */
+  nextChangeAt: number;
 }
 
 interface BudgetState {
@@ -324,12 +326,16 @@ export class UsageTracker {
     const state = this.namespaces.get(namespace)?.budgets.get(name);
     if (!state) return undefined;
     let { allocatedMilli, podCount } = state;
+    let nextChangeAt = Number.POSITIVE_INFINITY;
     for (const t of state.terminating.values()) {
-      if (t.until > now) continue;
+      if (t.until > now) {
+        nextChangeAt = Math.min(nextChangeAt, t.until);
+        continue;
+      }
       allocatedMilli -= t.milli;
       podCount -= 1;
     }
-    return { allocatedMilli, podCount };
+    return { allocatedMilli, podCount, nextChangeAt };
   }
 
   /**
