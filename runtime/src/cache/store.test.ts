@@ -30,6 +30,10 @@ describe("Store", () => {
     expect(old?.spec.nodeName).toBe("n1");
     expect(s.byIndex("node", "n1").map(storeKey)).toEqual(["a/p2"]);
     expect(s.byIndex("node", "n2").map(storeKey).sort()).toEqual(["a/p1", "b/p1"]);
+    // Every index hands out the newest version, also one whose value did not change (the namespace).
+    const p1 = s.get("a/p1");
+    expect(s.byIndex(NAMESPACE_INDEX, "a").filter((o) => o.metadata?.name === "p1")).toEqual([p1]);
+    expect(s.byIndex(NAMESPACE_INDEX, "a").find((o) => o.metadata?.name === "p1")).toBe(p1);
 
     expect(s.delete("a/p2")?.metadata?.name).toBe("p2");
     expect(s.byIndex("node", "n1")).toEqual([]);

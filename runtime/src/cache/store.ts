@@ -1,7 +1,7 @@
 /**
  * An indexed object store, client-go's ThreadSafeStore without the threads: objects keyed by
  * `namespace/name` (`name` for cluster-scoped), plus named indexes that map an index value to the
- * keys of the objects carrying it. The namespace index is built in; field indexes are added by name
+ * objects carrying it, by key. The namespace index is built in; field indexes are added by name
  * (the informer cache registers them as `field:<field>`).
  */
 import type { KubernetesObject } from "../api/meta.js";
@@ -23,8 +23,12 @@ export function keyOf(namespace: string | undefined, name: string): string {
 export class Store<T extends KubernetesObject = KubernetesObject> {
   private readonly items = new Map<string, T>();
   private readonly indexers = new Map<string, IndexFuncOf<T>>();
-  /** index name → index value → keys. */
-  private readonly indices = new Map<string, Map<string, Set<string>>>();
+  /**
+   * index name → index value → key → object. The index holds the objects themselves, not only their
+   * keys (client-go's), so reading one out is a walk of one map: a controller that lists its
+   * namespace's thousands of pods on each of their events spent more time looking each key up again.
+   */
+  private readonly indices = new Map<string, Map<string, Map<string, T>>>();
 
   constructor() {
     this.addIndex(NAMESPACE_INDEX, (obj) => (obj.metadata?.namespace ? [obj.metadata.namespace] : []));
@@ -38,9 +42,9 @@ export class Store<T extends KubernetesObject = KubernetesObject> {
   addIndex(name: string, fn: IndexFuncOf<T>): void {
     if (this.indexers.has(name)) throw new Error(`index "${name}" is already registered`);
     this.indexers.set(name, fn);
-    const index = new Map<string, Set<string>>();
+    const index = new Map<string, Map<string, T>>();
     this.indices.set(name, index);
-    for (const [key, obj] of this.items) addToIndex(index, fn(obj), key);
+    for (const [key, obj] of this.items) addToIndex(index, fn(obj), key, obj);
   }
 
   hasIndex(name: string): boolean {
@@ -65,7 +69,7 @@ export class Store<T extends KubernetesObject = KubernetesObject> {
     const old = this.items.get(key);
     if (old) this.unindex(key, old);
     this.items.set(key, obj);
-    for (const [name, fn] of this.indexers) addToIndex(this.indices.get(name)!, fn(obj), key);
+    for (const [name, fn] of this.indexers) addToIndex(this.indices.get(name)!, fn(obj), key, obj);
     return old;
   }
 
@@ -82,36 +86,30 @@ export class Store<T extends KubernetesObject = KubernetesObject> {
   byIndex(name: string, value: string): T[] {
     const index = this.indices.get(name);
     if (!index) throw new Error(`no index "${name}" is registered`);
-    const keys = index.get(value);
-    if (!keys) return [];
-    const out: T[] = [];
-    for (const k of keys) {
-      const obj = this.items.get(k);
-      if (obj) out.push(obj);
-    }
-    return out;
+    const objects = index.get(value);
+    return objects ? [...objects.values()] : [];
   }
 
   private unindex(key: string, obj: T): void {
     for (const [name, fn] of this.indexers) {
       const index = this.indices.get(name)!;
       for (const value of fn(obj)) {
-        const keys = index.get(value);
-        if (!keys) continue;
-        keys.delete(key);
-        if (keys.size === 0) index.delete(value);
+        const objects = index.get(value);
+        if (!objects) continue;
+        objects.delete(key);
+        if (objects.size === 0) index.delete(value);
       }
     }
   }
 }
 
-function addToIndex(index: Map<string, Set<string>>, values: string[], key: string): void {
+function addToIndex<T>(index: Map<string, Map<string, T>>, values: string[], key: string, obj: T): void {
   for (const value of values) {
-    let keys = index.get(value);
-    if (!keys) {
-      keys = new Set();
-      index.set(value, keys);
+    let objects = index.get(value);
+    if (!objects) {
+      objects = new Map();
+      index.set(value, objects);
     }
-    keys.add(key);
+    objects.set(key, obj);
   }
 }
