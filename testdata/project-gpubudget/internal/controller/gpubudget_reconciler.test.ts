@@ -245,22 +245,25 @@ describe("GPUBudgetReconciler", () => {
     expect(metrics.series.has(`${NS}/b`)).toBe(false);
   });
 
-  it("reports drift when the recount differs from the incremental usage", async () => {
+  /**
+   * Budget "b" (4 GPUs) over one 2-GPU pod, reconciled once, then a tracker that got an event wrong:
+   * it saw the pod deleted, which the cache (and so a recount) did not.
+   */
+  async function trackerGotAnEventWrong(recountIntervalMs: number): Promise<void> {
     const tracker = new UsageTracker();
-    reconciler = new GPUBudgetReconciler({
-      client,
-      recorder: events,
-      metrics,
-      tracker,
-      recountIntervalMs: 0,
-    });
+    reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics, tracker, recountIntervalMs });
     await client.create(GPUBudgetKind, budget("b", 4));
     tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
     const pod = await client.create(Pod, gpuPod("g1", 2));
     tracker.upsertPod(pod);
-    await reconcile("b");
+    await reconcile("b"); // the first reconcile of a budget recounts
+    expect((await get("b")).status?.allocatedGPUs).toBe(2);
     expect(metrics.drifts).toEqual([]);
-    tracker.deletePod(pod); // an event the tracker got wrong
+    tracker.deletePod(pod);
+  }
+
+  it("reports drift when the recount differs from the incremental usage", async () => {
+    await trackerGotAnEventWrong(0);
     await reconcile("b");
     expect(metrics.drifts).toEqual([`${NS}/b`]);
     expect((await get("b")).status?.allocatedGPUs).toBe(2); // the recount is what status reports
@@ -269,21 +272,7 @@ describe("GPUBudgetReconciler", () => {
   it("reports the tracker's count between recounts, and recounts every recountIntervalMs", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
-      const tracker = new UsageTracker();
-      reconciler = new GPUBudgetReconciler({
-        client,
-        recorder: events,
-        metrics,
-        tracker,
-        recountIntervalMs: 10_000,
-      });
-      await client.create(GPUBudgetKind, budget("b", 4));
-      tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
-      const pod = await client.create(Pod, gpuPod("g1", 2));
-      tracker.upsertPod(pod);
-      await reconcile("b"); // the first reconcile of a budget recounts
-      expect((await get("b")).status?.allocatedGPUs).toBe(2);
-      tracker.deletePod(pod); // an event the tracker got wrong
+      await trackerGotAnEventWrong(10_000);
       vi.setSystemTime(Date.now() + 9_000);
       await reconcile("b");
       expect((await get("b")).status?.allocatedGPUs).toBe(0); // what the webhook admits by, until the recount
