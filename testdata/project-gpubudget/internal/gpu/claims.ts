@@ -222,11 +222,10 @@ export interface ClaimRule {
  */
 export function claimCountedMilli(claim: ResourceClaim, rule: ClaimRule, owner: Pod | undefined): number {
   if (rule.deviceClasses.length === 0 || !selectorMatches(rule.selector, claim.metadata?.labels)) return 0;
-  const milli = claimMilliGPUs(claim, rule.deviceClasses);
-  if (milli <= 0 || !owner) return milli;
   // By phase only, not by the deletion deadline: the tracker and the recount must agree at any moment.
-  const podCounts = countsUntil(owner) > 0 && selectorMatches(rule.selector, owner.metadata?.labels);
-  if (!podCounts) return milli;
+  if (!owner || !(countsUntil(owner) > 0 && selectorMatches(rule.selector, owner.metadata?.labels))) {
+    return claimMilliGPUs(claim, rule.deviceClasses);
+  }
   const status = owner.status?.extendedResourceClaimStatus;
   if (status && status.resourceClaimName === claim.metadata?.name && status.requestMappings?.length) {
     const counted = new Set(rule.resources.map((r) => r.name));
@@ -235,7 +234,7 @@ export function claimCountedMilli(claim: ResourceClaim, rule: ClaimRule, owner: 
     );
     return claimMilliGPUs(claim, rule.deviceClasses, served);
   }
-  return Math.max(0, milli - podMilliGPUs(owner, rule.resources));
+  return Math.max(0, claimMilliGPUs(claim, rule.deviceClasses) - podMilliGPUs(owner, rule.resources));
 }
 
 /** Whether a claim asks for devices, none of them of a class the budget counts (a pod's generated claim aside). */
