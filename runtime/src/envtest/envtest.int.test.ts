@@ -17,20 +17,20 @@ import { RawClient } from "./rest.js";
 const testdata = join(import.meta.dirname, "testdata");
 const widgets = "/apis/test.kbts.io/v1/namespaces/default/widgets";
 
-/** Whether a process with this pid is still alive (and not a zombie). */
 /**
- * True once the process is gone or a zombie, polled until a deadline: a SIGKILLed kube-apiserver takes
- * a moment to be torn down by the kernel after the signal is sent.
+ * True once stillThere() is false, polled until a deadline: a SIGKILLed kube-apiserver takes a moment
+ * to be torn down by the kernel after the signal is sent, and its temp dirs go after it.
  */
-async function goneWithin(pid: number, ms = 5_000): Promise<boolean> {
+async function goneWithin(stillThere: () => boolean, ms = 5_000): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (alive(pid)) {
+  while (stillThere()) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;
 }
 
+/** Whether a process with this pid is still alive (and not a zombie). */
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -177,8 +177,9 @@ describe("startEnvironment lifecycle", () => {
       expect(started.pids).toHaveLength(2);
       if (how !== "exit") child.kill(how);
       await exited;
-      for (const pid of started.pids) expect(await goneWithin(pid)).toBe(true);
-      for (const dir of started.tempDirs) expect(existsSync(dir)).toBe(false);
+      // The watchdogs kill the binaries first and then remove the dirs, so the dirs may outlast them.
+      for (const pid of started.pids) expect(await goneWithin(() => alive(pid))).toBe(true);
+      for (const dir of started.tempDirs) expect(await goneWithin(() => existsSync(dir)), dir).toBe(true);
     });
   }
 
