@@ -16,19 +16,36 @@ export interface RunOptions {
   timeout?: number;
 }
 
-/** Runs a command; on failure the error carries its whole output, so a broken step explains itself. */
+/**
+ * Runs a command; on failure the error carries its whole output, so a broken step explains itself.
+ * A timeout ends the command's whole process group: killing `make` alone leaves the recipe's
+ * processes (a kubectl that waits) holding the output pipe, and the run would wait for them anyway.
+ */
 export async function run(file: string, args: string[], options: RunOptions = {}) {
   if (options.show) process.stdout.write(`$ ${[file, ...args].map(shellQuote).join(" ")}\n`);
-  const result = await execa(file, args, {
+  const bounded = options.timeout !== undefined;
+  const child = execa(file, args, {
     cwd: options.cwd,
     env: options.env,
     all: true,
     reject: false,
     stdin: "ignore",
-    timeout: options.timeout,
+    detached: bounded,
   });
+  let timedOut = false;
+  const timer = bounded
+    ? setTimeout(() => {
+        timedOut = true;
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // The group has just ended by itself.
+        }
+      }, options.timeout)
+    : undefined;
+  const result = await child.finally(() => clearTimeout(timer));
   if (options.show && result.all) process.stdout.write(`${result.all}\n`);
-  if (result.timedOut && options.reject !== false) {
+  if (timedOut && options.reject !== false) {
     throw new Error(
       `${[file, ...args].join(" ")} was still running after ${options.timeout} ms:\n${result.all ?? ""}`,
     );
