@@ -118,12 +118,9 @@ export default defineConfig({
           exclude: ["**/node_modules/**", "testdata/project-*/**", "testdata/tutorial-*/**"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Two files at a time, though they mostly wait on their control planes (60% of the CPU idle;
-          // four at a time took 154 s, not 270 s). At four, one fresh clone in three failed
-          // envtest.int.test.ts's SIGKILL case: a temp dir was still there once both processes had
-          // gone. Its watchdog removes the dirs while the process may still write to them
-          // (envtest/tether.ts); until that race is closed, the lighter load keeps it from showing.
-          maxWorkers: 2,
+          // Four files at a time: they mostly wait on their control planes (at two, 60% of the CPU
+          // was idle; four take about 154 s, not 270 s).
+          maxWorkers: 4,
         },
       },
       {
