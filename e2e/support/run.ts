@@ -1,4 +1,5 @@
 /** Running a command in a test or the demo, with its whole output in the error when it fails. */
+import { execFileSync } from "node:child_process";
 import { execa } from "execa";
 
 /** An argument as a user would type it in a shell. */
@@ -33,9 +34,11 @@ export async function run(file: string, args: string[], options: RunOptions = {}
     detached: bounded,
   });
   let timedOut = false;
+  let stillRunning = "";
   const timer = bounded
     ? setTimeout(() => {
         timedOut = true;
+        stillRunning = processesOfGroup(child.pid);
         try {
           if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
         } catch {
@@ -47,11 +50,31 @@ export async function run(file: string, args: string[], options: RunOptions = {}
   if (options.show && result.all) process.stdout.write(`${result.all}\n`);
   if (timedOut && options.reject !== false) {
     throw new Error(
-      `${[file, ...args].join(" ")} was still running after ${options.timeout} ms:\n${result.all ?? ""}`,
+      `${[file, ...args].join(" ")} was still running after ${options.timeout} ms, as were:\n${stillRunning}\nits output:\n${result.all ?? ""}`,
     );
   }
   if (result.exitCode !== 0 && options.reject !== false) {
     throw new Error(`${[file, ...args].join(" ")} exited ${result.exitCode}:\n${result.all ?? ""}`);
   }
   return result;
+}
+
+/** The processes of a command's group, with their run time: which step of a make recipe is hanging. */
+function processesOfGroup(pgid: number | undefined): string {
+  if (pgid === undefined) return "";
+  try {
+    const ps = execFileSync("ps", ["-e", "-o", "pgid=,etimes=,args="], { encoding: "utf8" });
+    return ps
+      .split("\n")
+      .filter((line) => line.trim().split(/\s+/)[0] === String(pgid))
+      .map((line) =>
+        line
+          .trim()
+          .replace(/^\d+\s+(\d+)\s+/, "  running $1 s: ")
+          .slice(0, 300),
+      )
+      .join("\n");
+  } catch (e) {
+    return `(ps failed: ${(e as Error).message})`;
+  }
 }
