@@ -8,10 +8,10 @@
  * pipe, then execs the binary in its own place, so the child's pid is the binary's. Only this process
  * holds the pipe's write end (Node opens it close-on-exec), so the kernel closes it when this process
  * dies, for any reason: the watchdog reads end-of-file, SIGKILLs the binary, removes the child's temp
- * dirs and SIGKILLs its process group (anything the binary forked, and itself). The pipe exists before the child does,
- * so there is no window in which a parent's death goes unnoticed. On a normal stop, the caller
- * SIGKILLs the group after the binary exits, which ends the watchdog too; it ignores SIGTERM/SIGINT/
- * SIGHUP so that it still guards the group while the binary shuts down gracefully.
+ * dirs and SIGKILLs its process group (anything the binary forked, and itself). The pipe exists before
+ * the child does, so there is no window in which a parent's death goes unnoticed. On a normal stop, the
+ * caller SIGKILLs the group after the binary exits, which ends the watchdog too; it ignores SIGTERM/
+ * SIGINT/SIGHUP so that it still guards the group while the binary shuts down gracefully.
  *
  * Why not the alternatives: Linux's PR_SET_PDEATHSIG (`setpriv --pdeathsig`) does not exist on macOS,
  * fires when the forking *thread* ends (a Node worker thread, not the process), and cannot remove temp
@@ -23,11 +23,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 
 /**
  * Reads the pipe until end-of-file (this process died), then kills the binary, removes the dirs and
- * kills the group. The binary goes first: one still writing (etcd's WAL) makes `rm -rf` fail with
- * "Directory not empty", so each dir is removed again until it is gone (a SIGKILL lands within
- * moments; the bound only keeps a dir that cannot be removed from holding the group forever). $PPID is
- * the binary: the launcher that forked this shell exec'd it. That pid cannot have been reused, because
- * it is this group's id and this shell is still in the group.
+ * kills the group. The binary goes first: one still writing into its dir (etcd's data dir) can make
+ * `rm -rf` fail with "Directory not empty", so each dir is removed again until it is gone (a SIGKILL
+ * lands within moments; the bound only keeps a dir that cannot be removed from holding the group
+ * forever). $PPID is the binary: the launcher that forked this shell exec'd it. That pid cannot have
+ * been reused, because it is this group's id and this shell is still in the group.
  */
 const WATCHDOG = [
   "trap '' INT TERM HUP",
