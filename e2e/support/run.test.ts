@@ -1,13 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { expect, it } from "vitest";
+import { processesMentioning } from "./envtest-cli.js";
 import { eventually } from "./eventually.js";
 import { run } from "./run.js";
-
-/** Pids of running processes whose command line is exactly `args`. */
-const processesRunning = (args: string) =>
-  execFileSync("ps", ["-e", "-o", "pid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.trim().replace(/^\d+\s+/, "") === args);
 
 it("ends a command's whole process group at its timeout and names what was still running", async () => {
   // As in a make recipe: killing the shell alone would leave `sleep` holding the output pipe.
@@ -21,7 +15,7 @@ it("ends a command's whole process group at its timeout and names what was still
   expect(failure.message).toMatch(/running \d+ s: sleep 37/);
   // Killed, not waited for: the line after the pipeline never ran.
   expect(failure.message.split("its output:")[1]).not.toContain("never");
-  await eventually(async () => expect(processesRunning("sleep 37")).toEqual([]), 5_000);
+  await eventually(async () => expect(processesMentioning("sleep\u000037")).toEqual([]), 5_000);
 });
 
 it("returns the output of a command that ends in time", async () => {

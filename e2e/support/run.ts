@@ -1,5 +1,5 @@
 /** Running a command in a test or the demo, with its whole output in the error when it fails. */
-import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 
 /** An argument as a user would type it in a shell. */
@@ -59,22 +59,28 @@ export async function run(file: string, args: string[], options: RunOptions = {}
   return result;
 }
 
-/** The processes of a command's group, with their run time: which step of a make recipe is hanging. */
+/**
+ * The processes of a command's group, with their run time: which step of a make recipe is hanging.
+ * Read from /proc (as the other e2e process checks are): a slim CI image may have no `ps`.
+ */
 function processesOfGroup(pgid: number | undefined): string {
-  if (pgid === undefined) return "";
-  try {
-    const ps = execFileSync("ps", ["-e", "-o", "pgid=,etimes=,args="], { encoding: "utf8" });
-    return ps
-      .split("\n")
-      .filter((line) => line.trim().split(/\s+/)[0] === String(pgid))
-      .map((line) =>
-        line
-          .trim()
-          .replace(/^\d+\s+(\d+)\s+/, "  running $1 s: ")
-          .slice(0, 300),
-      )
-      .join("\n");
-  } catch (e) {
-    return `(ps failed: ${(e as Error).message})`;
+  if (pgid === undefined || !existsSync("/proc/uptime")) return "  (no /proc to list them from)";
+  const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
+  const out: string[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command name: state, ppid, pgrp, … starttime (the 22nd field) in clock ticks (USER_HZ 100).
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
+      if (fields[2] !== String(pgid) || fields[0] === "Z") continue;
+      const seconds = Math.round(uptime - Number(fields[19]) / 100);
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim();
+      out.push(`  running ${seconds} s: ${args.slice(0, 300)}`);
+    } catch {
+      // exited meanwhile
+    }
   }
+  return out.join("\n");
 }
