@@ -50,7 +50,8 @@ export async function run(file: string, args: string[], options: RunOptions = {}
   if (options.show && result.all) process.stdout.write(`${result.all}\n`);
   if (timedOut && options.reject !== false) {
     throw new Error(
-      `${[file, ...args].join(" ")} was still running after ${options.timeout} ms, as were:\n${stillRunning}\nits output:\n${result.all ?? ""}`,
+      `${[file, ...args].join(" ")} was still running after ${options.timeout} ms, as were:\n` +
+        `${stillRunning}\nits output:\n${result.all ?? ""}`,
     );
   }
   if (result.exitCode !== 0 && options.reject !== false) {
@@ -70,7 +71,7 @@ function processesOfGroup(pgid: number | undefined): string {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      // After the command name: state, ppid, pgrp, … starttime (the 22nd field) in clock ticks (USER_HZ 100).
+      // After the command name: state, ppid, pgrp, … starttime (stat's 22nd field), in USER_HZ ticks.
       const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
         .replace(/^.*\) /, "")
         .split(" ");
