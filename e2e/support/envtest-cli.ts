@@ -4,42 +4,24 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { execa } from "execa";
 import { KBTS } from "./paths.js";
+import { cmdlineOf, processes } from "./proc.js";
 
 /** Live (non-zombie) processes whose command line mentions text. */
 export function processesMentioning(text: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      const state = readFileSync(`/proc/${entry}/stat`, "utf8").replace(/^.*\) /, "")[0];
-      if (cmdline.includes(text) && state !== "Z") out.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
+  return processes()
+    .filter((p) => p.state !== "Z" && cmdlineOf(p.pid).includes(text))
+    .map((p) => p.pid);
 }
 
 /** The live processes descended from pid (its children, theirs, …), found by parent pid in /proc. */
 export function descendantsOf(pid: number): number[] {
   const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
-        .replace(/^.*\) /, "")
-        .split(" ");
-      if (fields[0] === "Z") continue;
-      const ppid = Number(fields[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited meanwhile
-    }
+  for (const p of processes()) {
+    if (p.state !== "Z") children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
   }
   const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
+  const walk = (parent: number) => {
+    for (const c of children.get(parent) ?? []) {
       out.push(c);
       walk(c);
     }
@@ -63,11 +45,8 @@ export function stillRunning(pids: number[]): number[] {
 export function programsOf(pids: number[]): string[] {
   return pids
     .map((pid) => {
-      try {
-        return basename(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "");
-      } catch {
-        return "(gone)";
-      }
+      const cmdline = cmdlineOf(pid);
+      return cmdline ? basename(cmdline.split("\0")[0] ?? "") : "(gone)";
     })
     .sort();
 }

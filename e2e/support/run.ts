@@ -1,6 +1,7 @@
 /** Running a command in a test or the demo, with its whole output in the error when it fails. */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
+import { cmdlineOf, processes } from "./proc.js";
 
 /** An argument as a user would type it in a shell. */
 export const shellQuote = (a: string) =>
@@ -60,28 +61,15 @@ export async function run(file: string, args: string[], options: RunOptions = {}
   return result;
 }
 
-/**
- * The processes of a command's group, with their run time: which step of a make recipe is hanging.
- * Read from /proc (as the other e2e process checks are): a slim CI image may have no `ps`.
- */
+/** The processes of a command's group, with their run time: which step of a make recipe is hanging. */
 function processesOfGroup(pgid: number | undefined): string {
   if (pgid === undefined || !existsSync("/proc/uptime")) return "  (no /proc to list them from)";
   const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
-  const out: string[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // After the command name: state, ppid, pgrp, … starttime (stat's 22nd field), in USER_HZ ticks.
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
-        .replace(/^.*\) /, "")
-        .split(" ");
-      if (fields[2] !== String(pgid) || fields[0] === "Z") continue;
-      const seconds = Math.round(uptime - Number(fields[19]) / 100);
-      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim();
-      out.push(`  running ${seconds} s: ${args.slice(0, 300)}`);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out.join("\n");
+  return processes()
+    .filter((p) => p.pgrp === pgid && p.state !== "Z")
+    .map((p) => {
+      const seconds = Math.round(uptime - p.startTicks / 100);
+      return `  running ${seconds} s: ${cmdlineOf(p.pid).split("\0").join(" ").trim().slice(0, 300)}`;
+    })
+    .join("\n");
 }

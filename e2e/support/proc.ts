@@ -1,0 +1,46 @@
+/** This machine's processes as Linux's /proc shows them: what the e2e checks find still running. */
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface ProcessEntry {
+  pid: number;
+  /** R, S, D, Z (a zombie: exited, not yet reaped), … */
+  state: string;
+  ppid: number;
+  /** The process group. */
+  pgrp: number;
+  /** When it started, in clock ticks (USER_HZ, 100) since boot. */
+  startTicks: number;
+}
+
+/** Every process, from its /proc/PID/stat; one that exits while being read is left out. */
+export function processes(): ProcessEntry[] {
+  const out: ProcessEntry[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // After the command name, which may hold spaces: state, ppid, pgrp, … starttime (stat's 22nd field).
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
+      out.push({
+        pid: Number(entry),
+        state: fields[0] ?? "",
+        ppid: Number(fields[1]),
+        pgrp: Number(fields[2]),
+        startTicks: Number(fields[19]),
+      });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/** A process's arguments as the kernel keeps them, each ended by NUL; "" once it has gone. */
+export function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
