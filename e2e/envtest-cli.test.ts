@@ -6,7 +6,7 @@
  * and processes can be told apart from anything else on the machine.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +24,7 @@ import {
 } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
 import { KBTS, REPO } from "./support/paths.js";
+import { cmdlineOf } from "./support/proc.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));
@@ -142,9 +143,7 @@ describe("kbts envtest start", () => {
       stderr += c.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const apiserver = processesMentioning(tmp).find((pid) =>
-      readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("kube-apiserver"),
-    );
+    const apiserver = processesMentioning(tmp).find((pid) => cmdlineOf(pid).includes("kube-apiserver"));
     expect(apiserver).toBeDefined();
     process.kill(apiserver ?? 0, "SIGKILL");
     const t = Date.now();
@@ -160,9 +159,7 @@ describe("kbts envtest start", () => {
   it("exits 1 naming etcd within 10 s when etcd crashes: kube-apiserver is not left waiting for it", async () => {
     const { child, tmp, stderr } = await startCLI([]);
     const plane = descendantsOf(child.pid ?? 0);
-    const etcd = processesMentioning(tmp).find((pid) =>
-      readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]?.endsWith("/etcd"),
-    );
+    const etcd = processesMentioning(tmp).find((pid) => cmdlineOf(pid).split("\0")[0]?.endsWith("/etcd"));
     expect(etcd).toBeDefined();
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const t = Date.now();

@@ -6,7 +6,7 @@
  * which must leave no process behind. Each project pins its suite's test count, so a check that is
  * skipped (or never scaffolded) fails here.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -15,6 +15,7 @@ import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.j
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS } from "./support/paths.js";
+import { cmdlineOf, processes } from "./support/proc.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
 interface ScaffoldedProject {
@@ -88,10 +89,10 @@ const make = (project: string, targets: string[]) => runMake(project, targets, e
 /** Processes whose working directory is in the project: the control plane, its components, the manager. */
 function processesInProject(project: string): string[] {
   const found: string[] = [];
-  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+  for (const { pid } of processes()) {
     try {
       if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(project)) continue;
-      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+      found.push(`${pid} ${cmdlineOf(pid).replaceAll("\0", " ")}`);
     } catch {
       // gone meanwhile, or not ours to read
     }

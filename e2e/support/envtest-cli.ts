@@ -1,10 +1,10 @@
 /** Running `kbts envtest start` as a user does, and checking what it leaves behind (processes, temp dirs). */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { execa } from "execa";
 import { KBTS } from "./paths.js";
-import { cmdlineOf, processes } from "./proc.js";
+import { cmdlineOf, processes, statOf } from "./proc.js";
 
 /** Live (non-zombie) processes whose command line mentions text. */
 export function processesMentioning(text: string): number[] {
@@ -33,11 +33,8 @@ export function descendantsOf(pid: number): number[] {
 /** Those of pids that are still running (neither gone nor zombies). */
 export function stillRunning(pids: number[]): number[] {
   return pids.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "")[0] !== "Z";
-    } catch {
-      return false;
-    }
+    const state = statOf(pid)?.state;
+    return state !== undefined && state !== "Z";
   });
 }
 

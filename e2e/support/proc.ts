@@ -14,26 +14,29 @@ export interface ProcessEntry {
 
 /** Every process, from its /proc/PID/stat; one that exits while being read is left out. */
 export function processes(): ProcessEntry[] {
-  const out: ProcessEntry[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // After the command name, which may hold spaces: state, ppid, pgrp, … starttime (stat's 22nd field).
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
-        .replace(/^.*\) /, "")
-        .split(" ");
-      out.push({
-        pid: Number(entry),
-        state: fields[0] ?? "",
-        ppid: Number(fields[1]),
-        pgrp: Number(fields[2]),
-        startTicks: Number(fields[19]),
-      });
-    } catch {
-      // exited meanwhile
-    }
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map((entry) => statOf(Number(entry)))
+    .filter((p): p is ProcessEntry => p !== undefined);
+}
+
+/** One process, from its /proc/PID/stat; undefined once it has gone (a zombie is still there, state Z). */
+export function statOf(pid: number): ProcessEntry | undefined {
+  try {
+    // After the command name, which may hold spaces: state, ppid, pgrp, … starttime (stat's 22nd field).
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+      .replace(/^.*\) /, "")
+      .split(" ");
+    return {
+      pid,
+      state: fields[0] ?? "",
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      startTicks: Number(fields[19]),
+    };
+  } catch {
+    return undefined;
   }
-  return out;
 }
 
 /** A process's arguments as the kernel keeps them, each ended by NUL; "" once it has gone. */

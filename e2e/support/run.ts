@@ -63,7 +63,8 @@ export async function run(file: string, args: string[], options: RunOptions = {}
 
 /** The processes of a command's group, with their run time: which step of a make recipe is hanging. */
 function processesOfGroup(pgid: number | undefined): string {
-  if (pgid === undefined || !existsSync("/proc/uptime")) return "  (no /proc to list them from)";
+  if (pgid === undefined) return "";
+  if (!existsSync("/proc/uptime")) return "  (no /proc to list them from)";
   const uptime = Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]);
   return processes()
     .filter((p) => p.pgrp === pgid && p.state !== "Z")
