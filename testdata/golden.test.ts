@@ -38,7 +38,6 @@ describe.each(Object.keys(GOLDEN_PROJECTS))("testdata/%s", (name) => {
   });
 
   it("type-checks against @kbts/runtime as generated (tsc -p tsconfig.json)", () => {
-    // In process: the projects share the parsed lib, node_modules and runtime declarations.
     const run = () => {
       const errors = typecheckProject(join(TESTDATA, name));
       if (errors) throw new Error(errors);

@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import lockfile from "proper-lockfile";
+import { TSC } from "./typecheck.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 
@@ -24,8 +24,7 @@ export async function buildRuntime(): Promise<void> {
     retries: { retries: 600, minTimeout: 200, maxTimeout: 1000 },
   });
   try {
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    execFileSync(process.execPath, [tsc, "-b", join(REPO, "runtime")], { encoding: "utf8", stdio: "pipe" });
+    execFileSync(process.execPath, [TSC, "-b", join(REPO, "runtime")], { encoding: "utf8", stdio: "pipe" });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     throw new Error(`building @kbts/runtime (tsc -b runtime) failed:\n${stdout ?? ""}${stderr ?? ""}`);

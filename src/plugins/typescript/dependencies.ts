@@ -114,6 +114,10 @@ export const NODE_LTS_MAJOR = "24";
  * Versions of the dev tools a project uses: the ones kbts itself is built and tested with. vite is
  * pinned as kbts pins it: vite 8.4 (through vitest) names an optional dependency the registry lacks,
  * so a lockfile npm writes without it makes `npm ci` (the Dockerfile's) refuse to install.
+ *
+ * A project's compiler is TypeScript 7, the one kbts builds with. kbts holds it under an alias
+ * (`@typescript/native`: `npm:typescript@…`) because its own `typescript` is TypeScript 6, whose
+ * compiler API TypeDoc and its tests need (7.0 has none); a project needs only the compiler.
  */
 export function devToolVersions(): {
   biome: string;
@@ -129,7 +133,7 @@ export function devToolVersions(): {
     biome: dev["@biomejs/biome"] ?? "^2.6.8",
     esbuild: dev.esbuild ?? "^0.28.2",
     typesNode: dev["@types/node"] ?? "^20.19.0",
-    typescript: dev.typescript ?? "~5.9.3",
+    typescript: dev["@typescript/native"]?.replace(/^npm:typescript@/, "") ?? "~7.0.2",
     vite: dev.vite ?? "8.3.8",
     vitest: dev.vitest ?? "~4.1.12",
   };
