@@ -120,7 +120,7 @@ test-unit-lts: install node-lts ## Unit tests on the Node.js LTS (NODE_LTS_VERSI
 	PATH="$$bin:$$PATH" npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=.test-results/unit-lts.json
 
 .PHONY: test-integration
-test-integration: build ## Integration tests against a real etcd + kube-apiserver.
+test-integration: build controller-gen ## Integration tests against a real etcd + kube-apiserver, and the controller-gen oracle.
 	@assets="$$($(KBTS) setup-envtest use $(ENVTEST_K8S_VERSION) -p path)"; \
 	echo "KUBEBUILDER_ASSETS=$$assets"; \
 	KUBEBUILDER_ASSETS="$$assets" npx vitest run --project integration --reporter=default --reporter=json --outputFile.json=.test-results/integration.json

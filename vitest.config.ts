@@ -42,6 +42,7 @@ const LONGEST_FIRST = [
   "runtime/src/manager/manager.int.test.ts",
   "runtime/src/envtest/envtest.int.test.ts",
   "runtime/src/metrics/secure.int.test.ts",
+  "testdata/markers/oracle.int.test.ts",
   "e2e/gpubudget.test.ts",
   "e2e/published.test.ts",
   "e2e/scaffold-e2e.test.ts",

@@ -2,6 +2,9 @@
  * The oracle: controller-gen v0.23.0 (built from the Go module proxy) run on every Go twin must
  * reproduce the committed expected/ byte for byte, so expected/ really is controller-gen's output and
  * not a copy of kbts'. Cases with WHY.md are kbts' own output and are not checked here.
+ *
+ * An integration test (`*.int.test.ts`), like the others that drive a real binary: it checks Go's tool,
+ * so it runs once per `make test`, not once per Node line as the unit tests do.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
