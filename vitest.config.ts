@@ -14,7 +14,7 @@ const alias = [
 ];
 
 /**
- * e2e files whose assertions are about time or memory: they run after the rest (project e2e-timed), two
+ * e2e files whose assertions are about time or memory: they run after the rest (project e2e-timed), three
  * at a time, never beside the CPU-bound scaffold-and-build files.
  */
 const E2E_TIMED = [
@@ -151,7 +151,7 @@ export default defineConfig({
         // The e2e files that assert wall-clock promises (stop within 5 s, warm beats cold, failover
         // recovery) or measure memory run after the rest, so the scaffold-and-build load cannot decide
         // them. They mostly wait (chaos's faults, SIGTERM rounds): one at a time left 68% of the CPU
-        // idle for 368 s; two at a time leave 49% idle and take 197 s.
+        // idle for 368 s; two at a time leave 49% idle and take 197 s, three about 150 s.
         resolve: { alias },
         test: {
           name: "e2e-timed",
@@ -159,7 +159,7 @@ export default defineConfig({
           exclude: ["**/node_modules/**"],
           testTimeout: 900_000,
           hookTimeout: 900_000,
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
