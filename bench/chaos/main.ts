@@ -1,7 +1,8 @@
 // bench/chaos: the GPUBudget operator (two leader-elected replicas) under pod churn and one fault after
 // another (apiserver kill and pause, etcd compaction while paused, a paused leader, proxy latency,
 // resets, black-holing, frozen connections). Prints, per fault, the time from the end of the fault to
-// every budget being correct, with its deadline, peak RSS and restarts; e2e/chaos.test.ts asserts them.
+// every budget being correct, with its deadline, peak RSS and restarts; the chaos e2e (e2e/chaos/e2e.ts)
+// asserts them.
 // Run: KUBEBUILDER_ASSETS=... node --import tsx bench/chaos/main.ts   (needs `npx tsc -b` for the runtime)
 // To repeat some faults: --only 'kube-apiserver' --rounds 20 (a regular expression on the fault names).
 import { parseArgs } from "node:util";

@@ -7,7 +7,8 @@
  * It also checks that each replica is alive (or was restarted by design, after stepping down), that RSS
  * stays bounded, and that no replica wrote a status while it did not hold the lease (leadership.ts).
  *
- * Used by e2e/chaos.test.ts (asserts) and bench/chaos/main.ts (prints the table).
+ * Used by e2e/chaos-control-plane.test.ts and e2e/chaos-network.test.ts (assert, one fault group each,
+ * side by side) and bench/chaos/main.ts (prints the table).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
@@ -96,14 +97,25 @@ function leftByDesign(r: Replica): boolean {
 const NAMESPACES = ["chaos-a", "chaos-b", "chaos-c", "chaos-d"];
 const RSS_LIMIT_MIB = 512;
 
+/**
+ * Faults of the control plane and the operators (kills, pauses, compaction, 429s) and of the network
+ * between them (the TCP proxy's latency, resets, black hole, frozen connections).
+ */
+export type FaultGroup = "control plane" | "network";
+
 export interface ChaosOptions {
   log?: (line: string) => void;
   /**
    * The soak (bench/soak): repeat the faults, with 429 storms among them, until this time (ms since the
    * epoch), and account for every pod event an informer behind the same faults delivered (journal.ts).
-   * Without it the faults run once (e2e/chaos.test.ts, bench/chaos).
+   * Without it the faults run once (the chaos e2e, bench/chaos).
    */
   soakUntil?: number;
+  /**
+   * Only this group's faults, on an operator and control plane of their own: the e2e runs the two
+   * groups as two files, side by side. All faults by default.
+   */
+  group?: FaultGroup;
   /**
    * Only the faults whose name matches (bench/chaos --only), for repeating one that failed. The SIGSTOP
    * fault pauses the kube-apiserver the kill fault restarted, so it needs that one in the filter too.
@@ -328,6 +340,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
 
   interface Fault {
     name: string;
+    group: FaultGroup;
     deadlineMs: number;
     /** Injects the fault, lets churn run through it, and heals it. */
     run(): Promise<void>;
@@ -336,6 +349,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
   const faults: Fault[] = [
     {
       name: "kube-apiserver killed and restarted",
+      group: "control plane",
       deadlineMs: 30_000,
       async run() {
         const killed = await killAPIServer(apiserver, env);
@@ -346,6 +360,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "kube-apiserver stopped (SIGSTOP) 8 s",
+      group: "control plane",
       deadlineMs: 30_000,
       async run() {
         if (!restarted) throw new Error("needs the restarted kube-apiserver of the previous fault");
@@ -357,6 +372,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "operators paused 8 s while etcd is compacted",
+      group: "control plane",
       deadlineMs: 30_000,
       async run() {
         for (const r of live()) pause(r);
@@ -368,6 +384,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "leader paused 20 s (two replicas)",
+      group: "control plane",
       deadlineMs: 30_000,
       async run() {
         const leader = await leaderReplica();
@@ -389,6 +406,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "proxy: 200 ms latency for 6 s",
+      group: "network",
       deadlineMs: 15_000,
       async run() {
         proxy.setLatency(200);
@@ -398,6 +416,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "proxy: connections reset every 3 s for 9 s",
+      group: "network",
       deadlineMs: 10_000,
       async run() {
         proxy.resetEvery(3_000);
@@ -408,6 +427,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     },
     {
       name: "proxy: traffic black-holed 15 s",
+      group: "network",
       deadlineMs: 45_000,
       async run() {
         proxy.freezeOpen();
@@ -417,11 +437,12 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       },
     },
     ...(throttle
-      ? [
+      ? ([
           {
             // API Priority and Fairness saturated: every read answered 429 with Retry-After: 1, writes
             // pass. Shorter than the leader's renew deadline, so the leader keeps its lease.
             name: "kube-apiserver answers 429 to every read for 6 s",
+            group: "control plane",
             deadlineMs: 30_000,
             async run() {
               throttle.throttle("all", 1);
@@ -431,15 +452,17 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
           },
           {
             name: "watches dropped by the API server side",
+            group: "control plane",
             deadlineMs: 15_000,
             async run() {
               throttle.dropConnections();
             },
           },
-        ]
+        ] satisfies Fault[])
       : []),
     {
       name: "proxy: open connections frozen forever",
+      group: "network",
       deadlineMs: 45_000,
       async run() {
         proxy.freezeOpen();
@@ -507,6 +530,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
       if (soak || (options.rounds ?? 1) > 1) say(`round ${round}`);
       for (const fault of faults) {
         if (options.only && !options.only.test(fault.name)) continue;
+        if (options.group && fault.group !== options.group) continue;
         peakRss = 0;
         const before = replicas.length;
         const faultStart = Date.now();
