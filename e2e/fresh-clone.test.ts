@@ -27,7 +27,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { sharedDir } from "../testdata/shared.js";
-import { readResults, SUMMARY_LINE, summarize } from "./tools/test-summary.js";
+import { readResults, SUITES, SUMMARY_LINE, summarize } from "./tools/test-summary.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 if (process.env.KBTS_IN_FRESH_CLONE === "1") {
@@ -133,7 +133,7 @@ describe("a fresh clone with empty caches: the README's two commands", () => {
       const results = join(REPO, ".test-results/fresh-clone");
       rmSync(results, { recursive: true, force: true });
       mkdirSync(results, { recursive: true });
-      for (const name of ["unit", "unit-lts", "integration", "e2e"]) {
+      for (const name of SUITES) {
         try {
           copyFileSync(join(clone, ".test-results", `${name}.json`), join(results, `${name}.json`));
         } catch {
@@ -147,7 +147,7 @@ describe("a fresh clone with empty caches: the README's two commands", () => {
       const chaos = join(clone, ".test-results/chaos");
       if (existsSync(chaos)) cpSync(chaos, join(REPO, ".test-results/chaos"), { recursive: true });
       expect(test.exitCode, test.tail).toBe(0);
-      const suites = readResults(results, ["unit", "unit-lts", "integration", "e2e"]);
+      const suites = readResults(results, SUITES);
       const summary = summarize(suites, clone);
       // Every skip is named and allowed, and the closing line counts exactly those.
       const skipped = summary.skipped.map((t) => `${t.file} > ${t.name}`);

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# background.sh LOG COMMAND...: runs a tool's build beside the tests (make test-all), its output in LOG
-# so it does not interleave with theirs. Prints one line when it is done; on failure, LOG's last lines
-# and the command to run by hand, and exits with the command's status.
+# background.sh LOG COMMAND...: runs a tool's build, or the demo on the LTS, beside the tests (make
+# test-all), its output in LOG so it does not interleave with theirs. Prints one line when it is done;
+# on failure, LOG's last lines and the command to run by hand, and exits with the command's status.
 set -uo pipefail
 log="$1"
 shift
 mkdir -p "$(dirname "$log")"
 started=$(date +%s)
 if "$@" >"$log" 2>&1; then
-  # The tool steps print "<tool> <version>: <binary>" once the binary is there.
-  tool=$(grep -E '^[^ ]+ v[0-9][^:]*: /' "$log" | tail -n 1)
-  echo "ready beside the tests in $(($(date +%s) - started)) s: ${tool:-$*} (log: $log)"
+  # The tool steps print "<tool> <version>: <binary>" once the binary is there, the demo "=== Done in".
+  what=$(grep -E '^[^ ]+ v[0-9][^:]*: /|^=== Done in|^== demo on node' "$log" | tail -n 1)
+  echo "done beside the tests in $(($(date +%s) - started)) s: ${what:-$*} (log: $log)"
 else
   status=$?
   tail -n 20 "$log" >&2

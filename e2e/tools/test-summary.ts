@@ -101,6 +101,9 @@ export function summaryLines(summary: TestSummary, startedAtMs?: number, nowMs =
   ];
 }
 
+/** The suites make test-all runs, each with its .test-results/<suite>.json (the Makefile names them too). */
+export const SUITES = ["unit", "unit-lts", "integration", "e2e", "e2e-timed"];
+
 /** The closing line's pattern, for whoever reads it back (e2e/fresh-clone.test.ts). */
 export const SUMMARY_LINE = /^tests: (\d+) passed, (\d+) failed, (\d+) skipped$/m;
 
