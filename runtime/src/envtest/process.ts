@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -172,9 +172,45 @@ export class ControlPlaneProcess implements Disposable {
 
   disposeNow(): void {
     const pid = this.child?.pid;
-    if (pid !== undefined) killGroup(pid, "SIGKILL");
+    if (pid !== undefined) {
+      killGroup(pid, "SIGKILL");
+      // A SIGKILL lands when the kernel next runs the process: one in uninterruptible sleep (etcd in an
+      // fsync on a loaded disk) outlives it for a moment. Wait for the group, bounded, so a process
+      // that exits through here (`kbts envtest start` stopped while starting) leaves none behind.
+      const deadline = Date.now() + GROUP_GONE_MS;
+      while (groupAlive(pid) && Date.now() < deadline) Atomics.wait(PAUSE, 0, 0, 10);
+    }
     for (const d of this.spec.dirs) rmSync(d, { recursive: true, force: true });
   }
+}
+
+const GROUP_GONE_MS = 5_000;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Whether a process of group pgid is alive (neither a zombie nor dead), read from /proc: a synchronous
+ * check the exit hook can make. False where there is no /proc (macOS): there the wait is skipped.
+ */
+function groupAlive(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // gone since the listing
+    }
+    // After "(comm)": state, ppid, pgrp.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
