@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cmdlineOf } from "../runtime/src/internal/proc.js";
 import { buildCheckout } from "./support/build.js";
 import {
   descendantsOf,
@@ -24,7 +25,6 @@ import {
 } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
 import { KBTS, REPO } from "./support/paths.js";
-import { cmdlineOf } from "./support/proc.js";
 
 const CRDS = join(REPO, "runtime", "src", "envtest", "testdata", "crds");
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-envtest-"));

@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
+import { cmdlineOf, processes } from "../runtime/src/internal/proc.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
 import { runMake } from "./support/make.js";
 import { npmInstall } from "./support/npm.js";
 import { KBTS } from "./support/paths.js";
-import { cmdlineOf, processes } from "./support/proc.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
 interface ScaffoldedProject {

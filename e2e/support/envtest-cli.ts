@@ -3,15 +3,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { execa } from "execa";
+import { cmdlineOf, processes, processesMentioning, statOf } from "../../runtime/src/internal/proc.js";
 import { KBTS } from "./paths.js";
-import { cmdlineOf, processes, statOf } from "./proc.js";
 
-/** Live (non-zombie) processes whose command line mentions text. */
-export function processesMentioning(text: string): number[] {
-  return processes()
-    .filter((p) => p.state !== "Z" && cmdlineOf(p.pid).includes(text))
-    .map((p) => p.pid);
-}
+export { processesMentioning };
 
 /** The live processes descended from pid (its children, theirs, …), found by parent pid in /proc. */
 export function descendantsOf(pid: number): number[] {

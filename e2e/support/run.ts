@@ -1,7 +1,7 @@
 /** Running a command in a test or the demo, with its whole output in the error when it fails. */
 import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
-import { cmdlineOf, processes } from "./proc.js";
+import { cmdlineOf, processes } from "../../runtime/src/internal/proc.js";
 
 /** An argument as a user would type it in a shell. */
 export const shellQuote = (a: string) =>

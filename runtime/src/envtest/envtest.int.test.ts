@@ -11,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processesMentioning, statOf } from "../internal/proc.js";
 import { type Environment, EnvtestError, findBinary, startEnvironment } from "./index.js";
 import { RawClient } from "./rest.js";
 
@@ -32,27 +33,8 @@ async function goneWithin(stillThere: () => boolean, ms = 5_000): Promise<boolea
 
 /** Whether a process with this pid is still alive (and not a zombie). */
 function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** Processes whose command line mentions text (e.g. a temp dir of an environment). */
-function processesMentioning(text: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(text) && alive(Number(entry)))
-        out.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return out;
+  const p = statOf(pid);
+  return p !== undefined && p.state !== "Z";
 }
 
 describe("startEnvironment with CRDs", () => {

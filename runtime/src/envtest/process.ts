@@ -1,8 +1,9 @@
 import type { ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { processes } from "../internal/proc.js";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { type Disposable, track, untrack } from "./cleanup.js";
 import { spawnTethered } from "./tether.js";
@@ -192,25 +193,8 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4));
  * check the exit hook can make. False where there is no /proc (macOS): there the wait is skipped.
  */
 function groupAlive(pgid: number): boolean {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc");
-  } catch {
-    return false;
-  }
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue; // gone since the listing
-    }
-    // After "(comm)": state, ppid, pgrp.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
-  }
-  return false;
+  if (!existsSync("/proc")) return false;
+  return processes().some((p) => p.pgrp === pgid && p.state !== "Z" && p.state !== "X");
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

@@ -1,4 +1,4 @@
-/** This machine's processes as Linux's /proc shows them: what the e2e checks find still running. */
+/** This machine's processes as Linux's /proc shows them: envtest's exit hook and the tests' process checks. */
 import { readdirSync, readFileSync } from "node:fs";
 
 export interface ProcessEntry {
@@ -37,6 +37,13 @@ export function statOf(pid: number): ProcessEntry | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Live (non-zombie) processes whose command line mentions text (e.g. a temp dir of an environment). */
+export function processesMentioning(text: string): number[] {
+  return processes()
+    .filter((p) => p.state !== "Z" && cmdlineOf(p.pid).includes(text))
+    .map((p) => p.pid);
 }
 
 /** A process's arguments as the kernel keeps them, each ended by NUL; "" once it has gone. */
