@@ -88,20 +88,32 @@ export async function startRegistry(
       res.writeHead(404).end();
       return;
     }
-    const accept = req.headers.accept;
-    const answer = await fetch(`${upstream}${(req.url ?? "/").slice(1)}`, {
-      headers: accept === undefined ? {} : { accept },
-    });
-    const body = Buffer.from(await answer.arrayBuffer());
-    res.writeHead(answer.status, {
-      "content-type": answer.headers.get("content-type") ?? "application/octet-stream",
-      "content-length": body.length,
-    });
-    res.end(body);
+    await passUpstream(req, res, upstream);
   }
 
   return {
     url,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Answers a GET from `upstream`, with npm's Accept header, so npm gets the abbreviated packument the
+ * registry serves it (typescript's full one is 12 MB) and tarball URLs that point upstream.
+ */
+export async function passUpstream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  upstream: string,
+): Promise<void> {
+  const accept = req.headers.accept;
+  const answer = await fetch(`${upstream}${(req.url ?? "/").slice(1)}`, {
+    headers: accept === undefined ? {} : { accept },
+  });
+  const body = Buffer.from(await answer.arrayBuffer());
+  res.writeHead(answer.status, {
+    "content-type": answer.headers.get("content-type") ?? "application/octet-stream",
+    "content-length": body.length,
+  });
+  res.end(body);
 }

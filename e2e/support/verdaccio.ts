@@ -1,20 +1,24 @@
 /**
  * A real npm registry on localhost for tests that publish kbts the way a release does (`npm publish`)
  * and install it the way users do (`npm i -g kbts`): verdaccio, a devDependency, started on a free port
- * with its storage in a temp dir. kbts and @kbts/*, once published, are served from that storage only;
- * every other package is proxied to the registry npm is configured with, so nothing reaches anywhere
- * the machine's npm would not. npm finds it through a userconfig of its own (registry and a throwaway
+ * with its storage in a temp dir. It holds kbts and @kbts/* once published, and nothing else. npm talks
+ * to a small front on another port: our packages and the registry API (`/-/`) go to verdaccio, and
+ * every other GET passes to the registry npm is configured with, so nothing reaches anywhere the
+ * machine's npm would not. (Verdaccio as the proxy fetched, parsed and stored each dependency's full
+ * packument, typescript's 12 MB among them, for 50 CPU-seconds a test; npm itself asks for the
+ * abbreviated one.) npm finds the front through a userconfig of its own (registry and a throwaway
  * token), never the user's ~/.npmrc. (e2e/support/npm-registry.ts is a stub that only serves given
  * tarballs; this one takes publishes.)
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import { eventually } from "./eventually.js";
 import { freePort } from "./free-port.js";
-import { upstreamRegistry } from "./npm-registry.js";
+import { passUpstream, upstreamRegistry } from "./npm-registry.js";
 
 export interface Verdaccio {
   /** http://127.0.0.1:<port>/ */
@@ -25,31 +29,22 @@ export interface Verdaccio {
   env: Record<string, string>;
   /** What the server printed, for failure messages. */
   output(): string;
-  /** Stops the server and waits for it to exit. */
+  /** Stops the front and verdaccio, and waits for verdaccio to exit. */
   close(): Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
 
-/** The npm setting `key` as the machine's npm has it ("" when unset). */
-function npmConfig(key: string): string {
-  const value = execFileSync("npm", ["config", "get", key], { encoding: "utf8" }).trim();
-  return value === "undefined" || value === "null" ? "" : value;
-}
-
-function config(dir: string, upstream: string): string {
+function config(dir: string): string {
   // JSON is YAML: no quoting to get wrong for paths and URLs.
   return JSON.stringify(
     {
       storage: join(dir, "storage"),
       auth: { htpasswd: { file: join(dir, "htpasswd"), max_users: 10 } },
-      // A packument fetched once serves the whole test (verdaccio asks again after 2 min by default).
-      uplinks: { upstream: { url: upstream, timeout: "60s", max_fails: 5, maxage: "30m" } },
+      // Ours only: what the test publishes, never a same-named package from upstream (no uplinks).
       packages: {
-        // Ours: only what the test publishes, never a same-named package from upstream.
         kbts: { access: "$all", publish: "$authenticated" },
         "@kbts/*": { access: "$all", publish: "$authenticated" },
-        "**": { access: "$all", publish: "$authenticated", proxy: "upstream" },
       },
       web: { enable: false },
       middlewares: { audit: { enabled: false } },
@@ -60,22 +55,37 @@ function config(dir: string, upstream: string): string {
   );
 }
 
+/** Whether a request is verdaccio's: kbts, @kbts/* (packuments and tarballs), or the registry API. */
+function forVerdaccio(req: IncomingMessage): boolean {
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  return req.method !== "GET" || path.startsWith("/-/") || /^\/(kbts|@kbts(%2f|\/)[^/]+)(\/|$)/i.test(path);
+}
+
+/** Passes a request to verdaccio on `port` as it came (Host included: tarball URLs name the front). */
+function passTo(port: number, req: IncomingMessage, res: ServerResponse): void {
+  const out = request(
+    { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  out.on("error", (err) => res.writeHead(502, { "content-type": "text/plain" }).end(String(err)));
+  req.pipe(out);
+}
+
 /** Starts verdaccio with its config, storage and userconfig under `dir`, and signs a user in. */
 export async function startVerdaccio(dir: string): Promise<Verdaccio> {
   mkdirSync(dir, { recursive: true });
   const configFile = join(dir, "config.yaml");
-  writeFileSync(configFile, config(dir, upstreamRegistry()));
+  writeFileSync(configFile, config(dir));
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}/`;
-  // The machine's npm may trust a CA of its own (cafile) to reach its registry: verdaccio must too.
-  const cafile = npmConfig("cafile");
   const bin = join(require.resolve("verdaccio/package.json"), "..", "bin", "verdaccio");
   const server: ResultPromise = execa(
     process.execPath,
     [bin, "--config", configFile, "--listen", `127.0.0.1:${port}`],
     {
       cwd: dir,
-      env: cafile === "" ? {} : { NODE_EXTRA_CA_CERTS: cafile },
       all: true,
       reject: false,
       stdin: "ignore",
@@ -86,12 +96,23 @@ export async function startVerdaccio(dir: string): Promise<Verdaccio> {
   server.all?.on("data", (chunk: Buffer) => {
     printed += chunk.toString();
   });
+  const upstream = upstreamRegistry();
+  const front = createServer((req, res) => {
+    if (forVerdaccio(req)) return passTo(port, req, res);
+    passUpstream(req, res, upstream).catch((err: unknown) => {
+      res.writeHead(502, { "content-type": "text/plain" }).end(String(err));
+    });
+  });
+  await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+  const frontPort = (front.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${frontPort}/`;
   let exited = false;
   const exit = server.then(() => {
     exited = true;
     throw new Error(`verdaccio exited before it answered:\n${printed}`);
   });
   const close = async (): Promise<void> => {
+    await new Promise<void>((resolve) => front.close(() => resolve()));
     if (exited) return;
     server.kill("SIGTERM");
     const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
@@ -118,7 +139,7 @@ export async function startVerdaccio(dir: string): Promise<Verdaccio> {
       throw new Error(`verdaccio refused user ${user}: ${signIn.status} ${JSON.stringify(body)}`);
     }
     const userconfig = join(dir, "npmrc");
-    writeFileSync(userconfig, `registry=${url}\n//127.0.0.1:${port}/:_authToken=${body.token}\n`);
+    writeFileSync(userconfig, `registry=${url}\n//127.0.0.1:${frontPort}/:_authToken=${body.token}\n`);
     return {
       url,
       userconfig,
