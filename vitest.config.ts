@@ -153,7 +153,8 @@ export default defineConfig({
         // The e2e files that assert wall-clock promises (stop within 5 s, warm beats cold, failover
         // recovery) or measure memory run after the rest, so the scaffold-and-build load cannot decide
         // them. They mostly wait (chaos's faults, SIGTERM rounds): one at a time left 68% of the CPU
-        // idle for 368 s; two at a time leave 49% idle and take 197 s, three about 150 s.
+        // idle for 368 s; two at a time leave 49% idle and take 197 s, three 148 s, four 114 s (at 1.5
+        // cores), which is about the longest file, chaos-network.test.ts.
         resolve: { alias },
         test: {
           name: "e2e-timed",
@@ -161,7 +162,7 @@ export default defineConfig({
           exclude: ["**/node_modules/**"],
           testTimeout: 900_000,
           hookTimeout: 900_000,
-          maxWorkers: 3,
+          maxWorkers: 4,
           sequence: { groupOrder: 1 },
         },
       },
