@@ -359,8 +359,8 @@ describe("make install with server-side apply", () => {
     writeFileSync(types, source.replace(/(\n\s*maxGPUs[?]?:)/, `\n${long}$1`));
     const crd = "gpubudgets.capacity.lab.example.com";
     // Each step takes a few seconds. Bounded, a step that hangs fails with its output and the CRD's
-    // state instead of the test's timeout (two CI runs spent 180 s somewhere in here, unexplained;
-    // the bounds add up to less than the test's limit so that the next one says where).
+    // state instead of the test's timeout (two CI runs spent 180 s in here; the state a bound caught
+    // since named the cause, the wait before uninstall below). The bounds add up to less than the limit.
     const state =
       "jsonpath=deleting {.metadata.deletionTimestamp} {.metadata.finalizers} {.status.conditions}";
     const crdState = async () =>
@@ -376,6 +376,19 @@ describe("make install with server-side apply", () => {
       await bounded(["install"]);
       const size = (await kubectlOK(["get", "crd", crd, "--request-timeout=20s", "-o", "json"])).length;
       expect(size).toBeGreaterThan(262_144);
+      // Served from the watch cache, as an operator's informer would see it, before it goes. Deleted
+      // while its storage still initializes, the CRD's cleanup finalizer cannot list the instances
+      // ("storage is (re)initializing") and retries with exponential backoff: a cold run's uninstall,
+      // one second after the install, waited past 50 s. A resourceVersion=0 list is refused until then.
+      await eventually(async () => {
+        const cached = await kubectl([
+          "get",
+          "--raw",
+          "/apis/capacity.lab.example.com/v1alpha1/gpubudgets?resourceVersion=0",
+          "--request-timeout=10s",
+        ]);
+        expect(cached.exitCode, `the watch cache of ${crd}: ${cached.all}`).toBe(0);
+      }, 40_000);
       await bounded(["uninstall"]);
       // The same CRD through client-side apply is refused: why install applies server-side.
       const rendered = await kubectlOK(["kustomize", join(project, "config/crd")]);
