@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processesMentioning } from "../runtime/src/internal/proc.js";
 import { buildCheckout } from "./support/build.js";
-import { processesMentioning, runEnvtestCLI, startAndStop, startEnvtestCLI } from "./support/envtest-cli.js";
+import { runEnvtestCLI, startAndStop, startEnvtestCLI } from "./support/envtest-cli.js";
 import { eventually } from "./support/eventually.js";
 import { KBTS, REPO } from "./support/paths.js";
 

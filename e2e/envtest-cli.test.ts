@@ -12,11 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cmdlineOf } from "../runtime/src/internal/proc.js";
+import { cmdlineOf, processesMentioning } from "../runtime/src/internal/proc.js";
 import { buildCheckout } from "./support/build.js";
 import {
   descendantsOf,
-  processesMentioning,
   runEnvtestCLI,
   startAndStop,
   startEnvtestCLI,

@@ -3,10 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { execa } from "execa";
-import { cmdlineOf, processes, processesMentioning, statOf } from "../../runtime/src/internal/proc.js";
+import { cmdlineOf, processes, statOf } from "../../runtime/src/internal/proc.js";
 import { KBTS } from "./paths.js";
-
-export { processesMentioning };
 
 /** The live processes descended from pid (its children, theirs, …), found by parent pid in /proc. */
 export function descendantsOf(pid: number): number[] {

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { processesMentioning } from "./envtest-cli.js";
+import { processesMentioning } from "../../runtime/src/internal/proc.js";
 import { eventually } from "./eventually.js";
 import { run } from "./run.js";
 
