@@ -164,8 +164,13 @@ export class ControlPlaneProcess implements Disposable {
       }
     }
     // Anything the leader forked is still in its group, and so is its watchdog (tether.ts): make sure
-    // the whole group is gone.
-    if (pid !== undefined) killGroup(pid, "SIGKILL");
+    // the whole group is gone before stop() resolves, so a caller that exits next leaves nothing behind
+    // (on a loaded machine the watchdog outlived `kbts envtest start` by a moment).
+    if (pid !== undefined) {
+      killGroup(pid, "SIGKILL");
+      const deadline = Date.now() + GROUP_GONE_MS;
+      while (groupAlive(pid) && Date.now() < deadline) await sleepUnlessAborted(GROUP_POLL_MS);
+    }
     this.child?.stdin?.destroy();
     untrack(this);
     await Promise.all(this.spec.dirs.map((d) => rm(d, { recursive: true, force: true })));
@@ -179,13 +184,15 @@ export class ControlPlaneProcess implements Disposable {
       // fsync on a loaded disk) outlives it for a moment. Wait for the group, bounded, so a process
       // that exits through here (`kbts envtest start` stopped while starting) leaves none behind.
       const deadline = Date.now() + GROUP_GONE_MS;
-      while (groupAlive(pid) && Date.now() < deadline) Atomics.wait(PAUSE, 0, 0, 10);
+      while (groupAlive(pid) && Date.now() < deadline) Atomics.wait(PAUSE, 0, 0, GROUP_POLL_MS);
     }
     for (const d of this.spec.dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 
+/** How long a stop waits for a SIGKILLed group to be gone, and how often it looks. */
 const GROUP_GONE_MS = 5_000;
+const GROUP_POLL_MS = 10;
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /**
