@@ -208,9 +208,11 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     r.child.kill("SIGSTOP");
   };
   const resume = (r: Replica) => {
-    r.child.kill("SIGCONT");
+    // The time before the signal: on a loaded machine the replica can run, and log its in-flight write,
+    // before this process reads the clock again.
     const last = r.pauses.at(-1);
     if (last && last.resumedAt === undefined) last.resumedAt = Date.now();
+    r.child.kill("SIGCONT");
   };
   const sampleRss = () => {
     for (const r of live()) {
