@@ -23,6 +23,8 @@ const figures = (set: SetFigures["set"], over: Partial<SetFigures> = {}): SetFig
   ...(set === "none" ? {} : { wrong: [] }),
   webhookCalls: set === "budget" ? 100 : 0,
   policyRefusals: 0,
+  statusWrites: set === "budget" ? 70 : 0,
+  statusConflicts: set === "budget" ? 2 : 0,
   ...over,
 });
 
@@ -123,11 +125,15 @@ describe("mergeFigures and setTable", () => {
       figures("quota", { latencies: [2], wrong: ["a: 51/50"] }),
     ]);
     expect(merged).toMatchObject({ attempted: 200, seconds: 2, latencies: [1, 2, 3], wrong: ["a: 51/50"] });
+    expect(mergeFigures([figures("budget"), figures("budget")])).toMatchObject({
+      statusWrites: 140,
+      statusConflicts: 4,
+    });
     const table = setTable([figures("none"), merged, figures("budget")], 50).split("\n");
     expect(table.slice(2)).toEqual([
-      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 | 0 |",
-      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 | 0 |",
-      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 | 0 |",
+      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 | 0 | 0 (0) |",
+      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 | 0 | 0 (0) |",
+      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 | 0 | 70 (2) |",
     ]);
   });
 });

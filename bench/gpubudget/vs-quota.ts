@@ -135,6 +135,9 @@ export interface SetFigures {
   webhookCalls: number;
   /** Pods kube-apiserver refused with the budget-full admission policy, without a webhook call. */
   policyRefusals: number;
+  /** GPUBudget status writes while this set was created (the webhook's and the controller's), and conflicts (409). */
+  statusWrites: number;
+  statusConflicts: number;
 }
 
 /** Several rounds' figures of one set as one: sums, latencies together. */
@@ -153,6 +156,8 @@ export function mergeFigures(runs: readonly SetFigures[]): SetFigures {
     ...(first.wrong ? { wrong: runs.flatMap((f) => f.wrong ?? []) } : {}),
     webhookCalls: sum((f) => f.webhookCalls),
     policyRefusals: sum((f) => f.policyRefusals),
+    statusWrites: sum((f) => f.statusWrites),
+    statusConflicts: sum((f) => f.statusConflicts),
   };
 }
 
@@ -162,13 +167,13 @@ const ms = (x: number) => x.toFixed(1);
 /** The per-set table (Markdown). */
 export function setTable(sets: readonly SetFigures[], cap: number): string {
   const lines = [
-    "| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls | policy refusals |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls | policy refusals | budget status writes (409) |",
+    "|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const f of sets) {
     const exact = f.wrong === undefined ? "n/a (no cap)" : f.wrong.length === 0 ? `yes (${cap} each)` : "NO";
     lines.push(
-      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} | ${f.policyRefusals} |`,
+      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} | ${f.policyRefusals} | ${f.statusWrites} (${f.statusConflicts}) |`,
     );
   }
   return lines.join("\n");
@@ -445,10 +450,12 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         ...(wrong ? { wrong } : {}),
         webhookCalls: calls,
         policyRefusals: refusedByPolicy,
+        statusWrites: checks.statusWrites - checks0.statusWrites,
+        statusConflicts: checks.statusConflicts - checks0.statusConflicts,
       };
       runs.push(figures);
       console.log(
-        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy} (load ${loadAverage()})`,
+        `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy}, budget status writes ${figures.statusWrites} (${figures.statusConflicts} conflicts) (load ${loadAverage()})`,
       );
       const notAdmitted = results.flatMap((r) =>
         r.outcome === "admitted" ? [] : [`${r.outcome}: ${r.error ?? ""}`],
