@@ -41,6 +41,7 @@ import {
   removeStatusCondition,
   retryOnConflict,
   setStatusCondition,
+  throttled,
 } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetStatus } from "../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../api/v1alpha1/zz_generated.kinds.js";
@@ -604,6 +605,14 @@ export class GPUBudgetReconciler implements Reconciler {
 const GPU_HOURS_REFRESH_MS = 60_000;
 /** How often a tracked budget's usage is recounted from the cache to check the tracker (see usage()). */
 const RECOUNT_INTERVAL_MS = 10_000;
+/**
+ * How often its pods' and claims' events may reconcile a budget: at once while a burst of 5 lasts, then 5
+ * a second, the events in between folded into the next one (throttled). Sparse changes reach the status
+ * as fast as before; under churn the status is at most 200 ms behind. Without it a namespace creating
+ * and deleting 20 pods a second rewrote its budget 60 times a second, against the webhook's reservation
+ * writes (bench/gpubudget --vs-quota, steady phase: 1,813 status writes and 52 conflicts in 30 s).
+ */
+const POD_EVENTS_THROTTLE = { perSecond: 5, burst: 5 };
 
 /** What a spent GPU-hour budget does, by its enforcement. */
 function spentAction(budget: GPUBudget): string {
@@ -733,8 +742,9 @@ export interface SetupGPUBudgetOptions {
  * Registers two controllers. "gpubudget": For(GPUBudget) when its spec or the counted part of its
  * status changes (countedStatusChanged; its own status writes do not wake it), Watches(Pod) and
  * Watches(ResourceClaim) mapped to the budgets of the object's namespace through a field index (a Pod
- * also to their cohort peers), Watches(GPUBudget) mapped to the budget's cohort peers, and
- * Watches(Namespace) when its enforcement label changes (the Enforcing condition).
+ * also to their cohort peers; both throttled under churn, POD_EVENTS_THROTTLE), Watches(GPUBudget)
+ * mapped to the budget's cohort peers, and Watches(Namespace) when its enforcement label changes (the
+ * Enforcing condition).
  * "gpubudget-namespace": keeps ENFORCEMENT_LABEL on the namespaces that hold a Deny or Queue budget.
  */
 export async function setupGPUBudgetController(
@@ -770,7 +780,10 @@ export async function setupGPUBudgetController(
     // Not the generation predicate here: a pod's phase (status) is exactly what changes what it holds.
     .watches(
       Pod,
-      enqueueRequestsFromMapFunc((pod) => budgetsAndCohortPeers(client, pod.metadata?.namespace)),
+      throttled(
+        enqueueRequestsFromMapFunc((pod) => budgetsAndCohortPeers(client, pod.metadata?.namespace)),
+        POD_EVENTS_THROTTLE,
+      ),
       {
         predicates: [podCountMayChange],
       },
@@ -786,7 +799,10 @@ export async function setupGPUBudgetController(
     // A claim's spec is immutable: only its creation, labels, owner pod and deletion change what it counts.
     .watches(
       ResourceClaimKind,
-      enqueueRequestsFromMapFunc((c: ResourceClaim) => budgetsInNamespace(client, c.metadata?.namespace)),
+      throttled(
+        enqueueRequestsFromMapFunc((c: ResourceClaim) => budgetsInNamespace(client, c.metadata?.namespace)),
+        POD_EVENTS_THROTTLE,
+      ),
       {
         predicates: [claimCountMayChange],
       },
