@@ -88,6 +88,15 @@ describe("throttled", () => {
     expect(calls).toEqual([`add a p${LowPriority}`, "add b", "after 100 a", "after 5 x", "limited x"]);
   });
 
+  it("refuses a rate or burst that could never enqueue", () => {
+    expect(() => throttled(toBudget, { perSecond: 0, burst: 1 })).toThrow(
+      /perSecond must be above 0 .* got 0 and 1/,
+    );
+    expect(() => throttled(toBudget, { perSecond: 5, burst: 0.5 })).toThrow(
+      /burst at least 1, got 5 and 0.5/,
+    );
+  });
+
   it("on a real work queue, folds the events past the burst into one reconcile a token later", async () => {
     const queue = createRateLimitingQueue<Request>();
     const h = throttled(toBudget, { perSecond: 1000 / 150, burst: 1 });

@@ -39,6 +39,11 @@ export function throttled<T extends KubernetesObject = KubernetesObject>(
   options: ThrottleOptions,
 ): EventHandler<T> {
   const { perSecond, burst } = options;
+  if (!(perSecond > 0) || !(burst >= 1)) {
+    throw new Error(
+      `throttled: perSecond must be above 0 and burst at least 1, got ${perSecond} and ${burst}`,
+    );
+  }
   const now = options.now ?? (() => performance.now());
   const buckets = new Map<string, Bucket>();
   const refill = (b: Bucket, t: number) => {
