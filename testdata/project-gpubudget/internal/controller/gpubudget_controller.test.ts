@@ -25,6 +25,7 @@ import {
   defineKind,
   Event,
   type KubernetesObject,
+  metricsRegistry,
   Namespace,
   Pod,
 } from "@kbts/runtime";
@@ -257,6 +258,31 @@ describe("Pod webhook", () => {
       /GPUBudget .*\/cap allows 4 nvidia.com\/gpu; 0 in use \(0 allocated, 0 reserved\), this pod asks for 6 \(6\/4\)/,
     );
     await client.create(Pod, gpuPod(ns, "fits", 4));
+  });
+});
+
+/** Status writes this process had refused as conflicts so far (its client's PUTs answered 409). */
+async function conflicts(): Promise<number> {
+  const counter = await metricsRegistry.getSingleMetric("rest_client_requests_total")?.get();
+  return (counter?.values ?? [])
+    .filter((v) => v.labels.code === "409" && v.labels.method === "PUT")
+    .reduce((n, v) => n + v.value, 0);
+}
+
+describe("status writes", () => {
+  it("never conflict between the controller and the webhook of one replica, under churn", async () => {
+    const ns = await namespace();
+    await client.create(GPUBudgetKind, budget(ns, "churn", 100, "Deny"));
+    await eventually(async () => expect((await readyOf(ns, "churn")).ready?.status).toBe("True"));
+    const before = await conflicts();
+    // Each admission writes a reservation, and each pod event may make the controller rewrite the counts.
+    for (let round = 0; round < 4; round++) {
+      const names = Array.from({ length: 10 }, (_, i) => `p${round}-${i}`);
+      await Promise.all(names.map((name) => client.create(Pod, gpuPod(ns, name, 1))));
+      await Promise.all(names.map((name) => client.delete(Pod, { namespace: ns, name })));
+    }
+    await eventually(async () => expect(await readyOf(ns, "churn")).toMatchObject({ allocated: 0 }));
+    expect((await conflicts()) - before).toBe(0);
   });
 });
 

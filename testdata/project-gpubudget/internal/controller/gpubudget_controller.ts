@@ -72,6 +72,7 @@ import {
   podMilliGPUs,
   selectorMatches,
 } from "../gpu/podgpus.js";
+import { BudgetStatusWrites } from "../gpu/status_writes.js";
 import { type CacheWaiter, setSettledMarks, settledMarks, UsageTracker } from "../gpu/usage.js";
 import {
   GPU_HOURS_CONDITION,
@@ -127,6 +128,8 @@ export interface GPUBudgetReconcilerOptions {
   releaser?: QueueReleaser;
   /** The manager is sharded (--shard-ring): this replica sees only its own namespaces' budgets. */
   sharded?: boolean;
+  /** This replica's writers of budget status, taking turns with the webhook's (statusWritesFor(mgr)). */
+  writes?: BudgetStatusWrites<GPUBudget>;
 }
 
 // Only what the code uses (`kbts manifests --check-rbac`): it never writes a budget but its status,
@@ -167,8 +170,11 @@ export class GPUBudgetReconciler implements Reconciler {
   /** When each budget's usage was last recounted from the cache ("namespace/name" -> ms). */
   private readonly recountedAt = new Map<string, number>();
 
+  private readonly writes: BudgetStatusWrites<GPUBudget>;
+
   constructor(private readonly options: GPUBudgetReconcilerOptions) {
     this.metrics = options.metrics ?? budgetMetrics;
+    this.writes = options.writes ?? new BudgetStatusWrites<GPUBudget>();
   }
 
   async reconcile(request: Request, context: ReconcileContext): Promise<Result> {
@@ -182,6 +188,7 @@ export class GPUBudgetReconciler implements Reconciler {
         // Deleted: nothing to clean up but our own series, and the GPU-hour finalizers it alone wanted.
         this.metrics.forget(namespace, request.name);
         this.recountedAt.delete(`${namespace}/${request.name}`);
+        this.writes.forget(`${namespace}/${request.name}`);
         await this.syncFinalizers(namespace, await client.list(Pod, { namespace }));
         return {};
       }
@@ -481,7 +488,9 @@ export class GPUBudgetReconciler implements Reconciler {
    * client reads its own writes), and any other (one of ours whose answer was lost when the API
    * server died after committing it, a previous leader's late write after a failover, a hand edit)
    * reaches the cache as an update event that reconciles the budget again (countedStatusChanged).
-   * On a conflict the budget is read again and `mutate` re-applied. Returns whether it wrote.
+   * It starts from the newest version this replica knows (the cache's, or the one the webhook just
+   * wrote), taking turns with the webhook's writes (gpu/status_writes.ts). On a conflict the budget is
+   * read again and `mutate` re-applied. Returns whether it wrote.
    */
   private async writeStatus(
     budget: GPUBudget,
@@ -489,23 +498,27 @@ export class GPUBudgetReconciler implements Reconciler {
   ): Promise<boolean> {
     const { client } = this.options;
     const reader = this.options.apiReader ?? client;
-    let current = budget;
-    let first = true;
-    let wrote = false;
-    await retryOnConflict(async () => {
-      if (!first)
-        current = await reader.get(GPUBudgetKind, {
-          namespace: budget.metadata?.namespace ?? "",
-          name: budget.metadata?.name ?? "",
-        });
-      first = false;
-      const status: GPUBudgetStatus = structuredClone(current.status ?? {});
-      mutate(status, current.metadata?.generation ?? 0);
-      if (sameJSON(status, current.status ?? {})) return;
-      await client.status().update(GPUBudgetKind, { ...current, status });
-      wrote = true;
+    const key = { namespace: budget.metadata?.namespace ?? "", name: budget.metadata?.name ?? "" };
+    const id = `${key.namespace}/${key.name}`;
+    // After the webhook's write in flight, from the version it returned (status_writes.ts).
+    return this.writes.exclusive(id, async () => {
+      let current = this.writes.newest(id, budget);
+      let first = true;
+      let wrote = false;
+      await retryOnConflict(async () => {
+        if (!first) {
+          current = await reader.get(GPUBudgetKind, key);
+          this.writes.record(id, current);
+        }
+        first = false;
+        const status: GPUBudgetStatus = structuredClone(current.status ?? {});
+        mutate(status, current.metadata?.generation ?? 0);
+        if (sameJSON(status, current.status ?? {})) return;
+        this.writes.record(id, await client.status().update(GPUBudgetKind, { ...current, status }));
+        wrote = true;
+      });
+      return wrote;
     });
-    return wrote;
   }
 
   /**
@@ -682,6 +695,17 @@ function canonical(v: unknown): string {
 }
 
 const trackers = new WeakMap<Manager, Promise<UsageTracker>>();
+const statusWrites = new WeakMap<Manager, BudgetStatusWrites<GPUBudget>>();
+
+/** The manager's one BudgetStatusWrites, shared by the controller and the webhook (status_writes.ts). */
+export function statusWritesFor(mgr: Manager): BudgetStatusWrites<GPUBudget> {
+  let writes = statusWrites.get(mgr);
+  if (!writes) {
+    writes = new BudgetStatusWrites<GPUBudget>();
+    statusWrites.set(mgr, writes);
+  }
+  return writes;
+}
 
 /**
  * The manager's one UsageTracker, shared by the controller and the webhook. Its Pod and GPUBudget
@@ -768,6 +792,7 @@ export async function setupGPUBudgetController(
     recorder: mgr.getEventRecorderFor("gpubudget-controller"),
     utilization: options.utilization,
     tracker: await usageTrackerFor(mgr),
+    writes: statusWritesFor(mgr),
     releaser: new QueueReleaser({
       client,
       apiReader: mgr.getAPIReader(),

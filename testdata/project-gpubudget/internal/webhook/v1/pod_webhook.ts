@@ -21,7 +21,7 @@ import {
   Pod,
   webhookManagedBy,
 } from "@kbts/runtime";
-import { usageTrackerFor } from "../../controller/gpubudget_controller.js";
+import { statusWritesFor, usageTrackerFor } from "../../controller/gpubudget_controller.js";
 import { ResourceClaimKind } from "../../gpu/claims.js";
 import { budgetResources, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
 import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
@@ -121,6 +121,7 @@ export async function setupPodWebhookWithManager(
     apiReader: mgr.getAPIReader(),
     tracker,
     ttlMs: options.reservationTTLMs ?? DEFAULT_RESERVATION_TTL_MS,
+    writes: statusWritesFor(mgr),
   });
   // Sharded (--shard-ring), only the replica that owns a namespace caches its budgets and pods: the others
   // forward its admissions there. While it changes hands they are refused with "try again" (the default),

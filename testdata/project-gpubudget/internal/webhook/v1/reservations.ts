@@ -14,18 +14,12 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
-import {
-  AdmissionDenied,
-  type Client,
-  compareResourceVersions,
-  isConflict,
-  type ObjectKey,
-  type Reader,
-} from "@kbts/runtime";
+import { AdmissionDenied, type Client, isConflict, type ObjectKey, type Reader } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
 import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
+import { BudgetStatusWrites } from "../../gpu/status_writes.js";
 import {
   reservationName,
   type SettledMarks,
@@ -63,6 +57,8 @@ import {
  * Group commit: within one replica, admissions to one budget queue behind a single write in flight;
  * when it lands, the next write decides every waiting admission in order and carries all that fit, so
  * a burst costs one write per round trip rather than one per pod, and no conflicts among its own pods.
+ * The controller's status writes take turns with these (gpu/status_writes.ts): within one replica the
+ * two never conflict, and each starts from the version the other wrote.
  * Refusals need no write at all. If the decision cannot be made before the deadline (a long queue,
  * repeated conflicts) the pod is refused with a message to try again: a budget that says Deny must not
  * fail open on its own slowness.
@@ -78,6 +74,8 @@ export interface ReservationOptions {
    * the webhook's 10s timeout, past which the API server would admit the pod unchecked (fail open).
    */
   deadlineMs?: number;
+  /** This replica's writers of budget status, taking turns with the controller's (statusWritesFor(mgr)). */
+  writes?: BudgetStatusWrites<GPUBudget>;
 }
 
 /** What one admission asks of one budget. */
@@ -106,10 +104,12 @@ interface Waiting {
 export class BudgetReservations {
   /** Per budget: the admissions waiting for the next write (present while a writer drains them). */
   private readonly waiting = new Map<string, Waiting[]>();
-  /** The newest version of each budget this replica wrote or read, ahead of its cache. */
-  private readonly latest = new Map<string, GPUBudget>();
+  /** The newest version of each budget this replica wrote or read, and the turns of its writers. */
+  private readonly writes: BudgetStatusWrites<GPUBudget>;
 
-  constructor(private readonly options: ReservationOptions) {}
+  constructor(private readonly options: ReservationOptions) {
+    this.writes = options.writes ?? new BudgetStatusWrites<GPUBudget>();
+  }
 
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
   async reserve(key: ObjectKey, claim: Claim): Promise<void> {
@@ -118,7 +118,7 @@ export class BudgetReservations {
     if (this.waiting.has(id)) {
       // A write is in flight. A claim that does not fit even without the admissions it carries is
       // refused now rather than after that round trip: what this replica knows can only grow by them.
-      const budget = newest(await this.options.client.get(GPUBudgetKind, key), this.latest.get(id));
+      const budget = this.writes.newest(id, await this.options.client.get(GPUBudgetKind, key));
       if (this.options.tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status))) {
         const { kept, counted, reserved } = this.measure(key, budget, Date.now());
         if (
@@ -185,9 +185,9 @@ export class BudgetReservations {
    * that fit in one status update; refusals and dry runs are answered at once, admissions after the write.
    */
   private async commit(key: ObjectKey, id: string, batch: Waiting[]): Promise<void> {
-    const { client, apiReader, tracker, ttlMs } = this.options;
+    const { client, tracker } = this.options;
     const namespace = key.namespace ?? "";
-    let budget = newest(await client.get(GPUBudgetKind, key), this.latest.get(id));
+    let budget = this.writes.newest(id, await client.get(GPUBudgetKind, key));
     let open = batch;
     while (open.length > 0) {
       const wait = Math.max(...open.map((w) => w.deadline)) - Date.now();
@@ -200,67 +200,87 @@ export class BudgetReservations {
         for (const w of open) w.refuse(busy(id, w.claim));
         return;
       }
-      const now = Date.now();
-      const measured = this.measure(key, budget, now);
-      const { kept, settled, counted } = measured;
-      let reserved = measured.reserved;
-      const cap = budget.spec.maxGPUs * 1000;
-      const unit = describeBudget(budget.spec);
-      const adding: GPUBudgetReservation[] = [];
-      const writing: Waiting[] = [];
-      for (const w of open) {
-        const { claim } = w;
-        // The same pod and change already reserved: a retried request (e.g. after a replica died).
-        const same = sameChange(claim);
-        if (kept.some(same) || adding.some(same)) {
-          w.admit();
-          continue;
-        }
-        if (counted + reserved + claim.milliGPUs > cap) {
-          w.refuse(
-            new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)),
-          );
-          continue;
-        }
-        if (claim.dryRun) {
-          w.admit();
-          continue;
-        }
-        if (Date.now() > w.deadline) {
-          w.refuse(busy(id, claim));
-          continue;
-        }
-        const reservation: GPUBudgetReservation = {
-          pod: reservationName(claim.kind ?? "pod", claim.pod),
-          podUID: claim.podUID,
-          milliGPUs: claim.milliGPUs,
-          expiresAt: new Date(now + ttlMs).toISOString(),
-        };
-        if (claim.podResourceVersion) reservation.podResourceVersion = claim.podResourceVersion;
-        reserved += claim.milliGPUs;
-        adding.push(reservation);
-        writing.push(w);
+      // Waiting for the marks holds up no other writer: only the decision and its write take a turn.
+      const next = await this.writes.exclusive(id, () => this.attempt(key, id, budget, open));
+      if (!next) return;
+      ({ budget, open } = next);
+    }
+  }
+
+  /**
+   * One decision and write of `open` against the newest version of the budget this replica knows (the
+   * controller may have written since `budget` was read). Returns what to try again after a conflict,
+   * or after a newer version whose marks this replica's caches have not passed; undefined when done.
+   */
+  private async attempt(
+    key: ObjectKey,
+    id: string,
+    read: GPUBudget,
+    open: Waiting[],
+  ): Promise<{ budget: GPUBudget; open: Waiting[] } | undefined> {
+    const { client, apiReader, tracker, ttlMs } = this.options;
+    const budget = this.writes.newest(id, read);
+    if (budget !== read && !tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status)))
+      return { budget, open };
+    const now = Date.now();
+    const measured = this.measure(key, budget, now);
+    const { kept, settled, counted } = measured;
+    let reserved = measured.reserved;
+    const cap = budget.spec.maxGPUs * 1000;
+    const unit = describeBudget(budget.spec);
+    const adding: GPUBudgetReservation[] = [];
+    const writing: Waiting[] = [];
+    for (const w of open) {
+      const { claim } = w;
+      // The same pod and change already reserved: a retried request (e.g. after a replica died).
+      const same = sameChange(claim);
+      if (kept.some(same) || adding.some(same)) {
+        w.admit();
+        continue;
       }
-      if (writing.length === 0) return;
-      const status = { ...budget.status, reservations: [...kept, ...adding] };
-      setSettledMarks(status, settled);
-      try {
-        const written = await client.status().update(GPUBudgetKind, { ...budget, status });
-        this.latest.set(id, written);
-        for (const w of writing) w.admit();
-        return;
-      } catch (err) {
-        if (!isConflict(err)) throw err;
-        const now = Date.now();
-        open = writing.filter((w) => {
-          if (now <= w.deadline) return true;
-          w.refuse(busy(id, w.claim));
-          return false;
-        });
-        if (open.length === 0) return;
-        budget = await apiReader.get(GPUBudgetKind, key);
-        this.latest.set(id, budget);
+      if (counted + reserved + claim.milliGPUs > cap) {
+        w.refuse(new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)));
+        continue;
       }
+      if (claim.dryRun) {
+        w.admit();
+        continue;
+      }
+      if (Date.now() > w.deadline) {
+        w.refuse(busy(id, claim));
+        continue;
+      }
+      const reservation: GPUBudgetReservation = {
+        pod: reservationName(claim.kind ?? "pod", claim.pod),
+        podUID: claim.podUID,
+        milliGPUs: claim.milliGPUs,
+        expiresAt: new Date(now + ttlMs).toISOString(),
+      };
+      if (claim.podResourceVersion) reservation.podResourceVersion = claim.podResourceVersion;
+      reserved += claim.milliGPUs;
+      adding.push(reservation);
+      writing.push(w);
+    }
+    if (writing.length === 0) return undefined;
+    const status = { ...budget.status, reservations: [...kept, ...adding] };
+    setSettledMarks(status, settled);
+    try {
+      const written = await client.status().update(GPUBudgetKind, { ...budget, status });
+      this.writes.record(id, written);
+      for (const w of writing) w.admit();
+      return undefined;
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      const later = Date.now();
+      const still = writing.filter((w) => {
+        if (later <= w.deadline) return true;
+        w.refuse(busy(id, w.claim));
+        return false;
+      });
+      if (still.length === 0) return undefined;
+      const fresh = await apiReader.get(GPUBudgetKind, key);
+      this.writes.record(id, fresh);
+      return { budget: fresh, open: still };
     }
   }
 }
@@ -290,18 +310,4 @@ export function refusal(
   const max = budget.spec.maxGPUs;
   const what = kind === "resourceclaim" ? "claim" : "pod";
   return `${kind} denied: GPUBudget ${budget.metadata?.namespace}/${budget.metadata?.name} allows ${max} ${unit}; ${formatGPUs(inUse)} in use (${formatGPUs(countedMilli)} allocated, ${formatGPUs(reservedMilli)} reserved), this ${what} asks for ${formatGPUs(askedMilli)} (${formatGPUs(inUse + askedMilli)}/${max})`;
-}
-
-/**
- * The newer of the cache's budget and the one this replica last wrote or read (by the runtime's
- * resourceVersion order: etcd's integers; an order it cannot tell keeps the cache's). This only
- * picks a starting point: a stale pick costs a conflict and a fresh read, never a wrong admission.
- */
-function newest(cached: GPUBudget, mine: GPUBudget | undefined): GPUBudget {
-  if (!mine) return cached;
-  const order = compareResourceVersions(
-    mine.metadata?.resourceVersion ?? "",
-    cached.metadata?.resourceVersion ?? "",
-  );
-  return order !== undefined && order > 0 ? mine : cached;
 }
