@@ -46,6 +46,9 @@ export function throttled<T extends KubernetesObject = KubernetesObject>(
   }
   const now = options.now ?? (() => performance.now());
   const buckets = new Map<string, Bucket>();
+  // Sweeping walks every bucket: past a sweep that left most of them busy, wait until the map doubles,
+  // so a controller with thousands of requests under churn does not walk them all on each event.
+  let sweepAt = SWEEP_AT;
   const refill = (b: Bucket, t: number) => {
     b.tokens = Math.min(burst, b.tokens + ((t - b.at) * perSecond) / 1000);
     b.at = t;
@@ -55,11 +58,12 @@ export function throttled<T extends KubernetesObject = KubernetesObject>(
       if (addOptions?.after !== undefined) return queue.add(request, addOptions);
       const key = requestKey(request);
       const t = now();
-      if (buckets.size >= SWEEP_AT) {
+      if (buckets.size >= sweepAt) {
         for (const [k, b] of buckets) {
           refill(b, t);
           if (b.tokens >= burst && b.due <= t) buckets.delete(k);
         }
+        sweepAt = Math.max(SWEEP_AT, buckets.size * 2);
       }
       let b = buckets.get(key);
       if (!b) {
