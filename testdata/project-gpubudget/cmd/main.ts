@@ -198,6 +198,7 @@ async function main(): Promise<void> {
   if (process.env.ENABLE_WEBHOOKS !== "false") {
     await setupPodWebhookWithManager(mgr, {
       reservationTTLMs: parseDuration(flags["reservation-ttl"] ?? "30s", "--reservation-ttl"),
+      stopping: setupSignalHandler(),
     });
   }
   // +kubebuilder:scaffold:builder

@@ -61,7 +61,9 @@ export interface GPUBudgetDeviceClass {
 // GPUBudgetReservation holds GPUs for a pod this budget admitted that the operator's caches may not
 // have seen yet, so that pods admitted at the same moment, by any webhook replica, see each other.
 export interface GPUBudgetReservation {
-  // pod is the name of the admitted pod, or of the admitted ResourceClaim (then named "resourceclaim/<name>").
+  // pod is the name of the admitted pod, or of the admitted ResourceClaim (then named "resourceclaim/<name>"),
+  // or "grant/<replica>" for room a webhook replica took in advance to admit pods from without a write
+  // (then podUID names the grant); every other replica counts a grant in full.
   pod: string;
   // podUID is its uid (the claim's, for a claim). A claim's reservation is kept until it expires: the
   // high-water mark below follows the Pod cache only.

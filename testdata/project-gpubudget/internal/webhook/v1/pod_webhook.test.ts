@@ -29,7 +29,7 @@ import type { DeviceRequest, ResourceClaim } from "../../gpu/claims.js";
 import { budgetResources, QUEUE_GATE } from "../../gpu/podgpus.js";
 import { UsageTracker } from "../../gpu/usage.js";
 import { PodCustomValidator } from "./pod_webhook.js";
-import { BudgetReservations } from "./reservations.js";
+import { BudgetReservations, type GrantOptions } from "./reservations.js";
 import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
 const CRDS = fileURLToPath(new URL("../../../config/crd/bases", import.meta.url));
@@ -75,9 +75,15 @@ interface Replica {
   tracker: UsageTracker;
   validator: PodCustomValidator;
 }
-function replica(writer: Client = client): Replica {
+function replica(writer: Client = client, grants?: GrantOptions): Replica {
   const tracker = new UsageTracker();
-  const reservations = new BudgetReservations({ client: writer, apiReader: writer, tracker, ttlMs: 30_000 });
+  const reservations = new BudgetReservations({
+    client: writer,
+    apiReader: writer,
+    tracker,
+    ttlMs: 30_000,
+    grants,
+  });
   return { tracker, validator: new PodCustomValidator({ client: writer, tracker, reservations }) };
 }
 
@@ -120,6 +126,12 @@ async function addBudget(r: Replica[], b: GPUBudget): Promise<GPUBudget> {
     });
   }
   return created;
+}
+
+async function reservationsOf(name: string): Promise<Array<{ pod: string; milliGPUs: number }>> {
+  return ((await client.get(GPUBudgetKind, { namespace: NS, name })).status?.reservations ?? []).map(
+    ({ pod, milliGPUs }) => ({ pod, milliGPUs }),
+  );
 }
 
 beforeEach(() => {
@@ -460,5 +472,149 @@ describe("ResourceClaimCustomValidator", () => {
       "GPUBudget team-a/report allows 1 GPUs (nvidia.com/gpu, DeviceClass nic.example.com); 0 in use, this claim asks for 2 (2/1); enforcement is Report, so the claim is admitted",
     ]);
     await expect(r.claims.validateUpdate()).resolves.toEqual([]);
+  });
+});
+
+describe("grants: room a replica takes in advance", () => {
+  const grants = (name: string, useMs = 60_000): GrantOptions => ({
+    replica: name,
+    minRoomMilli: 4_000,
+    useMs,
+  });
+
+  it("admits from its grant without a write, converts the grant at its next write, and stops exactly at the cap", async () => {
+    const counting = countingWrites();
+    const r = replica(counting.client, grants("a"));
+    await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
+    await r.validator.validateCreate(gpuPod("p0", 1));
+    // One write: p0's reservation and a grant of half the 39 GPUs left.
+    expect(counting.writes()).toBe(1);
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "p0", milliGPUs: 1000 },
+      { pod: "grant/a", milliGPUs: 19000 },
+    ]);
+    for (let i = 1; i <= 19; i++) await r.validator.validateCreate(gpuPod(`p${i}`, 1));
+    expect(counting.writes()).toBe(1);
+    // The grant is used up: the next write lists its pods (none seen yet) and takes half of the 19 left.
+    await r.validator.validateCreate(gpuPod("p20", 1));
+    expect(counting.writes()).toBe(2);
+    const listed = await reservationsOf("cap");
+    expect(
+      listed
+        .filter((x) => !x.pod.startsWith("grant/"))
+        .map((x) => x.pod)
+        .sort(),
+    ).toEqual(Array.from({ length: 21 }, (_, i) => `p${i}`).sort());
+    expect(listed.filter((x) => x.pod.startsWith("grant/"))).toEqual([{ pod: "grant/a", milliGPUs: 9000 }]);
+    let admitted = 21;
+    const refusals: string[] = [];
+    for (let i = 21; i < 60; i++) {
+      try {
+        await r.validator.validateCreate(gpuPod(`p${i}`, 1));
+        admitted++;
+      } catch (err) {
+        refusals.push(String(err));
+      }
+    }
+    expect(admitted).toBe(40);
+    expect(refusals[0]).toContain("40 in use (0 allocated, 40 reserved), this pod asks for 1 (41/40)");
+    // Grants of 19, 9, 4 and 2, then a write for each of the last two pods (1 GPU left is below 4).
+    expect(counting.writes()).toBe(6);
+  });
+
+  it("is counted in full by another replica, which waits for its conversion rather than refuse on it", async () => {
+    const a = replica(client, grants("a", 300));
+    const b = replica(client, grants("b"));
+    await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
+    const pods = [0, 1, 2].map((i) => gpuPod(`p${i}`, 1, { resourceVersion: String(10 + i) }));
+    for (const pod of pods) await a.validator.validateCreate(pod); // p0 writes a grant of 4; p1, p2 come from it
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "p0", milliGPUs: 1000 },
+      { pod: "grant/a", milliGPUs: 4000 },
+    ]);
+    for (const pod of pods) {
+      a.tracker.upsertPod(pod);
+      b.tracker.upsertPod(pod);
+    }
+    // To b, 3 counted and 4 granted leave 3: 6 GPUs would be 13/10. In fact 3 are in use (the grant's two
+    // pods are among them), so b waits for a to convert its grant (its use window ends at 300 ms).
+    await expect(b.validator.validateCreate(gpuPod("big", 6))).resolves.toEqual([]);
+    expect(await reservationsOf("cap")).toEqual([{ pod: "big", milliGPUs: 6000 }]);
+    await expect(b.validator.validateCreate(gpuPod("more", 2))).rejects.toThrow(
+      "9 in use (3 allocated, 6 reserved), this pod asks for 2 (11/10)",
+    );
+  });
+
+  it("refuses on a grant it cannot wait out: its holder's use window is long past", async () => {
+    const a = replica(client, grants("a"));
+    const b = replica(client, grants("b"));
+    await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
+    await a.validator.validateCreate(gpuPod("p0", 1));
+    // As if a died holding its grant: its use window (expiresAt less the 30s TTL) ended 5s ago.
+    const held = await client.get(GPUBudgetKind, { namespace: NS, name: "cap" });
+    const reservations = (held.status?.reservations ?? []).map((x) =>
+      x.pod === "grant/a" ? { ...x, expiresAt: new Date(Date.now() + 30_000 - 5_000).toISOString() } : x,
+    );
+    await client.status().update(GPUBudgetKind, { ...held, status: { ...held.status, reservations } });
+    await expect(b.validator.validateCreate(gpuPod("big", 8))).rejects.toThrow(
+      "5 in use (0 allocated, 5 reserved), this pod asks for 8 (13/10)",
+    );
+  });
+
+  it("gives its grants back when the process is told to stop, and takes none after", async () => {
+    const stop = new AbortController();
+    const tracker = new UsageTracker();
+    const reservations = new BudgetReservations({
+      client,
+      apiReader: client,
+      tracker,
+      ttlMs: 30_000,
+      grants: grants("a"),
+      stopping: stop.signal,
+    });
+    const r = { tracker, validator: new PodCustomValidator({ client, tracker, reservations }) };
+    await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
+    await r.validator.validateCreate(gpuPod("p0", 1));
+    await r.validator.validateCreate(gpuPod("p1", 1)); // from the grant
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "p0", milliGPUs: 1000 },
+      { pod: "grant/a", milliGPUs: 19000 },
+    ]);
+    stop.abort();
+    await vi.waitFor(
+      async () =>
+        expect(await reservationsOf("cap")).toEqual([
+          { pod: "p0", milliGPUs: 1000 },
+          { pod: "p1", milliGPUs: 1000 },
+        ]),
+      {
+        timeout: 5_000,
+      },
+    );
+    await r.validator.validateCreate(gpuPod("p2", 1));
+    expect((await reservationsOf("cap")).map((x) => x.pod)).toEqual(["p0", "p1", "p2"]);
+  });
+
+  it("ends its grant when the budget's spec changes: the next pod is decided with a write", async () => {
+    const counting = countingWrites();
+    const r = replica(counting.client, grants("a"));
+    await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
+    await r.validator.validateCreate(gpuPod("p0", 1));
+    await r.validator.validateCreate(gpuPod("p1", 1)); // from the grant
+    expect(counting.writes()).toBe(1);
+    const current = await client.get(GPUBudgetKind, { namespace: NS, name: "cap" });
+    await client.update(GPUBudgetKind, { ...current, spec: { ...current.spec, maxGPUs: 3 } });
+    await expect(r.validator.validateCreate(gpuPod("p2", 1))).resolves.toEqual([]);
+    expect(counting.writes()).toBe(2);
+    await expect(r.validator.validateCreate(gpuPod("p3", 1))).rejects.toThrow(
+      "3 in use (0 allocated, 3 reserved), this pod asks for 1 (4/3)",
+    );
+  });
+
+  it("takes none while the room left is below minRoomMilli", async () => {
+    const r = replica(client, grants("a"));
+    await addBudget([r], budget("small", 4, { enforcement: "Deny" }));
+    await r.validator.validateCreate(gpuPod("p0", 1));
+    expect(await reservationsOf("small")).toEqual([{ pod: "p0", milliGPUs: 1000 }]);
   });
 });

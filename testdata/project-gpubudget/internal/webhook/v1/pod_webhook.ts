@@ -14,6 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
+import { hostname } from "node:os";
 import {
   type AdmissionRequest,
   type CustomValidator,
@@ -26,7 +27,7 @@ import { ResourceClaimKind } from "../../gpu/claims.js";
 import { budgetResources, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
 import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
 import { PodQueueDefaulter } from "./pod_queue.js";
-import { BudgetReservations } from "./reservations.js";
+import { BudgetReservations, type GrantOptions } from "./reservations.js";
 import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
 // Pods are checked on create and on update: a relabel can move a running pod under a budget's
@@ -48,6 +49,12 @@ const MIRROR_POD_ANNOTATION = "kubernetes.io/config.mirror";
 
 /** How long a reservation counts at most (--reservation-ttl): far longer than any cache's watch delay. */
 export const DEFAULT_RESERVATION_TTL_MS = 30_000;
+
+/**
+ * Room a replica takes in advance on a Deny budget (reservations.ts, "Grants"): only while 8 GPUs or
+ * more are left, so the last 8 GPUs of a budget are decided with a write per admission.
+ */
+export const DEFAULT_GRANTS: Omit<GrantOptions, "replica"> = { minRoomMilli: 8_000, useMs: 1_000 };
 
 export type PodValidatorOptions = BudgetCheckOptions;
 
@@ -112,7 +119,12 @@ export class PodCustomValidator implements CustomValidator<Pod> {
  */
 export async function setupPodWebhookWithManager(
   mgr: Manager,
-  options: { reservationTTLMs?: number } = {},
+  options: {
+    reservationTTLMs?: number;
+    grants?: Omit<GrantOptions, "replica"> | false;
+    /** The process's stop signal (setupSignalHandler()): grants are given back when it aborts. */
+    stopping?: AbortSignal;
+  } = {},
 ): Promise<void> {
   const client = mgr.getClient();
   const tracker = await usageTrackerFor(mgr);
@@ -122,6 +134,10 @@ export async function setupPodWebhookWithManager(
     tracker,
     ttlMs: options.reservationTTLMs ?? DEFAULT_RESERVATION_TTL_MS,
     writes: statusWritesFor(mgr),
+    // A Deployment's pod is named by its hostname.
+    grants:
+      options.grants === false ? undefined : { replica: hostname(), ...(options.grants ?? DEFAULT_GRANTS) },
+    stopping: options.stopping,
   });
   // Sharded (--shard-ring), only the replica that owns a namespace caches its budgets and pods: the others
   // forward its admissions there. While it changes hands they are refused with "try again" (the default),

@@ -14,6 +14,7 @@ See the License for the specific language governing permissions and
 limitations under the License.
 */
 
+import { randomUUID } from "node:crypto";
 import { AdmissionDenied, type Client, isConflict, type ObjectKey, type Reader } from "@kbts/runtime";
 import type { GPUBudget, GPUBudgetReservation } from "../../../api/v1alpha1/gpubudget_types.js";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
@@ -59,6 +60,26 @@ import {
  * a burst costs one write per round trip rather than one per pod, and no conflicts among its own pods.
  * The controller's status writes take turns with these (gpu/status_writes.ts): within one replica the
  * two never conflict, and each starts from the version the other wrote.
+ *
+ * Grants: room taken in advance. Group commit cannot group what arrives one at a time, and a busy
+ * cluster's admissions do (each namespace's pods come a few per second), so each still cost a write,
+ * and a custom resource's status write costs kube-apiserver about four pod creates (schema, managed
+ * fields, JSON). So a write that admits pods while the budget has room to spare (grants.minRoomMilli,
+ * default 8 GPUs, after it) also takes half of that room for this replica: an entry named
+ * "grant/<replica>" in status.reservations. For grants.useMs (1s) this replica admits pods from it in
+ * memory, with no write; then, or at its next write, it converts the grant into what per-pod admission
+ * would have written (a reservation for each pod it admitted that its caches have not seen, the seen
+ * ones released up to the settled marks) and gives the rest back. Why this and not a counter or a
+ * reservation object per namespace: it keeps the one invariant above, on the one object, with the
+ * proofs unchanged. Every other replica counts a grant in full, as any reservation, and a pod admitted
+ * from it also in its cache once seen: it overcounts, never under. So it never admits past the cap;
+ * and where only that overcount would refuse a pod, it waits for the grant to be converted (at most
+ * useMs and a write) and decides again, so the cap is also reached exactly. The holder counts its own
+ * grant exactly (its admitted pods not yet seen). A grant of a replica that died counts until its
+ * expiresAt (use window + --reservation-ttl), like the reservations it would have converted to; on
+ * SIGTERM (options.stopping) a replica converts its grants at once and takes no more, so a rollout
+ * strands none. Only Deny budgets take grants; near the cap every admission writes, as before.
+ *
  * Refusals need no write at all. If the decision cannot be made before the deadline (a long queue,
  * repeated conflicts) the pod is refused with a message to try again: a budget that says Deny must not
  * fail open on its own slowness.
@@ -76,6 +97,40 @@ export interface ReservationOptions {
   deadlineMs?: number;
   /** This replica's writers of budget status, taking turns with the controller's (statusWritesFor(mgr)). */
   writes?: BudgetStatusWrites<GPUBudget>;
+  /** Room taken in advance (see above); off when undefined. */
+  grants?: GrantOptions;
+  /** Aborted when the process is told to stop (setupSignalHandler()): grants are given back. */
+  stopping?: AbortSignal;
+}
+
+export interface GrantOptions {
+  /** This replica's name in status ("grant/<replica>"): the pod's name in a Deployment. */
+  replica: string;
+  /** The room (thousandths of a GPU) a budget must have left, after a write's admissions, for a grant. */
+  minRoomMilli: number;
+  /** How long this replica admits from a grant before it converts it. */
+  useMs: number;
+}
+
+/** The name of a grant's entry in status.reservations; pod names hold no "/". */
+const GRANT_PREFIX = "grant/";
+
+/** Room this replica took on one budget and the pods it admitted from it. */
+interface Grant {
+  /** Its podUID in status.reservations. */
+  id: string;
+  key: ObjectKey;
+  milliGPUs: number;
+  /** The budget's spec when it was taken (cap and generation): any change to it ends the grant. */
+  capMilli: number;
+  generation?: number;
+  useUntil: number;
+  /** Admitting from it; false once a write that converts it has been decided. */
+  open: boolean;
+  /** What per-pod admission would have reserved for each pod admitted from it, by uid. */
+  admitted: Map<string, GPUBudgetReservation>;
+  usedMilli: number;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** What one admission asks of one budget. */
@@ -106,24 +161,37 @@ export class BudgetReservations {
   private readonly waiting = new Map<string, Waiting[]>();
   /** The newest version of each budget this replica wrote or read, and the turns of its writers. */
   private readonly writes: BudgetStatusWrites<GPUBudget>;
+  /** Per budget: the grant this replica holds in its status. */
+  private readonly own = new Map<string, Grant>();
 
   constructor(private readonly options: ReservationOptions) {
     this.writes = options.writes ?? new BudgetStatusWrites<GPUBudget>();
+    options.stopping?.addEventListener("abort", () => this.stopGranting(), { once: true });
+  }
+
+  /** Takes no more grants and converts the ones held, while the replica still serves (its shutdown delay). */
+  private stopGranting(): void {
+    for (const [id, grant] of this.own) {
+      clearTimeout(grant.timer);
+      void this.release(grant.key, id, grant);
+    }
   }
 
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
   async reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
     const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
+    if (this.fromGrant(id, claim, await this.options.client.get(GPUBudgetKind, key))) return;
     if (this.waiting.has(id)) {
       // A write is in flight. A claim that does not fit even without the admissions it carries is
       // refused now rather than after that round trip: what this replica knows can only grow by them.
       const budget = this.writes.newest(id, await this.options.client.get(GPUBudgetKind, key));
       if (this.options.tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status))) {
-        const { kept, counted, reserved } = this.measure(key, budget, Date.now());
+        const { kept, counted, reserved, granted } = this.measure(key, id, budget, Date.now());
+        // Other replicas' grants may hold room their pods already fill: those are waited out in a write.
         if (
           !kept.some(sameChange(claim)) &&
-          counted + reserved + claim.milliGPUs > budget.spec.maxGPUs * 1000
+          counted + reserved - granted + claim.milliGPUs > budget.spec.maxGPUs * 1000
         ) {
           throw new AdmissionDenied(
             refusal(budget, describeBudget(budget.spec), counted, reserved, claim.milliGPUs, claim.kind),
@@ -140,6 +208,63 @@ export class BudgetReservations {
       this.waiting.set(id, [{ claim, deadline, admit, refuse }]);
       void this.drain(key, id);
     });
+  }
+
+  /**
+   * Admits a create from this replica's open grant on the budget when it fits there: no write. Decided
+   * without yielding, so admissions from one grant never overlap; `cached` is only checked for the cap.
+   */
+  private fromGrant(id: string, claim: Claim, cached: GPUBudget): boolean {
+    const grant = this.own.get(id);
+    if (!grant?.open || claim.podResourceVersion !== undefined || Date.now() >= grant.useUntil) return false;
+    const budget = this.writes.newest(id, cached);
+    if (budget.spec.enforcement !== "Deny" || budget.spec.maxGPUs * 1000 !== grant.capMilli) return false;
+    // Its room is only reserved while its entry is in the status (someone editing the status could drop it).
+    if (
+      budget.metadata?.generation !== grant.generation ||
+      !budget.status?.reservations?.some((r) => r.podUID === grant.id)
+    )
+      return false;
+    if (grant.admitted.has(claim.podUID)) return true; // a retried request
+    if (grant.usedMilli + claim.milliGPUs > grant.milliGPUs) return false;
+    if (claim.dryRun) return true;
+    grant.admitted.set(claim.podUID, {
+      pod: reservationName(claim.kind ?? "pod", claim.pod),
+      podUID: claim.podUID,
+      milliGPUs: claim.milliGPUs,
+      expiresAt: new Date(Date.now() + this.options.ttlMs).toISOString(),
+    });
+    grant.usedMilli += claim.milliGPUs;
+    return true;
+  }
+
+  /**
+   * At the end of its use window, converts this replica's grant on one budget (unless a write already
+   * did), so other replicas stop counting its room. Best effort: a grant left behind counts until it
+   * expires, which only refuses more.
+   */
+  private async release(key: ObjectKey, id: string, grant: Grant): Promise<void> {
+    const { client, tracker } = this.options;
+    grant.open = false;
+    const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
+    try {
+      let budget = this.writes.newest(id, await client.get(GPUBudgetKind, key));
+      while (this.own.get(id) === grant && Date.now() < deadline) {
+        const marks = settledMarks(budget.status);
+        if (
+          !tracker.passedSettled(key.namespace ?? "", marks) &&
+          !(await tracker.waitForSettled(key.namespace ?? "", marks, deadline - Date.now()))
+        )
+          return;
+        const next = await this.writes.exclusive(id, () => this.attempt(key, id, budget, [], true));
+        if (!next) return;
+        budget = next.budget;
+      }
+    } catch {
+      // Deleted, or the API server unreachable: the grant counts in full, as another replica's would,
+      // until it expires (it covers the pods admitted from it).
+    }
+    if (this.own.get(id) === grant) this.own.delete(id);
   }
 
   /** Commits the waiting admissions of one budget, a batch per write, until none is left. */
@@ -161,23 +286,43 @@ export class BudgetReservations {
 
   /**
    * What counts against the budget on this replica at `now`: its cache's usage, the live reservations
-   * it has not released (settle), and of those the GPUs its cache has not seen yet.
+   * it has not released (settle), and of those the GPUs its cache has not seen yet. This replica's own
+   * grant is counted as what converting it would leave (its pods' reservations, settled like the rest),
+   * other replicas' in full (`granted`, also inside `reserved`). `kept` is the list a write would carry.
    */
   private measure(
     key: ObjectKey,
+    id: string,
     budget: GPUBudget,
     now: number,
-  ): { kept: GPUBudgetReservation[]; settled: SettledMarks; counted: number; reserved: number } {
-    const { tracker } = this.options;
+  ): {
+    kept: GPUBudgetReservation[];
+    settled: SettledMarks;
+    counted: number;
+    reserved: number;
+    granted: number;
+    grantsUntil: number;
+  } {
+    const { tracker, ttlMs } = this.options;
+    const own = this.own.get(id);
+    const listed = (budget.status?.reservations ?? []).filter((r) => r.podUID !== own?.id);
     const { kept, settled } = tracker.settle(
-      budget.status?.reservations ?? [],
+      own ? [...listed, ...own.admitted.values()] : listed,
       settledMarks(budget.status),
       now,
     );
     const counted = tracker.usage(key.namespace ?? "", key.name, now)?.allocatedMilli ?? 0;
     let reserved = 0;
-    for (const r of kept) if (!tracker.hasSeen(r.podUID, r.podResourceVersion)) reserved += r.milliGPUs;
-    return { kept, settled, counted, reserved };
+    let granted = 0;
+    let grantsUntil = 0;
+    for (const r of kept) {
+      if (tracker.hasSeen(r.podUID, r.podResourceVersion)) continue;
+      reserved += r.milliGPUs;
+      if (!r.pod.startsWith(GRANT_PREFIX)) continue;
+      granted += r.milliGPUs;
+      grantsUntil = Math.max(grantsUntil, Date.parse(r.expiresAt) - ttlMs);
+    }
+    return { kept, settled, counted, reserved, granted, grantsUntil };
   }
 
   /**
@@ -203,33 +348,44 @@ export class BudgetReservations {
       // Waiting for the marks holds up no other writer: only the decision and its write take a turn.
       const next = await this.writes.exclusive(id, () => this.attempt(key, id, budget, open));
       if (!next) return;
+      if (next.recheckMs !== undefined) {
+        // Only another replica's grant stands in the way: read again once it may have been converted.
+        await new Promise((resolve) => setTimeout(resolve, next.recheckMs));
+        budget = this.writes.newest(id, await client.get(GPUBudgetKind, key));
+        open = next.open;
+        continue;
+      }
       ({ budget, open } = next);
     }
   }
 
   /**
    * One decision and write of `open` against the newest version of the budget this replica knows (the
-   * controller may have written since `budget` was read). Returns what to try again after a conflict,
-   * or after a newer version whose marks this replica's caches have not passed; undefined when done.
+   * controller may have written since `budget` was read). Any write converts this replica's grant, and
+   * one that admits pods with room to spare takes a new one. Returns what to try again after a conflict,
+   * after a newer version whose marks this replica's caches have not passed, or (recheckMs) once another
+   * replica's grant may be gone; undefined when done. `convert` writes even with nothing to admit.
    */
   private async attempt(
     key: ObjectKey,
     id: string,
     read: GPUBudget,
     open: Waiting[],
-  ): Promise<{ budget: GPUBudget; open: Waiting[] } | undefined> {
-    const { client, apiReader, tracker, ttlMs } = this.options;
+    convert = false,
+  ): Promise<{ budget: GPUBudget; open: Waiting[]; recheckMs?: number } | undefined> {
+    const { client, apiReader, tracker, ttlMs, grants } = this.options;
     const budget = this.writes.newest(id, read);
     if (budget !== read && !tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status)))
       return { budget, open };
     const now = Date.now();
-    const measured = this.measure(key, budget, now);
-    const { kept, settled, counted } = measured;
+    const measured = this.measure(key, id, budget, now);
+    const { kept, settled, counted, granted, grantsUntil } = measured;
     let reserved = measured.reserved;
     const cap = budget.spec.maxGPUs * 1000;
     const unit = describeBudget(budget.spec);
     const adding: GPUBudgetReservation[] = [];
     const writing: Waiting[] = [];
+    const later: Waiting[] = [];
     for (const w of open) {
       const { claim } = w;
       // The same pod and change already reserved: a retried request (e.g. after a replica died).
@@ -239,7 +395,15 @@ export class BudgetReservations {
         continue;
       }
       if (counted + reserved + claim.milliGPUs > cap) {
-        w.refuse(new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)));
+        // Room other replicas' grants hold may already be in use by pods this cache counts: if only
+        // that refuses, decide again once they are converted, not on an overcount.
+        const fitsWithoutGrants = counted + reserved - granted + claim.milliGPUs <= cap;
+        if (fitsWithoutGrants && Date.now() < Math.min(w.deadline, grantsUntil + GRANT_CONVERT_MS))
+          later.push(w);
+        else
+          w.refuse(
+            new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)),
+          );
         continue;
       }
       if (claim.dryRun) {
@@ -261,28 +425,85 @@ export class BudgetReservations {
       adding.push(reservation);
       writing.push(w);
     }
-    if (writing.length === 0) return undefined;
-    const status = { ...budget.status, reservations: [...kept, ...adding] };
+    const deferred = later.length > 0 ? { budget, open: later, recheckMs: GRANT_RECHECK_MS } : undefined;
+    const own = this.own.get(id);
+    if (writing.length === 0 && !(convert && own)) return deferred;
+    // Pods admitted from the old grant from here on would not be in this write.
+    if (own) own.open = false;
+    const room = cap - counted - reserved;
+    const grant =
+      grants &&
+      !this.options.stopping?.aborted &&
+      writing.length > 0 &&
+      later.length === 0 &&
+      budget.spec.enforcement === "Deny" &&
+      room >= grants.minRoomMilli
+        ? newGrant(key, Math.floor(room / 2 / 1000) * 1000, budget, now + grants.useMs)
+        : undefined;
+    if (grant) {
+      adding.push({
+        pod: `${GRANT_PREFIX}${grants?.replica}`,
+        podUID: grant.id,
+        milliGPUs: grant.milliGPUs,
+        expiresAt: new Date(grant.useUntil + ttlMs).toISOString(),
+      });
+    }
+    const status = { ...budget.status };
+    const reservations = [...kept, ...adding];
+    if (reservations.length > 0) status.reservations = reservations;
+    else delete status.reservations;
     setSettledMarks(status, settled);
     try {
       const written = await client.status().update(GPUBudgetKind, { ...budget, status });
       this.writes.record(id, written);
+      if (own && this.own.get(id) === own) {
+        clearTimeout(own.timer);
+        this.own.delete(id);
+      }
+      if (grant) {
+        this.own.set(id, grant);
+        const useMs = this.options.stopping?.aborted ? 0 : grant.useUntil - Date.now();
+        grant.timer = setTimeout(() => void this.release(key, id, grant), useMs);
+        grant.timer.unref?.();
+      }
       for (const w of writing) w.admit();
-      return undefined;
+      return deferred;
     } catch (err) {
       if (!isConflict(err)) throw err;
-      const later = Date.now();
-      const still = writing.filter((w) => {
-        if (later <= w.deadline) return true;
+      const after = Date.now();
+      const still = [...writing, ...later].filter((w) => {
+        if (after <= w.deadline) return true;
         w.refuse(busy(id, w.claim));
         return false;
       });
-      if (still.length === 0) return undefined;
+      if (still.length === 0 && !convert) return undefined;
       const fresh = await apiReader.get(GPUBudgetKind, key);
       this.writes.record(id, fresh);
       return { budget: fresh, open: still };
     }
   }
+}
+
+/** How long after another replica's grant's use window ends it is waited for, at most, before a refusal. */
+const GRANT_CONVERT_MS = 1_000;
+/** How often an admission that only another replica's grant stands in the way of is decided again. */
+const GRANT_RECHECK_MS = 50;
+
+function newGrant(key: ObjectKey, milliGPUs: number, budget: GPUBudget, useUntil: number): Grant | undefined {
+  if (milliGPUs < 1000) return undefined;
+  const capMilli = budget.spec.maxGPUs * 1000;
+  const generation = budget.metadata?.generation;
+  return {
+    id: randomUUID(),
+    key,
+    milliGPUs,
+    capMilli,
+    generation,
+    useUntil,
+    open: true,
+    admitted: new Map(),
+    usedMilli: 0,
+  };
 }
 
 /** Whether a reservation is for the same pod (or claim) and change as `claim`. */
