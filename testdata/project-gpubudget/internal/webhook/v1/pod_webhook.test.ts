@@ -29,7 +29,7 @@ import type { DeviceRequest, ResourceClaim } from "../../gpu/claims.js";
 import { budgetResources, QUEUE_GATE } from "../../gpu/podgpus.js";
 import { UsageTracker } from "../../gpu/usage.js";
 import { PodCustomValidator } from "./pod_webhook.js";
-import { BudgetReservations, type GrantOptions } from "./reservations.js";
+import { BudgetReservations, type GrantOptions, type ReservationOptions } from "./reservations.js";
 import { ResourceClaimCustomValidator } from "./resourceclaim_webhook.js";
 
 const CRDS = fileURLToPath(new URL("../../../config/crd/bases", import.meta.url));
@@ -75,14 +75,17 @@ interface Replica {
   tracker: UsageTracker;
   validator: PodCustomValidator;
 }
-function replica(writer: Client = client, grants?: GrantOptions): Replica {
+function replica(
+  writer: Client = client,
+  options: Pick<ReservationOptions, "grants" | "stopping"> = {},
+): Replica {
   const tracker = new UsageTracker();
   const reservations = new BudgetReservations({
     client: writer,
     apiReader: writer,
     tracker,
     ttlMs: 30_000,
-    grants,
+    ...options,
   });
   return { tracker, validator: new PodCustomValidator({ client: writer, tracker, reservations }) };
 }
@@ -484,7 +487,7 @@ describe("grants: room a replica takes in advance", () => {
 
   it("admits from its grant without a write, converts the grant at its next write, and stops exactly at the cap", async () => {
     const counting = countingWrites();
-    const r = replica(counting.client, grants("a"));
+    const r = replica(counting.client, { grants: grants("a") });
     await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
     await r.validator.validateCreate(gpuPod("p0", 1));
     // One write: p0's reservation and a grant of half the 39 GPUs left.
@@ -523,8 +526,8 @@ describe("grants: room a replica takes in advance", () => {
   });
 
   it("is counted in full by another replica, which waits for its conversion rather than refuse on it", async () => {
-    const a = replica(client, grants("a", 300));
-    const b = replica(client, grants("b"));
+    const a = replica(client, { grants: grants("a", 300) });
+    const b = replica(client, { grants: grants("b") });
     await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
     const pods = [0, 1, 2].map((i) => gpuPod(`p${i}`, 1, { resourceVersion: String(10 + i) }));
     for (const pod of pods) await a.validator.validateCreate(pod); // p0 writes a grant of 4; p1, p2 come from it
@@ -546,8 +549,8 @@ describe("grants: room a replica takes in advance", () => {
   });
 
   it("refuses on a grant it cannot wait out: its holder's use window is long past", async () => {
-    const a = replica(client, grants("a"));
-    const b = replica(client, grants("b"));
+    const a = replica(client, { grants: grants("a") });
+    const b = replica(client, { grants: grants("b") });
     await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
     await a.validator.validateCreate(gpuPod("p0", 1));
     // As if a died holding its grant: its use window (expiresAt less the 30s TTL) ended 5s ago.
@@ -563,16 +566,7 @@ describe("grants: room a replica takes in advance", () => {
 
   it("gives its grants back when the process is told to stop, and takes none after", async () => {
     const stop = new AbortController();
-    const tracker = new UsageTracker();
-    const reservations = new BudgetReservations({
-      client,
-      apiReader: client,
-      tracker,
-      ttlMs: 30_000,
-      grants: grants("a"),
-      stopping: stop.signal,
-    });
-    const r = { tracker, validator: new PodCustomValidator({ client, tracker, reservations }) };
+    const r = replica(client, { grants: grants("a"), stopping: stop.signal });
     await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
     await r.validator.validateCreate(gpuPod("p0", 1));
     await r.validator.validateCreate(gpuPod("p1", 1)); // from the grant
@@ -597,7 +591,7 @@ describe("grants: room a replica takes in advance", () => {
 
   it("ends its grant when the budget's spec changes: the next pod is decided with a write", async () => {
     const counting = countingWrites();
-    const r = replica(counting.client, grants("a"));
+    const r = replica(counting.client, { grants: grants("a") });
     await addBudget([r], budget("cap", 40, { enforcement: "Deny" }));
     await r.validator.validateCreate(gpuPod("p0", 1));
     await r.validator.validateCreate(gpuPod("p1", 1)); // from the grant
@@ -612,7 +606,7 @@ describe("grants: room a replica takes in advance", () => {
   });
 
   it("takes none while the room left is below minRoomMilli", async () => {
-    const r = replica(client, grants("a"));
+    const r = replica(client, { grants: grants("a") });
     await addBudget([r], budget("small", 4, { enforcement: "Deny" }));
     await r.validator.validateCreate(gpuPod("p0", 1));
     expect(await reservationsOf("small")).toEqual([{ pod: "p0", milliGPUs: 1000 }]);
