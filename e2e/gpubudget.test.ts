@@ -29,6 +29,7 @@ import {
   expectEnforcing,
   QUEUE_GATE,
 } from "./support/gpubudget.js";
+import { KUBECTL } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import {
   budgetManifest,
@@ -1021,10 +1022,10 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     await b?.stop();
   });
 
-  /** 200 concurrent 1-GPU pod creates against a Deny budget of 10; `during` runs mid-burst. */
-  async function burst(ns: string, during?: () => Promise<void>) {
+  /** 200 concurrent 1-GPU pod creates against a Deny budget of `cap` (10); `during` runs mid-burst. */
+  async function burst(ns: string, during?: () => Promise<void>, cap = CAP) {
     await namespace(ns);
-    await apply(budgetManifest(ns, "cap", CAP, { enforcement: "Deny" }));
+    await apply(budgetManifest(ns, "cap", cap, { enforcement: "Deny" }));
     await enforcing(ns, "cap");
     // Both replicas' caches have the budget: a dry-run past the cap is refused through each of them.
     for (const op of backends) {
@@ -1032,10 +1033,10 @@ describe("atomic admission: two webhook replicas under a burst", () => {
       backends = [op];
       await eventually(async () => {
         const res = await cp.kubectl(["apply", "--dry-run=server", "-f", "-"], {
-          input: gpuPodManifest(ns, "probe", CAP + 1),
+          input: gpuPodManifest(ns, "probe", cap + 1),
           reject: false,
         });
-        expect(res.all).toContain(`GPUBudget ${ns}/cap allows ${CAP}`);
+        expect(res.all).toContain(`GPUBudget ${ns}/cap allows ${cap}`);
       });
       backends = only;
     }
@@ -1132,6 +1133,61 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     const pods = JSON.parse((await kubectl(["get", "pods", "-n", "burst", "-o", "json"])).stdout).items;
     expect(pods).toHaveLength(CAP);
     await expectStatus("burst", "cap", { allocated: CAP, ready: "True" });
+  }, 120_000);
+
+  // With room to spare each replica takes part of it in advance (a grant, reservations.ts) and admits
+  // from it without a write; the other counts that grant in full and, near the cap, waits for it to be
+  // given back rather than refuse on it. Both together still stop at exactly the cap.
+  it("admits exactly a cap of 120 from 200 concurrent creates, with grants taken and given back", async () => {
+    // Every version of the budget's reservations the API server sends during the burst, a line each.
+    const watch = execa(
+      KUBECTL,
+      [
+        "--kubeconfig",
+        cp.env.kubeconfigPath,
+        "get",
+        "gb",
+        "-n",
+        "grants",
+        "--watch",
+        "-o",
+        'jsonpath={.status.reservations}{"\\n"}',
+      ],
+      { reject: false },
+    );
+    const { admitted, refused, calls, served } = await burst("grants", undefined, 120);
+    watch.kill();
+    const versions = ((await watch).stdout ?? "").split("\n").filter((line) => line.startsWith("["));
+    const grants = new Set(
+      versions.flatMap((line) =>
+        (JSON.parse(line) as { pod: string; podUID: string }[])
+          .filter((r) => r.pod.startsWith("grant/"))
+          .map((r) => r.podUID),
+      ),
+    );
+    console.log(
+      `burst grants: ${grants.size} grants taken in ${versions.length} versions of the reservations`,
+    );
+    expect(grants.size).toBeGreaterThanOrEqual(2);
+    expect(admitted).toBe(120);
+    const byReplica = await served();
+    for (const op of [a, b]) expect(byReplica[op.name], op.name).toBeGreaterThan(0);
+    expect(calls).not.toHaveProperty(["apiserver_admission_webhook_fail_open_count{}"]);
+    const says =
+      /GPUBudget grants\/cap (allows 120 nvidia.com\/gpu; .* this pod asks for 1 \(\d+\/120\)|is busy with other admissions|allows 120 GPUs and 120 are in use)/;
+    expect(refused.filter((r) => !says.test(r))).toEqual([]);
+    const pods = JSON.parse((await kubectl(["get", "pods", "-n", "grants", "-o", "json"])).stdout).items;
+    expect(pods).toHaveLength(120);
+    await expectStatus("grants", "cap", { allocated: 120, ready: "True" });
+    // Given back: no grant is left in the status once the burst is over.
+    await eventually(async () => {
+      const status = JSON.parse(
+        (await kubectl(["get", "gb", "cap", "-n", "grants", "-o", "json"])).stdout,
+      ).status;
+      expect((status.reservations ?? []).filter((r: { pod: string }) => r.pod.startsWith("grant/"))).toEqual(
+        [],
+      );
+    });
   }, 120_000);
 
   // The leader is stopped as Kubernetes stops a pod: SIGTERM. It drains (--shutdown-delay, 5s by
