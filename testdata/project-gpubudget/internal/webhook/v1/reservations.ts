@@ -171,9 +171,9 @@ export class BudgetReservations {
 
   /** Takes no more grants and converts the ones held, while the replica still serves (its shutdown delay). */
   private stopGranting(): void {
-    for (const [id, grant] of this.own) {
+    for (const grant of this.own.values()) {
       clearTimeout(grant.timer);
-      void this.release(grant.key, id, grant);
+      void this.release(grant);
     }
   }
 
@@ -181,11 +181,11 @@ export class BudgetReservations {
   async reserve(key: ObjectKey, claim: Claim): Promise<void> {
     const id = `${key.namespace}/${key.name}`;
     const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
-    if (this.fromGrant(id, claim, await this.options.client.get(GPUBudgetKind, key))) return;
+    const budget = this.writes.newest(id, await this.options.client.get(GPUBudgetKind, key));
+    if (this.fromGrant(id, claim, budget)) return;
     if (this.waiting.has(id)) {
       // A write is in flight. A claim that does not fit even without the admissions it carries is
       // refused now rather than after that round trip: what this replica knows can only grow by them.
-      const budget = this.writes.newest(id, await this.options.client.get(GPUBudgetKind, key));
       if (this.options.tracker.passedSettled(key.namespace ?? "", settledMarks(budget.status))) {
         const { kept, counted, reserved, granted } = this.measure(key, id, budget, Date.now());
         // Other replicas' grants may hold room their pods already fill: those are waited out in a write.
@@ -212,12 +212,12 @@ export class BudgetReservations {
 
   /**
    * Admits a create from this replica's open grant on the budget when it fits there: no write. Decided
-   * without yielding, so admissions from one grant never overlap; `cached` is only checked for the cap.
+   * without yielding, so admissions from one grant never overlap; `budget` (the newest version this
+   * replica knows) is only checked for the grant's terms.
    */
-  private fromGrant(id: string, claim: Claim, cached: GPUBudget): boolean {
+  private fromGrant(id: string, claim: Claim, budget: GPUBudget): boolean {
     const grant = this.own.get(id);
     if (!grant?.open || claim.podResourceVersion !== undefined || Date.now() >= grant.useUntil) return false;
-    const budget = this.writes.newest(id, cached);
     if (budget.spec.enforcement !== "Deny" || budget.spec.maxGPUs * 1000 !== grant.capMilli) return false;
     // Its room is only reserved while its entry is in the status (someone editing the status could drop it).
     if (
@@ -243,8 +243,10 @@ export class BudgetReservations {
    * did), so other replicas stop counting its room. Best effort: a grant left behind counts until it
    * expires, which only refuses more.
    */
-  private async release(key: ObjectKey, id: string, grant: Grant): Promise<void> {
+  private async release(grant: Grant): Promise<void> {
     const { client, tracker } = this.options;
+    const { key } = grant;
+    const id = `${key.namespace}/${key.name}`;
     grant.open = false;
     const deadline = Date.now() + (this.options.deadlineMs ?? 7_000);
     try {
@@ -463,7 +465,7 @@ export class BudgetReservations {
       if (grant) {
         this.own.set(id, grant);
         const useMs = this.options.stopping?.aborted ? 0 : grant.useUntil - Date.now();
-        grant.timer = setTimeout(() => void this.release(key, id, grant), useMs);
+        grant.timer = setTimeout(() => void this.release(grant), useMs);
         grant.timer.unref?.();
       }
       for (const w of writing) w.admit();
