@@ -525,6 +525,56 @@ describe("one operator", () => {
     });
   });
 
+  // A burst fills a budget faster than the controller counts its pods: the write that fills it says so
+  // (status.fullAtGeneration), and the policy refuses from there. Here the reservation that fills it is
+  // written by hand, for a pod that never comes, so the controller must keep the mark while the
+  // reservation lives and remove it when it expires.
+  it("refuses in kube-apiserver while reservations fill a budget the controller counts as empty, until they expire", async () => {
+    await namespace("reserved");
+    await apply(budgetManifest("reserved", "cap", 2, { enforcement: "Deny" }));
+    await enforcing("reserved", "cap");
+    const generation = JSON.parse(
+      (await kubectl(["get", "gb", "cap", "-n", "reserved", "-o", "json"])).stdout,
+    ).metadata.generation;
+    const expiresAt = new Date(Date.now() + 10_000).toISOString();
+    const status = {
+      reservations: [{ pod: "ghost", podUID: "ghost-uid", milliGPUs: 2000, expiresAt }],
+      fullAtGeneration: generation,
+    };
+    await kubectl([
+      "patch",
+      "gb",
+      "cap",
+      "-n",
+      "reserved",
+      "--subresource=status",
+      "--type=merge",
+      "-p",
+      JSON.stringify({ status }),
+    ]);
+    await eventually(async () => {
+      const res = await cp.kubectl(["apply", "-f", "-"], {
+        input: gpuPodManifest("reserved", "early", 1),
+        reject: false,
+      });
+      expect(res.exitCode).not.toBe(0);
+      expect(res.all).toContain(
+        "ValidatingAdmissionPolicy 'budget-full' with binding 'budget-full' denied request: GPUBudget reserved/cap allows 2 GPUs and 2 are in use (0 counted, the rest admitted moments ago)",
+      );
+    });
+    // The controller kept the mark (it counts the reservation too) and removes it once the reservation expires.
+    expect(Date.now()).toBeLessThan(Date.parse(expiresAt));
+    await eventually(async () => {
+      const got = JSON.parse(
+        (await kubectl(["get", "gb", "cap", "-n", "reserved", "-o", "json"])).stdout,
+      ).status;
+      expect(got.reservations).toBeUndefined();
+      expect(got.fullAtGeneration).toBeUndefined();
+    }, 30_000);
+    await apply(gpuPodManifest("reserved", "later", 1));
+    await expectStatus("reserved", "cap", { allocated: 1, podCount: 1 });
+  });
+
   it("bypass: a GPU in a RuntimeClass's pod overhead is counted and refused past the cap", async () => {
     await namespace("overhead");
     await apply(

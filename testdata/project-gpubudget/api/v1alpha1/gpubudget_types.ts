@@ -268,7 +268,8 @@ export interface GPUBudgetStatus {
   allocatedGPUs?: int64;
 
   // allocatedMilliGPUs is the same sum in thousandths of a GPU, not rounded: what the budget-full admission
-  // policy (config/webhook/budget_full_policy.yaml) compares with maxGPUs to refuse pods in kube-apiserver.
+  // policy (config/webhook/budget_full_policy.yaml) compares with maxGPUs to refuse pods in kube-apiserver
+  // (with fullAtGeneration).
   // +kubebuilder:validation:Minimum=0
   // +optional
   allocatedMilliGPUs?: int64;
@@ -329,6 +330,16 @@ export interface GPUBudgetStatus {
   // cache must have passed before it decides an admission.
   // +optional
   settledClaimResourceVersion?: string;
+
+  // fullAtGeneration is the metadata.generation of a Deny budget that its last status write found full
+  // counting its reservations: the pods its writer's caches count plus those reserved (admitted, not yet
+  // seen) leave no room, and no grant holds room. Every status write sets it so, or removes it. While it
+  // equals metadata.generation the budget-full admission policy refuses the budget's GPU pods in
+  // kube-apiserver, as it does once allocatedMilliGPUs reaches maxGPUs: the rest of a burst that fills
+  // the budget is refused there from the write that fills it on, not a controller's count later.
+  // +kubebuilder:validation:Minimum=1
+  // +optional
+  fullAtGeneration?: int64;
 
   // observedGeneration is the spec generation this status was computed for.
   // +optional

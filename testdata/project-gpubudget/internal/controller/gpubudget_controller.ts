@@ -73,7 +73,13 @@ import {
   selectorMatches,
 } from "../gpu/podgpus.js";
 import { BudgetStatusWrites } from "../gpu/status_writes.js";
-import { type CacheWaiter, setSettledMarks, settledMarks, UsageTracker } from "../gpu/usage.js";
+import {
+  type CacheWaiter,
+  fullAtGeneration,
+  setSettledMarks,
+  settledMarks,
+  UsageTracker,
+} from "../gpu/usage.js";
 import {
   GPU_HOURS_CONDITION,
   GPU_HOURS_FINALIZER,
@@ -311,6 +317,15 @@ export class GPUBudgetReconciler implements Reconciler {
       if (live.length > 0) status.reservations = live;
       else delete status.reservations;
       setSettledMarks(status, settled);
+      // Whether it is full counting the reservations, as the webhook's writes say too (reservations.ts):
+      // for the spec counted here (a newer generation is reconciled next), and removed once a pod
+      // finishes or a reservation expires (nextExpiry). Without a tracker nothing tells seen pods apart.
+      const unseen = tracker?.unseen(live);
+      const full =
+        unseen &&
+        fullAtGeneration(budget, usage.allocatedMilli + unseen.reservedMilli, unseen.grants.length > 0);
+      if (full !== undefined) status.fullAtGeneration = full;
+      else delete status.fullAtGeneration;
       if (utilization === "unavailable") {
         delete status.averageUtilization;
         delete status.idleGPUs;

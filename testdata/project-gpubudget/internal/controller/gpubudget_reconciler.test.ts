@@ -441,6 +441,47 @@ describe("reservations its cache has seen", () => {
   });
 });
 
+describe("fullAtGeneration (the budget-full policy's cue)", () => {
+  const later = () => new Date(Date.now() + 60_000).toISOString();
+  async function setup(status: GPUBudget["status"]) {
+    const tracker = new UsageTracker();
+    reconciler = new GPUBudgetReconciler({ client, recorder: events, metrics, tracker });
+    const created = await client.create(GPUBudgetKind, budget("b", 2, { enforcement: "Deny" }));
+    tracker.upsertBudget({ namespace: NS, name: "b", resources: [{ name: GPU }] });
+    const running = await client.create(Pod, gpuPod("running", 1));
+    tracker.upsertPod(running);
+    await client.status().update(GPUBudgetKind, { ...created, status });
+    return { tracker, running, generation: created.metadata?.generation };
+  }
+
+  it("is the generation while counted pods and unseen reservations fill the budget, and goes when a pod finishes", async () => {
+    const inFlight = { pod: "in-flight", podUID: "u-flight", milliGPUs: 1000, expiresAt: later() };
+    const { tracker, running, generation } = await setup({ reservations: [inFlight] });
+    await reconcile("b");
+    expect((await get("b")).status).toMatchObject({
+      allocatedGPUs: 1,
+      fullAtGeneration: generation,
+      reservations: [inFlight],
+    });
+    const finished = await client.status().update(Pod, { ...running, status: { phase: "Succeeded" } });
+    tracker.upsertPod(finished);
+    await reconcile("b");
+    const status = (await get("b")).status;
+    expect(status?.allocatedGPUs).toBe(0);
+    expect(status?.fullAtGeneration).toBeUndefined();
+  });
+
+  it("is not set while a grant holds room, which may be unused", async () => {
+    const grant = { pod: "grant/other", podUID: "g-1", milliGPUs: 1000, expiresAt: later() };
+    const { generation } = await setup({ reservations: [grant], fullAtGeneration: 1 });
+    expect(generation).toBe(1);
+    await reconcile("b");
+    const status = (await get("b")).status;
+    expect(status?.reservations).toEqual([grant]);
+    expect(status?.fullAtGeneration).toBeUndefined();
+  });
+});
+
 describe("enforcement: the namespace label the Pod webhook's namespaceSelector requires", () => {
   const namespaces = () => new GPUBudgetNamespaceReconciler(client);
   const label = async (name = NS) =>

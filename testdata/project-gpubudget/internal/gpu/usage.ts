@@ -114,6 +114,31 @@ function isClaimReservation(r: TrackedReservation): boolean {
   return r.pod?.startsWith(CLAIM_RESERVATION_PREFIX) === true;
 }
 
+/** The name of a grant's entry in status.reservations (room a webhook replica took in advance); pod names hold no "/". */
+export const GRANT_PREFIX = "grant/";
+
+/** Whether a reservation is a grant rather than a pod's or a claim's. */
+export function isGrant(r: TrackedReservation): boolean {
+  return r.pod?.startsWith(GRANT_PREFIX) === true;
+}
+
+/**
+ * status.fullAtGeneration as a writer of the budget's status sets it: the budget's generation when it is
+ * a Deny budget whose writer counts no room left (`inUseMilli`: its caches' count plus the reservations
+ * they have not seen) and no grant is held, since a grant's room may be unused and only its holder
+ * knows; undefined otherwise. The webhook's writes and the controller's both set it with this, so the
+ * budget-full policy's shortcut says what the last writer knew, never more.
+ */
+export function fullAtGeneration(
+  budget: { spec: { enforcement?: string; maxGPUs: number }; metadata?: { generation?: number } },
+  inUseMilli: number,
+  grantHeld: boolean,
+): number | undefined {
+  const generation = budget.metadata?.generation;
+  if (budget.spec.enforcement !== "Deny" || grantHeld || generation === undefined) return undefined;
+  return inUseMilli >= budget.spec.maxGPUs * 1000 ? generation : undefined;
+}
+
 interface NamespaceState {
   pods: Map<string, Pod>;
   /** uid -> ResourceClaim: each counts once, in its own namespace (claims.ts). */
@@ -346,6 +371,23 @@ export class UsageTracker {
     return (
       this.podsSeen.seenAt(uid, resourceVersion) !== undefined || this.claimsSeen.seenAt(uid) !== undefined
     );
+  }
+
+  /**
+   * What live reservations (settle's kept) add to this replica's count: the GPUs of those its caches
+   * have not seen, and among them the grants, which every replica but the holder counts in full.
+   */
+  unseen<R extends TrackedReservation & { milliGPUs: number }>(
+    reservations: readonly R[],
+  ): { reservedMilli: number; grants: R[] } {
+    let reservedMilli = 0;
+    const grants: R[] = [];
+    for (const r of reservations) {
+      if (this.hasSeen(r.podUID, r.podResourceVersion)) continue;
+      reservedMilli += r.milliGPUs;
+      if (isGrant(r)) grants.push(r);
+    }
+    return { reservedMilli, grants };
   }
 
   /**

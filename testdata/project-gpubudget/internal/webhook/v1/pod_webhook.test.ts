@@ -192,6 +192,27 @@ describe("PodCustomValidator", () => {
     ).toHaveLength(30);
   });
 
+  it("says in the write that fills the budget that it is full (the budget-full policy's cue), for that spec only", async () => {
+    const r = replica();
+    await addBudget([r], budget("cap", 3, { enforcement: "Deny" }));
+    const fullAt = async () =>
+      (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.fullAtGeneration;
+    await r.validator.validateCreate(gpuPod("p0", 1));
+    await r.validator.validateCreate(gpuPod("p1", 1));
+    expect(await fullAt()).toBeUndefined();
+    // Nothing is counted yet: three reservations fill it.
+    await r.validator.validateCreate(gpuPod("p2", 1));
+    const filled = await client.get(GPUBudgetKind, { namespace: NS, name: "cap" });
+    expect(filled.status?.fullAtGeneration).toBe(filled.metadata?.generation);
+    // A raised cap is a new generation, which the mark does not cover; the next write leaves room and removes it.
+    const raised = await client.update(GPUBudgetKind, { ...filled, spec: { ...filled.spec, maxGPUs: 5 } });
+    expect(raised.metadata?.generation).not.toBe(filled.status?.fullAtGeneration);
+    await r.validator.validateCreate(gpuPod("p3", 1));
+    expect(await fullAt()).toBeUndefined();
+    await r.validator.validateCreate(gpuPod("p4", 1));
+    expect(await fullAt()).toBe(raised.metadata?.generation);
+  });
+
   it("refuses at once a pod that does not fit even without the write in flight", async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => {
@@ -496,6 +517,8 @@ describe("grants: room a replica takes in advance", () => {
       { pod: "p0", milliGPUs: 1000 },
       { pod: "grant/a", milliGPUs: 19000 },
     ]);
+    const statusOf = async () => (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status;
+    expect((await statusOf())?.fullAtGeneration).toBeUndefined();
     for (let i = 1; i <= 19; i++) await r.validator.validateCreate(gpuPod(`p${i}`, 1));
     expect(counting.writes()).toBe(1);
     // The grant is used up: the next write lists its pods (none seen yet) and takes half of the 19 left.
@@ -523,6 +546,8 @@ describe("grants: room a replica takes in advance", () => {
     expect(refusals[0]).toContain("40 in use (0 allocated, 40 reserved), this pod asks for 1 (41/40)");
     // Grants of 19, 9, 4 and 2, then a write for each of the last two pods (1 GPU left is below 4).
     expect(counting.writes()).toBe(6);
+    // The last of them filled it, with no grant held: from there kube-apiserver refuses (the budget-full policy).
+    expect((await statusOf())?.fullAtGeneration).toBe(1);
   });
 
   it("is counted in full by another replica, which waits for its conversion rather than refuse on it", async () => {

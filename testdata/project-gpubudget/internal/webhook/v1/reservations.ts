@@ -22,6 +22,8 @@ import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
 import { BudgetStatusWrites } from "../../gpu/status_writes.js";
 import {
+  fullAtGeneration,
+  GRANT_PREFIX,
   reservationName,
   type SettledMarks,
   setSettledMarks,
@@ -83,6 +85,14 @@ import {
  * Refusals need no write at all. If the decision cannot be made before the deadline (a long queue,
  * repeated conflicts) the pod is refused with a message to try again: a budget that says Deny must not
  * fail open on its own slowness.
+ *
+ * Nor, once the budget is full, a webhook call. The budget-full admission policy refuses in
+ * kube-apiserver what the budget's status shows full. The controller's count (allocatedMilliGPUs) lags
+ * a filling budget by its reconciles, so each write here also says whether it left the budget full
+ * counting its reservations (status.fullAtGeneration, gpu/usage.ts fullAtGeneration): the rest of a
+ * burst is refused from the write that fills the budget on. It is what this replica knew when it wrote,
+ * never more (no grant held, whose room may be unused); the controller's next write says what it
+ * knows, and removes it once a pod finishes or a reservation expires.
  */
 export interface ReservationOptions {
   client: Client;
@@ -111,9 +121,6 @@ export interface GrantOptions {
   /** How long this replica admits from a grant before it converts it. */
   useMs: number;
 }
-
-/** The name of a grant's entry in status.reservations; pod names hold no "/". */
-const GRANT_PREFIX = "grant/";
 
 /** Room this replica took on one budget and the pods it admitted from it. */
 interface Grant {
@@ -314,13 +321,10 @@ export class BudgetReservations {
       now,
     );
     const counted = tracker.usage(key.namespace ?? "", key.name, now)?.allocatedMilli ?? 0;
-    let reserved = 0;
+    const { reservedMilli: reserved, grants } = tracker.unseen(kept);
     let granted = 0;
     let grantsUntil = 0;
-    for (const r of kept) {
-      if (tracker.hasSeen(r.podUID, r.podResourceVersion)) continue;
-      reserved += r.milliGPUs;
-      if (!r.pod.startsWith(GRANT_PREFIX)) continue;
+    for (const r of grants) {
       granted += r.milliGPUs;
       grantsUntil = Math.max(grantsUntil, Date.parse(r.expiresAt) - ttlMs);
     }
@@ -455,6 +459,10 @@ export class BudgetReservations {
     if (reservations.length > 0) status.reservations = reservations;
     else delete status.reservations;
     setSettledMarks(status, settled);
+    // Full now, counting what this write reserves: the budget-full policy refuses the rest in kube-apiserver.
+    const full = fullAtGeneration(budget, counted + reserved, granted > 0 || grant !== undefined);
+    if (full !== undefined) status.fullAtGeneration = full;
+    else delete status.fullAtGeneration;
     try {
       const written = await client.status().update(GPUBudgetKind, { ...budget, status });
       this.writes.record(id, written);
