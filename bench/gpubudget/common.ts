@@ -1,6 +1,12 @@
 /** What both modes of bench/gpubudget share: the budget kind, namespace names and the figures' arithmetic. */
 import { readdirSync, readFileSync } from "node:fs";
-import { budgetFullRefusals, podWebhookCalls, sumCounter } from "../../e2e/support/apiserver-metrics.js";
+import {
+  budgetFullRefusals,
+  histogramBuckets,
+  POD_WEBHOOK,
+  podWebhookCalls,
+  sumCounter,
+} from "../../e2e/support/apiserver-metrics.js";
 import { eventually } from "../../e2e/support/eventually.js";
 import type { ControlPlane } from "../../e2e/support/operator.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
@@ -162,9 +168,15 @@ export function budgetStatusTimer(informer: Informer<Budget>, timeoutMs: number)
  * the writes of GPUBudget status (the webhook's reservations and the controller's counts), with how
  * many of them were refused as conflicts (409: written against a version no longer the latest).
  */
-export async function budgetChecks(
-  c: Pick<ControlPlane, "kubectl">,
-): Promise<{ webhookCalls: number; policyRefusals: number; statusWrites: number; statusConflicts: number }> {
+export async function budgetChecks(c: Pick<ControlPlane, "kubectl">): Promise<{
+  webhookCalls: number;
+  policyRefusals: number;
+  statusWrites: number;
+  statusConflicts: number;
+  /** How long kube-apiserver waited on the Pod webhook, and took for a status write: histogram buckets (s). */
+  webhookSeconds: Map<number, number>;
+  statusWriteSeconds: Map<number, number>;
+}> {
   const metrics = (await c.kubectl(["get", "--raw", "/metrics"])).stdout;
   const statusWrite = (l: string) =>
     l.includes('resource="gpubudgets"') && l.includes('subresource="status"') && /verb="(PUT|PATCH)"/.test(l);
@@ -177,6 +189,10 @@ export async function budgetChecks(
       "apiserver_request_total",
       (l) => statusWrite(l) && l.includes('code="409"'),
     ),
+    webhookSeconds: histogramBuckets(metrics, "apiserver_admission_webhook_admission_duration_seconds", (l) =>
+      l.includes(`name="${POD_WEBHOOK}"`),
+    ),
+    statusWriteSeconds: histogramBuckets(metrics, "apiserver_request_duration_seconds", statusWrite),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { histogramBuckets, histogramQuantile } from "../../e2e/support/apiserver-metrics.js";
 import {
   createsPerNamespace,
   mergeFigures,
@@ -186,5 +187,32 @@ describe("reasons", () => {
         "refused: GPUBudget vsq-r1-budget-002/budget allows 50; 50 in use",
       ]),
     ).toBe("2× refused: GPUBudget <ns>/budget allows N; N in use; 1× refused: busy, try again");
+  });
+});
+
+describe("histogramQuantile (webhook and status-write times from kube-apiserver's /metrics)", () => {
+  const scrape = (webhook: number[], other: number[]) =>
+    ["0.005", "0.01", "0.025", "+Inf"]
+      .flatMap((le, i) => [
+        `apiserver_admission_webhook_admission_duration_seconds_bucket{name="vpod-v1.kb.io",le="${le}"} ${webhook[i]}`,
+        `apiserver_admission_webhook_admission_duration_seconds_bucket{name="other.kb.io",le="${le}"} ${other[i]}`,
+      ])
+      .join("\n");
+  const pod = (l: string) => l.includes('name="vpod-v1.kb.io"');
+  const name = "apiserver_admission_webhook_admission_duration_seconds";
+
+  it("counts only what happened between the scrapes, of the samples picked, interpolated in the bucket", () => {
+    const before = histogramBuckets(scrape([10, 10, 10, 10], [0, 0, 0, 0]), name, pod);
+    // Since then: 40 calls within 5 ms, 60 between 10 and 25 ms; the other webhook's 1,000 are not counted.
+    const after = histogramBuckets(scrape([50, 50, 110, 110], [1000, 1000, 1000, 1000]), name, pod);
+    expect(histogramQuantile(before, after, 0.2)).toBeCloseTo(0.0025);
+    expect(histogramQuantile(before, after, 0.7)).toBeCloseTo(0.0175);
+    expect(histogramQuantile(before, after, 0.99)).toBeCloseTo(0.02475);
+    expect(histogramQuantile(before, before, 0.5)).toBeUndefined();
+  });
+
+  it("answers the last finite bound for what lies past it", () => {
+    const after = histogramBuckets(scrape([0, 0, 1, 10], [0, 0, 0, 0]), name, pod);
+    expect(histogramQuantile(new Map(), after, 0.99)).toBe(0.025);
   });
 });
