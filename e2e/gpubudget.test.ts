@@ -536,7 +536,7 @@ describe("one operator", () => {
     const generation = JSON.parse(
       (await kubectl(["get", "gb", "cap", "-n", "reserved", "-o", "json"])).stdout,
     ).metadata.generation;
-    const expiresAt = new Date(Date.now() + 10_000).toISOString();
+    const expiresAt = new Date(Date.now() + 15_000).toISOString();
     const status = {
       reservations: [{ pod: "ghost", podUID: "ghost-uid", milliGPUs: 2000, expiresAt }],
       fullAtGeneration: generation,
