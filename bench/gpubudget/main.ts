@@ -24,7 +24,7 @@
  *       nothing, on one control plane and operator, in interleaved rounds (vs-quota.ts):
  *       [--namespaces 30] fresh namespaces per set and round, [--cap 50] one-GPU pods each,
  *       [--creates 3000] creates per set and round (more than cap per namespace), [--concurrency 32],
- *       [--rounds 2], [--cluster] (quota status kept by kube-controller-manager, not written once),
+ *       [--rounds 2], [--cluster] (quota status kept by kube-controller-manager, not written once), [--enable-http2],
  *       then the steady phase: [--steady-pods 3000] in one namespace per capped set, [--steady-rate 20]
  *       refused creates/s and create+delete pairs/s (0: no steady phase) for [--steady-seconds 30]
  *

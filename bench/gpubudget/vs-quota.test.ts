@@ -62,8 +62,10 @@ describe("vsQuotaOptions", () => {
       steadySeconds: 30,
       steadyPods: 3000,
       cluster: false,
+      enableHTTP2: false,
     });
     expect(vsQuotaOptions({ "steady-rate": "0" }).steadyRate).toBe(0);
+    expect(vsQuotaOptions({ "enable-http2": true }).enableHTTP2).toBe(true);
   });
 
   it("refuses a split that leaves some namespace not full, naming the flags", () => {

@@ -59,6 +59,8 @@ export interface VsQuotaOptions {
   steadySeconds: number;
   steadyPods: number;
   cluster: boolean;
+  /** The operator offers HTTP/2 (the scaffold's --enable-http2), which kube-apiserver's webhook client then uses. */
+  enableHTTP2: boolean;
   project?: string;
 }
 
@@ -73,6 +75,7 @@ export interface VsQuotaFlags {
   "steady-seconds"?: string;
   "steady-pods"?: string;
   cluster?: boolean;
+  "enable-http2"?: boolean;
   project?: string;
 }
 
@@ -108,6 +111,7 @@ export function vsQuotaOptions(flags: VsQuotaFlags): VsQuotaOptions {
     steadySeconds: whole("steady-seconds", "30", 1),
     steadyPods: whole("steady-pods", "3000", 1),
     cluster: flags.cluster === true,
+    enableHTTP2: flags["enable-http2"] === true,
     ...(flags.project ? { project: flags.project } : {}),
   };
   const fewest = Math.min(...createsPerNamespace(options.creates, options.namespaces));
@@ -333,11 +337,14 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
     operator = await startOperator(project, c, {
       name: "bench",
       logDir: join(work, "logs"),
-      extraArgs: ["--zap-log-level=error"],
+      extraArgs: ["--zap-log-level=error", `--enable-http2=${options.enableHTTP2}`],
     });
     const perNamespace = createsPerNamespace(options.creates, options.namespaces);
     console.log(
       `${options.rounds} round(s) of none, ResourceQuota, GPUBudget Deny; each set ${options.namespaces} fresh namespaces, cap ${options.cap} one-GPU pods each, ${options.creates} creates (${Math.min(...perNamespace)}-${Math.max(...perNamespace)} per namespace), ${options.concurrency} at a time`,
+    );
+    console.log(
+      `webhook: HTTP/${options.enableHTTP2 ? "2 (--enable-http2)" : "1.1 (the scaffold's default)"}`,
     );
     console.log(
       `quota status: ${options.cluster ? "kube-controller-manager's resourcequota controller (--cluster)" : "written once by the bench (status.hard, used 0), as the resourcequota controller's first sync; no controller manager runs"}`,
