@@ -75,7 +75,7 @@ import {
 import { BudgetStatusWrites } from "../gpu/status_writes.js";
 import {
   type CacheWaiter,
-  fullAtGeneration,
+  setFullAtGeneration,
   setSettledMarks,
   settledMarks,
   UsageTracker,
@@ -321,11 +321,12 @@ export class GPUBudgetReconciler implements Reconciler {
       // for the spec counted here (a newer generation is reconciled next), and removed once a pod
       // finishes or a reservation expires (nextExpiry). Without a tracker nothing tells seen pods apart.
       const unseen = tracker?.unseen(live);
-      const full =
-        unseen &&
-        fullAtGeneration(budget, usage.allocatedMilli + unseen.reservedMilli, unseen.grants.length > 0);
-      if (full !== undefined) status.fullAtGeneration = full;
-      else delete status.fullAtGeneration;
+      setFullAtGeneration(
+        status,
+        budget,
+        unseen && usage.allocatedMilli + unseen.reservedMilli,
+        (unseen?.grants.length ?? 0) > 0,
+      );
       if (utilization === "unavailable") {
         delete status.averageUtilization;
         delete status.idleGPUs;

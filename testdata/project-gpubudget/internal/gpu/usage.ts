@@ -122,21 +122,34 @@ export function isGrant(r: TrackedReservation): boolean {
   return r.pod?.startsWith(GRANT_PREFIX) === true;
 }
 
+/** Where a budget's status keeps fullAtGeneration. */
+export interface FullStatus {
+  fullAtGeneration?: number;
+}
+
 /**
- * status.fullAtGeneration as a writer of the budget's status sets it: the budget's generation when it is
- * a Deny budget whose writer counts no room left (`inUseMilli`: its caches' count plus the reservations
- * they have not seen) and no grant is held, since a grant's room may be unused and only its holder
- * knows; undefined otherwise. The webhook's writes and the controller's both set it with this, so the
- * budget-full policy's shortcut says what the last writer knew, never more.
+ * Sets status.fullAtGeneration as a writer of the budget's status knows it: the budget's generation when it
+ * is a Deny budget whose writer counts no room left (`inUseMilli`: its caches' count plus the reservations
+ * they have not seen) and no grant is held, since a grant's room may be unused and only its holder knows;
+ * removed otherwise, and when the writer cannot tell seen pods from unseen reservations (`inUseMilli`
+ * undefined). The webhook's writes and the controller's both set it with this, so the budget-full
+ * policy's shortcut says what the last writer knew, never more.
  */
-export function fullAtGeneration(
+export function setFullAtGeneration(
+  status: FullStatus,
   budget: { spec: { enforcement?: string; maxGPUs: number }; metadata?: { generation?: number } },
-  inUseMilli: number,
+  inUseMilli: number | undefined,
   grantHeld: boolean,
-): number | undefined {
+): void {
   const generation = budget.metadata?.generation;
-  if (budget.spec.enforcement !== "Deny" || grantHeld || generation === undefined) return undefined;
-  return inUseMilli >= budget.spec.maxGPUs * 1000 ? generation : undefined;
+  const full =
+    budget.spec.enforcement === "Deny" &&
+    !grantHeld &&
+    generation !== undefined &&
+    inUseMilli !== undefined &&
+    inUseMilli >= budget.spec.maxGPUs * 1000;
+  if (full) status.fullAtGeneration = generation;
+  else delete status.fullAtGeneration;
 }
 
 interface NamespaceState {

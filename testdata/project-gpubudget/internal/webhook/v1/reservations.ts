@@ -22,10 +22,10 @@ import { describeBudget } from "../../gpu/claims.js";
 import { formatGPUs } from "../../gpu/podgpus.js";
 import { BudgetStatusWrites } from "../../gpu/status_writes.js";
 import {
-  fullAtGeneration,
   GRANT_PREFIX,
   reservationName,
   type SettledMarks,
+  setFullAtGeneration,
   setSettledMarks,
   settledMarks,
   type UsageTracker,
@@ -89,7 +89,7 @@ import {
  * Nor, once the budget is full, a webhook call. The budget-full admission policy refuses in
  * kube-apiserver what the budget's status shows full. The controller's count (allocatedMilliGPUs) lags
  * a filling budget by its reconciles, so each write here also says whether it left the budget full
- * counting its reservations (status.fullAtGeneration, gpu/usage.ts fullAtGeneration): the rest of a
+ * counting its reservations (status.fullAtGeneration, gpu/usage.ts setFullAtGeneration): the rest of a
  * burst is refused from the write that fills the budget on. It is what this replica knew when it wrote,
  * never more (no grant held, whose room may be unused); the controller's next write says what it
  * knows, and removes it once a pod finishes or a reservation expires.
@@ -460,9 +460,7 @@ export class BudgetReservations {
     else delete status.reservations;
     setSettledMarks(status, settled);
     // Full now, counting what this write reserves: the budget-full policy refuses the rest in kube-apiserver.
-    const full = fullAtGeneration(budget, counted + reserved, granted > 0 || grant !== undefined);
-    if (full !== undefined) status.fullAtGeneration = full;
-    else delete status.fullAtGeneration;
+    setFullAtGeneration(status, budget, counted + reserved, granted > 0 || grant !== undefined);
     try {
       const written = await client.status().update(GPUBudgetKind, { ...budget, status });
       this.writes.record(id, written);
