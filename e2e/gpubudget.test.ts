@@ -1165,7 +1165,9 @@ describe("atomic admission: two webhook replicas under a burst", () => {
     const byReplica = await served();
     console.log(`burst burst: admission requests answered by each replica ${JSON.stringify(byReplica)}`);
     for (const op of [a, b]) expect(byReplica[op.name], op.name).toBeGreaterThan(0);
-    expect((byReplica[a.name] ?? 0) + (byReplica[b.name] ?? 0)).toBe(BURST);
+    // Together they answered every create kube-apiserver sent them: all but those its budget-full policy
+    // refused first (once a write marked the budget full, which a fast burst may or may not reach).
+    expect((byReplica[a.name] ?? 0) + (byReplica[b.name] ?? 0)).toBe(BURST - (calls[POLICY_REFUSALS] ?? 0));
     // The API server's own counts: every refusal was the webhook's, or (once the budget's status showed
     // it full) the budget-full policy's in kube-apiserver; the webhook's are there, so the fail-open
     // check below is live.
