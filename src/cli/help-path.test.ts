@@ -4,7 +4,17 @@
  * modules). Each definition imports its implementation with `await import()` inside its action; a
  * static import of one would be bundled into dist/cli.cjs and loaded by every `kbts` start.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -42,7 +52,7 @@ describe("kbts --help", () => {
     const { stdout, loaded, builtins } = await modulesLoadedBy(dir, ["--help"], dir);
     expect(stdout).toContain("Usage: kbts [options] [command]");
     if (cliBundleIsCurrent(ROOT)) {
-      expect(loaded).toEqual(["bin/kbts.js", "dist/cli.cjs"]);
+      expect(loaded).toEqual(["bin/kbts.js", "dist/cli.cjs", "dist/code-cache.cjs"]);
       // commander's node:child_process is required on first use (cli-bundle.ts), not at load.
       expect(builtins).not.toContain("NativeModule child_process");
       return;
@@ -59,6 +69,43 @@ describe("kbts --help", () => {
       ),
     ).toEqual([]);
   });
+});
+
+// bin/kbts.js loads the bundles through dist/code-cache.cjs (src/ts/code-cache.ts): V8's code cache,
+// written when the first run exits, holds the functions that run compiled. Node's own compile cache
+// (where kbts keeps its files) holds little more than each module's top level.
+describe("kbts from V8's code cache", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kbts-code-cache-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { NODE_COMPILE_CACHE: join(dir, "node-cache") };
+  /** The code caches kbts keeps for dist/cli.cjs, with their modification times. */
+  const cliCaches = () =>
+    readdirSync(env.NODE_COMPILE_CACHE, { recursive: true, encoding: "utf8" })
+      .filter((f) => /(^|\/)kbts\/cli\.cjs-.*\.bin$/.test(f))
+      .map((f) => `${f} ${statSync(join(env.NODE_COMPILE_CACHE, f)).mtimeMs}`);
+
+  it.runIf(cliBundleIsCurrent(ROOT))(
+    "prints the same help from it, and runs commands that import their modules",
+    async () => {
+      const first = await execa(process.execPath, [KBTS, "--help"], { env });
+      const written = existsSync(env.NODE_COMPILE_CACHE) ? cliCaches() : [];
+      const second = await execa(process.execPath, [KBTS, "--help"], { env });
+      expect(second.stdout).toBe(first.stdout);
+      // A command's module is loaded with import() from code read from the cache.
+      const version = await execa(process.execPath, [KBTS, "version"], { env });
+      expect(version.stdout).toContain(`node ${process.versions.node}`);
+      expect(version.stderr).toBe("");
+      if ("enableCompileCache" in Module) {
+        // Written once, then read: V8 accepted it (a refused one is written again when the run exits).
+        expect(written).toHaveLength(1);
+        expect(cliCaches()).toEqual(written);
+      } else {
+        // Node 20 has no compile-cache folder, and a checkout's dist/ is in no node_modules: no cache.
+        expect(written).toEqual([]);
+      }
+    },
+    60_000,
+  );
 });
 
 describe("kbts manifests on unchanged inputs", () => {
@@ -87,7 +134,7 @@ describe("kbts manifests on unchanged inputs", () => {
     const { stdout, loaded } = await modulesLoadedBy(join(dir, "hooks"), ["manifests"], dir);
     expect(stdout).toMatch(/inputs unchanged since the last run/);
     if (cliBundleIsCurrent(ROOT, FAST_PATH_BUNDLE)) {
-      expect(loaded).toEqual(["bin/kbts.js", "dist/manifests-cached.cjs"]);
+      expect(loaded).toEqual(["bin/kbts.js", "dist/code-cache.cjs", "dist/manifests-cached.cjs"]);
     } else {
       // A `tsc -b` after the last `make build`: the same modules, unbundled, and still not the CLI.
       expect(loaded).toContain("dist/cli/fast-path.js");

@@ -9,16 +9,21 @@
  * what it imports), which issue 32 wants at a fifth of controller-gen's time: starting the ES module
  * loader and reading its dozen modules was about a tenth of that run.
  *
+ * dist/code-cache.cjs: src/ts/code-cache.ts, with which bin/kbts.js loads the other two, so that V8's
+ * code cache holds the functions a run compiled (Node's own holds little more than their top level).
+ *
  * Run after `tsc -b` (make build does): `node dist/packaging/cli-bundle.js`.
  */
 import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
+import { IMPORT_PARAMETER } from "../ts/code-cache.js";
 
 /** The bundles, relative to the package root; at dist/'s top so version.ts finds ../package.json. */
 export const CLI_BUNDLE = "dist/cli.cjs";
 export const FAST_PATH_BUNDLE = "dist/manifests-cached.cjs";
+export const CODE_CACHE_BUNDLE = "dist/code-cache.cjs";
 /** Written by every `tsc -b` that emits (tsconfig.json's tsBuildInfoFile). */
 const TSBUILDINFO = "dist/.tsbuildinfo";
 
@@ -40,16 +45,17 @@ export function cliBundleIsCurrent(root: string, bundle = CLI_BUNDLE): boolean {
 
 /**
  * Static imports are bundled; dynamic import()s stay imports of the modules beside the bundle (their
- * paths rewritten from the importer's folder to the bundle's); commander's node:child_process loads on
- * first use. errors.ts may not be bundled: the
+ * paths rewritten from the importer's folder to the bundle's, and made through IMPORT_PARAMETER);
+ * commander's node:child_process loads on first use. errors.ts may not be bundled: the
  * implementations throw its KbtsError, and a second copy of the class would fail `instanceof`.
  */
-function declarationsOnly(outdir: string): Plugin {
+function declarationsOnly(outdir: string, imported: Set<string>): Plugin {
   return {
     name: "kbts-declarations-only",
     setup(build) {
       build.onResolve({ filter: /.*/ }, (args) => {
-        if (args.kind === "dynamic-import") return besideTheBundle(outdir, args.path, args.resolveDir);
+        if (args.kind === "dynamic-import")
+          return besideTheBundle(outdir, args.path, args.resolveDir, imported);
         // commander requires node:child_process when it loads, for executable subcommands, which kbts
         // has none of; the module (with net, dgram and streams) would be ~2 ms of every start.
         if (args.path === "node:child_process" && args.importer.includes(`${sep}commander${sep}`)) {
@@ -74,23 +80,34 @@ function declarationsOnly(outdir: string): Plugin {
   };
 }
 
-/** A dynamic import() kept as an import of the module beside the bundle, its path made relative to it. */
-function besideTheBundle(outdir: string, path: string, resolveDir: string): { path: string; external: true } {
-  if (!path.startsWith(".")) return { path, external: true };
-  const target = relative(outdir, resolve(resolveDir, path));
-  return { path: target.startsWith(".") ? target : `./${target}`, external: true };
+/**
+ * A dynamic import() kept as an import of the module beside the bundle, its path made relative to it
+ * (and noted in `imported`, for bundleOne to route through IMPORT_PARAMETER).
+ */
+function besideTheBundle(
+  outdir: string,
+  path: string,
+  resolveDir: string,
+  imported: Set<string>,
+): { path: string; external: true } {
+  const target = path.startsWith(".") ? relative(outdir, resolve(resolveDir, path)) : path;
+  const kept = !path.startsWith(".") || target.startsWith(".") ? target : `./${target}`;
+  imported.add(kept);
+  return { path: kept, external: true };
 }
 
 /**
  * The fast path's own copy of KbtsError is fine, unlike the CLI bundle's: what it throws it catches
  * itself, and anything else falls back to the full CLI.
  */
-function dynamicImportsBeside(outdir: string): Plugin {
+function dynamicImportsBeside(outdir: string, imported: Set<string>): Plugin {
   return {
     name: "kbts-dynamic-imports-beside",
     setup(build) {
       build.onResolve({ filter: /.*/ }, (args) =>
-        args.kind === "dynamic-import" ? besideTheBundle(outdir, args.path, args.resolveDir) : undefined,
+        args.kind === "dynamic-import"
+          ? besideTheBundle(outdir, args.path, args.resolveDir, imported)
+          : undefined,
       );
     },
   };
@@ -101,11 +118,12 @@ async function bundleOne(
   root: string,
   entry: string,
   bundle: string,
-  plugin: (outdir: string) => Plugin,
+  plugin: (outdir: string, imported: Set<string>) => Plugin,
   source: boolean,
 ): Promise<string[]> {
   const { build } = await import("esbuild");
   const outfile = join(root, bundle);
+  const imported = new Set<string>();
   const result = await build({
     absWorkingDir: root,
     entryPoints: [join(root, entry)],
@@ -119,13 +137,26 @@ async function bundleOne(
     logLevel: "silent",
     // version.ts reads ../package.json beside its own file; the bundle sits where version.js does.
     define: { "import.meta.url": "__kbtsModuleUrl" },
-    banner: { js: 'const __kbtsModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [plugin(dirname(outfile))],
+    // Loaded plainly (by require), the bundle has no IMPORT_PARAMETER: its own import() then works.
+    banner: {
+      js: `const __kbtsModuleUrl = require("node:url").pathToFileURL(__filename).href;\nvar ${IMPORT_PARAMETER} = ${IMPORT_PARAMETER} || ((specifier) => import(specifier));`,
+    },
+    plugins: [plugin(dirname(outfile), imported)],
   });
   const [output] = result.outputFiles;
   if (!source && output) {
+    let code = output.text;
+    for (const path of imported) {
+      code = code.replaceAll(
+        `import(${JSON.stringify(path)})`,
+        `${IMPORT_PARAMETER}(${JSON.stringify(path)})`,
+      );
+    }
+    const left = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
+    if (left)
+      throw new Error(`${bundle}: ${left[0]} is not made through ${IMPORT_PARAMETER} (cli-bundle.ts)`);
     // Whole or not at all: a kbts started meanwhile (e2e files build while others run) reads the old one.
-    writeFileSync(`${outfile}.tmp`, output.contents);
+    writeFileSync(`${outfile}.tmp`, code);
     renameSync(`${outfile}.tmp`, outfile);
   }
   return Object.keys(result.metafile.inputs).sort();
@@ -148,7 +179,13 @@ export async function bundleFastPath(root = ROOT, options: { source?: boolean } 
   return bundleOne(root, entry, FAST_PATH_BUNDLE, dynamicImportsBeside, source);
 }
 
+/** Bundles dist/ts/code-cache.js into dist/code-cache.cjs, which bin/kbts.js loads the bundles with. */
+export async function bundleCodeCache(root = ROOT): Promise<string[]> {
+  return bundleOne(root, "dist/ts/code-cache.js", CODE_CACHE_BUNDLE, dynamicImportsBeside, false);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await bundleCli();
   await bundleFastPath();
+  await bundleCodeCache();
 }

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { basename, dirname, join, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 
 interface NodeModule {
@@ -20,32 +20,54 @@ interface ModuleInternals {
 const internals = Module as unknown as ModuleInternals;
 
 /**
- * Where V8's code cache for a file in node_modules is kept: beside it, in the node_modules/.cache/kbts
- * it was installed into, keyed by the Node version and the file's size and mtime (V8 also refuses
- * data made by another V8 or for another source, so a wrong file costs one recompile, never a crash).
+ * Where kbts keeps V8's code cache for `file`: in Node's compile-cache folder when bin/kbts.js has
+ * enabled it (Node >= 22.8 says where; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE turns
+ * both off), otherwise beside the node_modules the file was installed into. Named by the file, the
+ * Node version and the file's size and mtime, not a digest: node:crypto would cost `kbts --help` a
+ * millisecond. V8 also refuses data made by another V8 or for another source, so a wrong file costs
+ * one recompile, never a crash.
  */
 function cachePath(file: string): string | undefined {
+  const nodeCache = internals.getCompileCacheDir?.();
   const at = file.lastIndexOf(`${sep}node_modules${sep}`);
-  if (at < 0) return undefined;
+  const dir = nodeCache
+    ? join(nodeCache, "kbts")
+    : at >= 0
+      ? join(file.slice(0, at), "node_modules", ".cache", "kbts", "v8")
+      : undefined;
+  if (!dir) return undefined;
   const st = statSync(file);
-  const key = createHash("sha256")
-    .update(`${process.version}\0${process.arch}\0${file}\0${st.size}\0${st.mtimeMs}`)
-    .digest("hex")
-    .slice(0, 16);
-  return join(file.slice(0, at), "node_modules", ".cache", "kbts", "v8", `${basename(file)}-${key}.bin`);
+  return join(
+    dir,
+    `${basename(file)}-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.bin`,
+  );
 }
 
 /**
- * Loads a CommonJS file as `require` would, but with V8's code cache on Node 20, which has no
- * module.enableCompileCache: compiling TypeScript's 9 MB compiler is ~100 ms of every run otherwise.
- * The cache is written when the process exits, so it holds the functions the run compiled too.
- * Where Node has its own compile cache (enabled by bin/kbts.js on Node >= 22.1), plain require.
+ * The parameter through which the bundles of src/packaging/cli-bundle.ts import a module: code V8 reads
+ * from a code cache has lost the loader its own import() needs (Node 20 throws "A dynamic import
+ * callback was not specified"; Node 24 keeps it only with vm's experimental
+ * USE_MAIN_CONTEXT_DEFAULT_LOADER, which prints a warning), so they call the one passed in here.
  */
-export function runCachedCommonJs(file: string): unknown {
+export const IMPORT_PARAMETER = "__kbtsImport";
+
+/**
+ * Loads a CommonJS file as `require` would, with a V8 code cache written when the process exits, so it
+ * holds the functions the run compiled too. Node 20 has no compile cache of its own, and Node's
+ * (module.enableCompileCache) is written when a module is compiled, before it runs: it holds the top
+ * level and little else. Compiling TypeScript's 9 MB compiler was ~100 ms of every `kbts manifests` on
+ * Node 20; on Node 24, compiling the functions `kbts --help` runs was a third of its own time.
+ *
+ * `importsThroughParameter`: the file is such a bundle; its imports resolve from its own folder.
+ */
+export function runCachedCommonJs(
+  file: string,
+  options: { importsThroughParameter?: boolean } = {},
+): unknown {
   const require = createRequire(file);
   const loaded = internals._cache[file];
   if (loaded) return loaded.exports;
-  const cache = internals.getCompileCacheDir?.() ? undefined : cachePath(file);
+  const cache = cachePath(file);
   if (!cache) return require(file);
   let cachedData: Buffer | undefined;
   try {
@@ -53,10 +75,13 @@ export function runCachedCommonJs(file: string): unknown {
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(internals.wrap(readFileSync(file, "utf8")), {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  const source = readFileSync(file, "utf8");
+  const script = new Script(
+    options.importsThroughParameter
+      ? `(function (exports, require, module, __filename, __dirname, ${IMPORT_PARAMETER}) { ${source}\n});`
+      : internals.wrap(source),
+    { filename: file, ...(cachedData ? { cachedData } : {}) },
+  );
   if (!cachedData || script.cachedDataRejected) process.once("exit", () => saveCodeCache(script, cache));
   const module = new internals(file);
   module.filename = file;
@@ -64,7 +89,9 @@ export function runCachedCommonJs(file: string): unknown {
   internals._cache[file] = module;
   try {
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-    wrapper.call(module.exports, module.exports, require, module, file, dirname(file));
+    const importer = (specifier: string) =>
+      import(specifier.startsWith(".") ? new URL(specifier, pathToFileURL(file)).href : specifier);
+    wrapper.call(module.exports, module.exports, require, module, file, dirname(file), importer);
   } catch (err) {
     delete internals._cache[file];
     throw err;
