@@ -573,6 +573,21 @@ describe("grants: room a replica takes in advance", () => {
     );
   });
 
+  it("refuses past the cap without counting another replica's grant, whose pods it already counts", async () => {
+    const a = replica(client, { grants: grants("a") });
+    const b = replica(client, { grants: grants("b") });
+    await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
+    const running = Array.from({ length: 10 }, (_, i) =>
+      gpuPod(`p${i}`, 1, { resourceVersion: String(10 + i) }),
+    );
+    for (const pod of running.slice(0, 5)) await a.validator.validateCreate(pod); // p0 writes a grant of 4; p1-p4 from it
+    // Ten pods run (the grant's among them): b counts 10, and a's grant of 4 in full.
+    for (const pod of running) b.tracker.upsertPod(pod);
+    await expect(b.validator.validateCreate(gpuPod("more", 1))).rejects.toThrow(
+      "allows 10 nvidia.com/gpu; 10 in use (10 allocated, 0 reserved), this pod asks for 1 (11/10)",
+    );
+  });
+
   it("refuses on a grant it cannot wait out: its holder's use window is long past", async () => {
     const a = replica(client, { grants: grants("a") });
     const b = replica(client, { grants: grants("b") });

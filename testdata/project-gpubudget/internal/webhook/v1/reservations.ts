@@ -201,7 +201,14 @@ export class BudgetReservations {
           counted + reserved - granted + claim.milliGPUs > budget.spec.maxGPUs * 1000
         ) {
           throw new AdmissionDenied(
-            refusal(budget, describeBudget(budget.spec), counted, reserved, claim.milliGPUs, claim.kind),
+            refusal(
+              budget,
+              describeBudget(budget.spec),
+              counted,
+              reserved - granted,
+              claim.milliGPUs,
+              claim.kind,
+            ),
           );
         }
       }
@@ -403,12 +410,23 @@ export class BudgetReservations {
       if (counted + reserved + claim.milliGPUs > cap) {
         // Room other replicas' grants hold may already be in use by pods this cache counts: if only
         // that refuses, decide again once they are converted, not on an overcount.
+        // The refusal names what refuses: without the grants when that alone is past the cap (their room
+        // may be in use by pods this cache counts already: "14 in use" of 10 would be an overcount).
         const fitsWithoutGrants = counted + reserved - granted + claim.milliGPUs <= cap;
         if (fitsWithoutGrants && Date.now() < Math.min(w.deadline, grantsUntil + GRANT_CONVERT_MS))
           later.push(w);
         else
           w.refuse(
-            new AdmissionDenied(refusal(budget, unit, counted, reserved, claim.milliGPUs, claim.kind)),
+            new AdmissionDenied(
+              refusal(
+                budget,
+                unit,
+                counted,
+                fitsWithoutGrants ? reserved : reserved - granted,
+                claim.milliGPUs,
+                claim.kind,
+              ),
+            ),
           );
         continue;
       }
