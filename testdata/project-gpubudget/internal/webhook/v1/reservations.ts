@@ -409,9 +409,9 @@ export class BudgetReservations {
       }
       if (counted + reserved + claim.milliGPUs > cap) {
         // Room other replicas' grants hold may already be in use by pods this cache counts: if only
-        // that refuses, decide again once they are converted, not on an overcount.
-        // The refusal names what refuses: without the grants when that alone is past the cap (their room
-        // may be in use by pods this cache counts already: "14 in use" of 10 would be an overcount).
+        // that refuses, decide again once they are converted, not on an overcount. A refusal names what
+        // refuses: the grants only if without them the pod would fit ("14 in use" of 10 would be that
+        // overcount).
         const fitsWithoutGrants = counted + reserved - granted + claim.milliGPUs <= cap;
         if (fitsWithoutGrants && Date.now() < Math.min(w.deadline, grantsUntil + GRANT_CONVERT_MS))
           later.push(w);
