@@ -9,7 +9,6 @@ import {
   readdirSync,
   rmSync,
 } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import {
   assetEnvVar,
@@ -22,6 +21,7 @@ import {
   storeVersionDir,
 } from "@kbts/runtime/envtest";
 import lockfile from "proper-lockfile";
+import { kbtsCacheDir } from "../cache-dir.js";
 import { KbtsError } from "../errors.js";
 import { KUBERNETES_VERSION } from "../version.js";
 import { buildClusterBinaries, buildFromGoModules } from "./build.js";
@@ -130,7 +130,7 @@ async function proxyVersions(go: string, cwd: string, env: Env): Promise<string[
 }
 
 function cacheDir(env: Env): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "kbts", "envtest-build");
+  return join(kbtsCacheDir(env), "envtest-build");
 }
 
 /**

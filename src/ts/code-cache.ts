@@ -3,6 +3,7 @@ import Module, { createRequire } from "node:module";
 import { basename, dirname, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
+import { kbtsCacheDir } from "../cache-dir.js";
 
 interface NodeModule {
   exports: unknown;
@@ -21,21 +22,20 @@ const internals = Module as unknown as ModuleInternals;
 
 /**
  * Where kbts keeps V8's code cache for `file`: in Node's compile-cache folder when bin/kbts.js has
- * enabled it (Node >= 22.8 says where; NODE_COMPILE_CACHE moves it, NODE_DISABLE_COMPILE_CACHE turns
- * both off), otherwise beside the node_modules the file was installed into. Named by the file, the
+ * enabled it (Node >= 22.8 says where; NODE_COMPILE_CACHE moves it), otherwise beside the node_modules
+ * the file was installed into, or (a checkout's dist/) in kbts' user cache. Named by the file, the
  * Node version and the file's size and mtime, not a digest: node:crypto would cost `kbts --help` a
  * millisecond. V8 also refuses data made by another V8 or for another source, so a wrong file costs
  * one recompile, never a crash.
  */
-function cachePath(file: string): string | undefined {
+function cachePath(file: string): string {
   const nodeCache = internals.getCompileCacheDir?.();
   const at = file.lastIndexOf(`${sep}node_modules${sep}`);
   const dir = nodeCache
     ? join(nodeCache, "kbts")
     : at >= 0
       ? join(file.slice(0, at), "node_modules", ".cache", "kbts", "v8")
-      : undefined;
-  if (!dir) return undefined;
+      : join(kbtsCacheDir(), "v8");
   const st = statSync(file);
   return join(
     dir,
@@ -68,7 +68,6 @@ export function runCachedCommonJs(
   const loaded = internals._cache[file];
   if (loaded) return loaded.exports;
   const cache = cachePath(file);
-  if (!cache) return require(file);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cache);

@@ -14,10 +14,11 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { kbtsCacheDir } from "../../cache-dir.js";
 import { KNOWN_GO_TYPES } from "./names.js";
 
 const CONTROLLER_GEN_VERSION = "v0.23.0";
@@ -25,11 +26,7 @@ const CONTROLLER_GEN_VERSION = "v0.23.0";
 const K8S_VERSION = "v0.36.3";
 
 function controllerGen(): string {
-  const cache = join(
-    process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
-    "kbts/controller-gen",
-    CONTROLLER_GEN_VERSION,
-  );
+  const cache = join(kbtsCacheDir(), "controller-gen", CONTROLLER_GEN_VERSION);
   const bin = join(cache, "controller-gen");
   if (!existsSync(bin)) {
     mkdirSync(cache, { recursive: true });

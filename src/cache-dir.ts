@@ -1,0 +1,10 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * kbts' folder in the user's cache ($XDG_CACHE_HOME, else ~/.cache): the control-plane binaries it
+ * builds, the controller-gen oracle, and V8's code for its own bundles where Node keeps none.
+ */
+export function kbtsCacheDir(env: Record<string, string | undefined> = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "kbts");
+}
