@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { REPO } from "../../e2e/support/paths.js";
+import { withoutExtraCaCerts } from "../../e2e/support/stats.js";
 import {
   CONTROLLER_GEN_VERSION,
   goVersion,
@@ -174,8 +175,11 @@ async function main(): Promise<void> {
         );
       }
     }
-    const kbts = (...args: string[]) =>
-      runMeasured("node", [join(REPO, "bin/kbts.js"), "manifests", ...args], { cwd: tsRoot });
+    const kbtsIn =
+      (env: NodeJS.ProcessEnv = process.env) =>
+      (...args: string[]) =>
+        runMeasured("node", [join(REPO, "bin/kbts.js"), "manifests", ...args], { cwd: tsRoot, env });
+    const kbts = kbtsIn();
     // The very first run compiles TypeScript's compiler without V8's code cache (then it is kept).
     rmSync(join(REPO, "node_modules/.cache/kbts/v8"), { recursive: true, force: true });
     const t0 = performance.now();
@@ -186,21 +190,15 @@ async function main(): Promise<void> {
     const cli = await time("kbts CLI cold (--no-cache)", () => kbts("--no-cache"));
     await kbts();
     const cached = await time("kbts CLI cached (inputs unchanged)", () => kbts());
-    // Node 20 reads NODE_EXTRA_CA_CERTS's file at every start (Node 24 when TLS first needs it): where it is
-    // set, each kbts run pays that and controller-gen does not. The same runs without it, for comparison.
-    const { NODE_EXTRA_CA_CERTS: extraCerts, ...withoutExtraCerts } = process.env;
-    const kbtsWithoutCerts = (...args: string[]) =>
-      runMeasured("node", [join(REPO, "bin/kbts.js"), "manifests", ...args], {
-        cwd: tsRoot,
-        env: withoutExtraCerts,
-      });
-    const cliWithoutCerts = extraCerts
-      ? await time("  cold, no NODE_EXTRA_CA_CERTS", () => kbtsWithoutCerts("--no-cache"))
-      : undefined;
-    if (extraCerts) await kbtsWithoutCerts();
-    const cachedWithoutCerts = extraCerts
-      ? await time("  cached, no NODE_EXTRA_CA_CERTS", () => kbtsWithoutCerts())
-      : undefined;
+    // Each kbts run pays NODE_EXTRA_CA_CERTS on Node 20 and controller-gen does not: the same runs without it.
+    const noCerts = withoutExtraCaCerts();
+    const kbtsWithoutCerts = noCerts && kbtsIn(noCerts);
+    const cliWithoutCerts =
+      kbtsWithoutCerts &&
+      (await time("  cold, no NODE_EXTRA_CA_CERTS", () => kbtsWithoutCerts("--no-cache")));
+    if (kbtsWithoutCerts) await kbtsWithoutCerts();
+    const cachedWithoutCerts =
+      kbtsWithoutCerts && (await time("  cached, no NODE_EXTRA_CA_CERTS", () => kbtsWithoutCerts()));
     const watched = await watchLatency(tsRoot);
 
     // In-process: the library entry point (src/manifests/index.ts, the generator helper's API).

@@ -11,7 +11,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeLtsVersion } from "../../e2e/support/node-lts.js";
 import { KBTS, REPO } from "../../e2e/support/paths.js";
-import { loadAverage } from "../../e2e/support/stats.js";
+import { loadAverage, withoutExtraCaCerts } from "../../e2e/support/stats.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** Runs of `node -e 0` and `kbts --help` per node: short and noisy, so more of them. */
@@ -48,14 +48,13 @@ function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-// `node -e 0` and `kbts --help` of each node in turn, so a change of load touches all figures alike.
-// Node 20 reads NODE_EXTRA_CA_CERTS's file at every start, before any code runs (Node 24 when TLS first
-// needs it): where it is set, a bare start costs tens of ms more, which flatters the ratio. Both are shown.
+// `node -e 0` and `kbts --help` of each node in turn, so a change of load touches all figures alike; where
+// NODE_EXTRA_CA_CERTS is set (it flatters the ratio on Node 20), also without it.
 const nodes = [process.execPath, ltsNode()].filter((n): n is string => n !== undefined);
-const { NODE_EXTRA_CA_CERTS: extraCerts, ...withoutExtraCerts } = process.env;
+const noCerts = withoutExtraCaCerts();
 const environments: { label: string; env: NodeJS.ProcessEnv }[] = [
-  { label: extraCerts ? "NODE_EXTRA_CA_CERTS set" : "", env: process.env },
-  ...(extraCerts ? [{ label: "without NODE_EXTRA_CA_CERTS", env: withoutExtraCerts }] : []),
+  { label: noCerts ? "NODE_EXTRA_CA_CERTS set" : "", env: process.env },
+  ...(noCerts ? [{ label: "without NODE_EXTRA_CA_CERTS", env: noCerts }] : []),
 ];
 const startup = environments.flatMap(({ label, env }) =>
   nodes.map((node) => ({
