@@ -236,10 +236,7 @@ export function formatCompletion(c: Completion): string {
 }
 
 /** `kbts completion <shell>`: one subcommand a shell, each saying how to load its script. */
-export function defineCompletion(program: Command): void {
-  const completion = program
-    .command("completion")
-    .description("Generate the autocompletion script for the specified shell");
+export function defineCompletion(completion: Command): void {
   for (const shell of SHELLS) {
     completion
       .command(shell)

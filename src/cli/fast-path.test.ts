@@ -20,8 +20,8 @@ afterEach(() => {
 /** The options commander hands the manifests action for these arguments. */
 function commanderFlags(args: string[]): Record<string, unknown> {
   const program = new Command("kbts").exitOverride();
-  defineManifests(program);
-  const command = program.commands.find((c) => c.name() === "manifests") as Command;
+  const command = program.command("manifests");
+  defineManifests(command);
   let seen: Record<string, unknown> = {};
   command.action((opts: Record<string, unknown>) => {
     seen = { ...opts };

@@ -4,6 +4,8 @@
  * modules). Each definition imports its implementation with `await import()` inside its action; a
  * static import of one would be bundled into dist/cli.cjs and loaded by every `kbts` start.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
@@ -59,6 +61,47 @@ describe("kbts --help", () => {
           !f.startsWith("node_modules/commander/"),
       ),
     ).toEqual([]);
+  });
+});
+
+// Help goes out with write(2) where stdout is no terminal (src/cli/output.ts): creating process.stdout
+// would load Node's stream stack, and net for a pipe.
+describe("kbts --help's output", () => {
+  const dir = mkdtempSync(join(tmpdir(), "kbts-help-out-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const builtinsLog = join(dir, "builtins.txt");
+  const recorder = join(dir, "builtins.cjs");
+  writeFileSync(
+    recorder,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join("\\n")));\n`,
+  );
+  const streamsLoaded = () =>
+    readFileSync(builtinsLog, "utf8")
+      .split("\n")
+      .filter((m) => /^NativeModule (stream|net|tty)$/.test(m));
+
+  it("reaches a pipe and a file whole, without Node's streams", async () => {
+    const piped = await execa(process.execPath, ["-r", recorder, KBTS, "--help"]);
+    expect(piped.stdout).toContain("Usage: kbts [options] [command]");
+    expect(piped.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^ {2}help \[command\] +display help for command$/,
+    );
+    expect(streamsLoaded()).toEqual([]);
+    const file = join(dir, "help.txt");
+    await execa(process.execPath, ["-r", recorder, KBTS, "--help"], { stdout: { file } });
+    expect(readFileSync(file, "utf8")).toBe(`${piped.stdout}\n`);
+    expect(streamsLoaded()).toEqual([]);
+  });
+
+  it("ends quietly with status 0 when the pipe's reader has gone", async () => {
+    const child = spawn(process.execPath, [KBTS, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.destroy(); // closed long before node has started and written
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const [code] = (await once(child, "close")) as [number | null];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   });
 });
 

@@ -3,8 +3,7 @@ import { exitCleanlyOnSignals } from "../../process.js";
 import { printResult } from "../scaffold-flags.js";
 
 // Declares `kbts alpha` (Kubebuilder's experimental commands); implementations load only when run.
-export function defineAlpha(program: Command): void {
-  const alpha = program.command("alpha").description("Experimental commands, as Kubebuilder's alpha");
+export function defineAlpha(alpha: Command): void {
   alpha
     .command("generate")
     .description(

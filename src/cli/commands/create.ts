@@ -17,9 +17,7 @@ function trimmed(value: unknown): string {
 }
 
 // Declares `kbts create api` and `kbts create webhook`; the scaffolding loads only when they run.
-export function defineCreate(program: Command): void {
-  const create = program.command("create").description("Scaffold a Kubernetes API or webhook");
-
+export function defineCreate(create: Command): void {
   gvkOptions(
     create
       .command("api")

@@ -3,10 +3,8 @@ import { exitCleanlyOnSignals } from "../../process.js";
 import { collectList, flagBool, parseBool, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts edit`; the implementation loads only when it runs.
-export function defineEdit(program: Command): void {
-  program
-    .command("edit")
-    .description("Update the project configuration (PROJECT) after init, as Kubebuilder's edit")
+export function defineEdit(cmd: Command): void {
+  cmd
     .option(
       "--multigroup [bool]",
       "API groups in api/<group>/<version> (--multigroup=false: back to api/<version>); existing code is moved by hand",

@@ -4,8 +4,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-export function defineEnvtest(program: Command): void {
-  const cmd = program.command("envtest").description("run a local etcd + kube-apiserver control plane");
+export function defineEnvtest(cmd: Command): void {
   cmd
     .command("start")
     .description(

@@ -1,12 +1,8 @@
 import type { Command } from "commander";
 import { exitCleanlyOnSignals } from "../../process.js";
 
-export function defineGenerate(program: Command): void {
-  program
-    .command("generate")
-    .description(
-      "write typed Kind descriptors (api/<version>/zz_generated.kinds.ts) for the project's API types, or with --from-crd types and descriptors for another project's CRD",
-    )
+export function defineGenerate(cmd: Command): void {
+  cmd
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
     .option(
       "--from-crd <file>",

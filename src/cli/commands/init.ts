@@ -3,12 +3,8 @@ import { exitCleanlyOnSignals } from "../../process.js";
 import { collectList, printResult } from "../scaffold-flags.js";
 
 // Declares `kbts init`; the scaffolding (templates, handlebars) loads only when it runs.
-export function defineInit(program: Command): void {
-  program
-    .command("init")
-    .description(
-      "Initialize a new operator project (PROJECT, Makefile, cmd/main.ts, config/, ...) in the current directory",
-    )
+export function defineInit(cmd: Command): void {
+  cmd
     .option("--domain <domain>", "domain for groups", "my.domain")
     .option("--repo <repo>", "name to use for the project's module path (default: the project name)")
     .option("--project-name <name>", "name of this project (default: the directory name)")

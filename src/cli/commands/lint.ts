@@ -1,9 +1,7 @@
 import type { Command } from "commander";
 
-export function defineLint(program: Command): void {
-  program
-    .command("lint")
-    .description("type-aware checks biome cannot do: promises that are neither awaited nor handled")
+export function defineLint(cmd: Command): void {
+  cmd
     .option(
       "--tests",
       "first check every *.test.ts for tests that cannot fail: no assertion, assertions only in a catch or handler, an unread reject: false result, a swallowed error",

@@ -3,12 +3,8 @@ import { DEFAULT_CRD_OUTPUT, DEFAULT_ROLE_NAME } from "../../manifests/defaults.
 import type { ManifestsFlags } from "../../manifests/flags.js";
 import { exitCleanlyOnSignals } from "../../process.js";
 
-export function defineManifests(program: Command): void {
-  program
-    .command("manifests")
-    .description(
-      "generate CRDs, RBAC roles and webhook configurations from API types and // +kubebuilder markers",
-    )
+export function defineManifests(cmd: Command): void {
+  cmd
     .option("--paths <globs...>", "TypeScript files to scan (default: api/**/*.ts internal/**/*.ts)")
     .option("--crd-output <dir>", "directory for CRDs", DEFAULT_CRD_OUTPUT)
     .option("--role-name <name>", "name of the generated ClusterRole/Role", DEFAULT_ROLE_NAME)

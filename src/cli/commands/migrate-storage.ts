@@ -2,12 +2,8 @@ import type { Command } from "commander";
 import { collectList } from "../scaffold-flags.js";
 
 // Declares `kbts migrate-storage`; the runtime loads only when it runs.
-export function defineMigrateStorage(program: Command): void {
-  program
-    .command("migrate-storage")
-    .description(
-      "After a storage version changes: rewrite every stored object of the CRDs in their storage version and leave only it in status.storedVersions",
-    )
+export function defineMigrateStorage(cmd: Command): void {
+  cmd
     .option(
       "--crd <name>",
       "a CRD, <plural>.<group> (repeatable or comma-separated; default: every CRD of config/crd/bases that serves several versions)",

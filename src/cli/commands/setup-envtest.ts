@@ -1,11 +1,6 @@
 import type { Command } from "commander";
 
-export function defineSetupEnvtest(program: Command): void {
-  const cmd = program
-    .command("setup-envtest")
-    .description(
-      "find, download or build etcd, kube-apiserver and kubectl for envtest (like controller-runtime's setup-envtest)",
-    );
+export function defineSetupEnvtest(cmd: Command): void {
   cmd
     .command("use")
     .description("print where the binaries of a Kubernetes release are, obtaining them first if needed")
