@@ -1,4 +1,3 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
 
 /**
@@ -6,5 +5,7 @@ import { join } from "node:path";
  * builds, the controller-gen oracle, and V8's code for its own bundles where Node keeps none.
  */
 export function kbtsCacheDir(env: Record<string, string | undefined> = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache"), "kbts");
+  // node:os only without $HOME: the CLI's bundles import this file, and loading os costs every start.
+  const home = () => env.HOME || process.getBuiltinModule("node:os").homedir();
+  return join(env.XDG_CACHE_HOME || join(home(), ".cache"), "kbts");
 }

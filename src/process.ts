@@ -1,5 +1,3 @@
-import { constants } from "node:os";
-
 /**
  * Ctrl-C (SIGINT), SIGTERM and SIGHUP during a command that writes the project. Without a handler the
  * kernel ends the process wherever it is; with this one the signal is seen between JavaScript steps
@@ -20,7 +18,8 @@ export function exitCleanlyOnSignals(): void {
       process.stderr.write(
         `kbts: interrupted (${signal}); files are written all together or not at all, so the project is unchanged or complete\n`,
       );
-      process.exit(128 + (constants.signals[signal] ?? 0));
+      // node:os here, not imported: the CLI bundle imports this file, and os would load on every start.
+      process.exit(128 + (process.getBuiltinModule("node:os").constants.signals[signal] ?? 0));
     });
   }
   // A signal that arrives during the last synchronous step (the final commit) waits in libuv's signal

@@ -1,10 +1,9 @@
 import * as crypto from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CustomResourceDefinition } from "../crd/types.js";
 import type { MarkerWarning } from "../markers/parse.js";
-import { KBTS_PACKAGE, kbtsVersion } from "../version.js";
+import { KBTS_ROOT, kbtsVersion } from "../version.js";
 import type { JsonValue } from "../yaml/emit.js";
 import type { ManifestResult } from "./generate.js";
 
@@ -57,7 +56,7 @@ const hash = (text: string): string =>
 /** kbts' version, and its build when run from a checkout (dist/.tsbuildinfo changes with every build). */
 function kbtsStamp(): string {
   // From the package folder, not this module: the fast path runs this code bundled at dist/'s top.
-  const buildInfo = fileURLToPath(new URL("dist/.tsbuildinfo", KBTS_PACKAGE));
+  const buildInfo = join(KBTS_ROOT, "dist", ".tsbuildinfo");
   let build = "-";
   try {
     const st = statSync(buildInfo);

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { KBTS_ROOT, kbtsInstall, tarballName } from "./pack.js";
+import { KBTS_ROOT } from "../version.js";
+import { kbtsInstall, tarballName } from "./pack.js";
 
 const dir = mkdtempSync(join(tmpdir(), "kbts-pack-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

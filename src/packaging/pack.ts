@@ -11,8 +11,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { KbtsError } from "../errors.js";
+import { KBTS_ROOT } from "../version.js";
 import { CLI_BUNDLE, CODE_CACHE_BUNDLE, cliBundleIsCurrent, FAST_PATH_BUNDLE } from "./cli-bundle.js";
 
 /**
@@ -27,9 +27,6 @@ import { CLI_BUNDLE, CODE_CACHE_BUNDLE, cliBundleIsCurrent, FAST_PATH_BUNDLE } f
  * depends on @kbts/runtime by version and has no vendor/, which is how an installed kbts tells it came
  * from a registry.
  */
-
-/** The root of the running kbts: a checkout, or the installed package's directory. */
-export const KBTS_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The folder inside the kbts package that holds the runtime tarball. */
 const VENDOR = "vendor";

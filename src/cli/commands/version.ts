@@ -1,13 +1,13 @@
 import type { Command } from "commander";
-import { KUBERNETES_VERSION, kbtsVersion } from "../../version.js";
+import { KBTS_ROOT, KUBERNETES_VERSION, kbtsVersion } from "../../version.js";
 
 export function defineVersion(cmd: Command): void {
   cmd.action(async () => {
     // Lazily, as every command's implementation: `kbts manifests` starts faster without it.
-    const { KBTS_ROOT, kbtsInstall } = await import("../../packaging/pack.js");
+    const { kbtsInstall } = await import("../../packaging/pack.js");
     const from = kbtsInstall() === "checkout" ? "checkout" : "installed package";
     process.stdout.write(
-      `kbts ${kbtsVersion()}\nfrom ${from} ${KBTS_ROOT.replace(/\/$/, "")}\nnode ${process.versions.node}\nkubernetes ${KUBERNETES_VERSION}\n`,
+      `kbts ${kbtsVersion()}\nfrom ${from} ${KBTS_ROOT}\nnode ${process.versions.node}\nkubernetes ${KUBERNETES_VERSION}\n`,
     );
   });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KbtsError } from "../../errors.js";
-import { KBTS_ROOT, readPackageJson } from "../../packaging/pack.js";
+import { readPackageJson } from "../../packaging/pack.js";
+import { KBTS_ROOT } from "../../version.js";
 import { checkRuntimeSpec, defaultRuntimeMode, resolveDependencySpecs } from "./dependencies.js";
 
 describe("where a scaffolded project gets kbts and @kbts/runtime", () => {

@@ -2,14 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { KbtsError } from "../../errors.js";
-import {
-  KBTS_ROOT,
-  type KbtsInstall,
-  kbtsInstall,
-  ownTarballs,
-  readPackageJson,
-} from "../../packaging/pack.js";
+import { type KbtsInstall, kbtsInstall, ownTarballs, readPackageJson } from "../../packaging/pack.js";
 import { isNpmVersionSpec } from "../../project/names.js";
+import { KBTS_ROOT } from "../../version.js";
 
 /**
  * Where a scaffolded project gets kbts and @kbts/runtime from (`kbts init --runtime SPEC`):
@@ -85,7 +80,7 @@ export function resolveDependencySpecs(spec: string | undefined): DependencySpec
   if (mode === "link") {
     return {
       runtimeSpec: `file:${join(KBTS_ROOT, "runtime")}`,
-      kbtsSpec: `file:${KBTS_ROOT.replace(/\/$/, "")}`,
+      kbtsSpec: `file:${KBTS_ROOT}`,
       vendored: [],
     };
   }
