@@ -6,14 +6,29 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundleCli, bundleFastPath, cliBundleIsCurrent, FAST_PATH_BUNDLE } from "../packaging/cli-bundle.js";
+import {
+  bundleCli,
+  bundleFastPath,
+  CODE_CACHE_BUNDLE,
+  cliBundleIsCurrent,
+  FAST_PATH_BUNDLE,
+} from "../packaging/cli-bundle.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const KBTS = join(ROOT, "bin", "kbts.js");
@@ -136,6 +151,24 @@ describe("kbts from V8's code cache", () => {
       expect(version.stderr).toBe("");
     },
     60_000,
+  );
+
+  it.runIf(existsSync(join(ROOT, CODE_CACHE_BUNDLE)))(
+    "keeps one cache per file and Node: a changed file's replaces the old",
+    async () => {
+      const file = join(dir, "module.cjs");
+      const load = `require(${JSON.stringify(join(ROOT, CODE_CACHE_BUNDLE))}).runCachedCommonJs(${JSON.stringify(file)})`;
+      const caches = () =>
+        readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => /module\.cjs-.*\.bin$/.test(f));
+      writeFileSync(file, "module.exports = 1;\n");
+      await execa(process.execPath, ["-e", load], { env });
+      const first = caches();
+      expect(first).toHaveLength(1);
+      writeFileSync(file, "module.exports = 22;\n"); // another size: another cache's name
+      await execa(process.execPath, ["-e", load], { env });
+      expect(caches()).toHaveLength(1);
+      expect(caches()).not.toEqual(first);
+    },
   );
 });
 

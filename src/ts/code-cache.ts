@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { basename, dirname, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -99,12 +99,22 @@ export function runCachedCommonJs(
   return module.exports;
 }
 
+/**
+ * Writes the cache, and removes the caches of the file's earlier builds for this Node (their names
+ * differ only in size and mtime): in a checkout every `make build` makes new ones.
+ */
 function saveCodeCache(script: Script, path: string): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    const dir = dirname(path);
+    mkdirSync(dir, { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, path);
+    const earlier = basename(path).replace(/-\d+-\d+\.bin$/, "-");
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(earlier) && name.endsWith(".bin") && name !== basename(path))
+        rmSync(join(dir, name), { force: true });
+    }
   } catch {
     // A read-only or full disk only means the next run compiles again.
   }
