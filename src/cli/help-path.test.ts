@@ -25,9 +25,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   bundleCli,
   bundleFastPath,
+  bundleManifests,
   CODE_CACHE_BUNDLE,
   cliBundleIsCurrent,
   FAST_PATH_BUNDLE,
+  MANIFESTS_BUNDLE,
 } from "../packaging/cli-bundle.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -205,6 +207,45 @@ describe("kbts manifests on unchanged inputs", () => {
       expect(loaded.filter((f) => f.startsWith("node_modules/") || f === "dist/cli.cjs")).toEqual([]);
     }
   }, 60_000);
+});
+
+describe("a full kbts manifests", () => {
+  it("bundles the generators without TypeScript's compiler or errors.ts", async () => {
+    const inputs = await bundleManifests(ROOT, { source: true });
+    expect(inputs).toContain("src/manifests/generate.ts");
+    expect(inputs.filter((f) => /node_modules\/(typescript|ts-morph|@ts-morph)\//.test(f))).toEqual([]);
+    expect(inputs).not.toContain("src/errors.ts");
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), "kbts-manifests-bundle-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.runIf(cliBundleIsCurrent(ROOT, MANIFESTS_BUNDLE))(
+    "runs from its bundle, and reports the generators' errors as the CLI does",
+    async () => {
+      mkdirSync(join(dir, "api", "v1"), { recursive: true });
+      writeFileSync(
+        join(dir, "api/v1/groupversion_info.ts"),
+        "// +groupName=t.kbts.test\nexport const GroupVersion = {} as const;\n",
+      );
+      const types = (marker: string) =>
+        `import type { ObjectMeta } from "@kbts/runtime";\n\n// +kubebuilder:object:root=true\nexport interface Thing {\n  apiVersion?: string;\n  kind?: string;\n  metadata?: ObjectMeta;\n  spec?: {\n    // ${marker}\n    size?: string;\n  };\n}\n`;
+      writeFileSync(join(dir, "api/v1/thing_types.ts"), types("+kubebuilder:validation:MaxLength=8"));
+      writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "strict": true } }\n');
+      const { stdout, loaded } = await modulesLoadedBy(join(dir, "hooks"), ["manifests", "--no-cache"], dir);
+      expect(stdout).toMatch(/1 written/);
+      expect(loaded).toContain(MANIFESTS_BUNDLE);
+      expect(loaded.filter((f) => f.startsWith("dist/manifests/"))).toEqual([]);
+      // A KbtsError thrown in the bundle is the CLI's class (errors.js is not bundled): printed, not a crash.
+      writeFileSync(join(dir, "api/v1/thing_types.ts"), types("+kubebuilder:validation:MaxLength=eight"));
+      const bad = await execa(process.execPath, [KBTS, "manifests"], { cwd: dir, reject: false });
+      expect(bad.exitCode).toBe(1);
+      expect(bad.stderr).toMatch(
+        /^error: api\/v1\/thing_types\.ts:9:8: invalid marker \+kubebuilder:validation:MaxLength/,
+      );
+    },
+    60_000,
+  );
 });
 
 /**

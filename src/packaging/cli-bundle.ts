@@ -9,7 +9,12 @@
  * what it imports), which issue 32 wants at a fifth of controller-gen's time: starting the ES module
  * loader and reading its dozen modules was about a tenth of that run.
  *
- * dist/code-cache.cjs: src/ts/code-cache.ts, with which bin/kbts.js loads the other two, so that V8's
+ * dist/manifests.cjs: a full `kbts manifests` (src/manifests/command.ts and all it reaches, but
+ * TypeScript's compiler, which src/ts/typescript.ts loads with its own code cache, and errors.ts),
+ * which dist/cli.cjs loads in place of the ES modules: on Node 20, compiling those modules and the
+ * functions they ran, with no cache, was a sixth of a cold run.
+ *
+ * dist/code-cache.cjs: src/ts/code-cache.ts, with which bin/kbts.js loads the others, so that V8's
  * code cache holds the functions a run compiled (Node's own holds little more than their top level).
  *
  * Run after `tsc -b` (make build does): `node dist/packaging/cli-bundle.js`.
@@ -23,7 +28,12 @@ import { IMPORT_PARAMETER } from "../ts/code-cache.js";
 /** The bundles, relative to the package root; at dist/'s top so version.ts finds ../package.json. */
 export const CLI_BUNDLE = "dist/cli.cjs";
 export const FAST_PATH_BUNDLE = "dist/manifests-cached.cjs";
+export const MANIFESTS_BUNDLE = "dist/manifests.cjs";
 export const CODE_CACHE_BUNDLE = "dist/code-cache.cjs";
+/** Every bundle, in the order they are written: one the CLI loads before the CLI. */
+export const BUNDLES = [MANIFESTS_BUNDLE, CLI_BUNDLE, FAST_PATH_BUNDLE, CODE_CACHE_BUNDLE];
+/** The modules the CLI imports from a bundle of their own: the module beside dist/cli.cjs, and the bundle. */
+const BUNDLED_IMPORTS: Record<string, string> = { "./manifests/command.js": "./manifests.cjs" };
 /** Written by every `tsc -b` that emits (tsconfig.json's tsBuildInfoFile). */
 const TSBUILDINFO = "dist/.tsbuildinfo";
 
@@ -97,6 +107,25 @@ function besideTheBundle(
 }
 
 /**
+ * The manifests bundle imports errors.js from beside it (static imports become require(), which loads
+ * the ES module on Node >= 20.19): the CLI prints what it throws, and tells a KbtsError by its class.
+ */
+function errorsBeside(outdir: string): Plugin {
+  return {
+    name: "kbts-errors-beside",
+    setup(build) {
+      // src/errors.ts (built as dist/errors.js), not another folder's errors.js.
+      const roots = [outdir, join(dirname(outdir), "src")];
+      build.onResolve({ filter: /^\.\.?\/(.*\/)?errors\.js$/ }, (args) => {
+        const target = resolve(args.resolveDir, args.path);
+        if (!roots.includes(dirname(target))) return undefined;
+        return { path: `./${relative(outdir, target).split(sep).join("/")}`, external: true };
+      });
+    },
+  };
+}
+
+/**
  * The fast path's own copy of KbtsError is fine, unlike the CLI bundle's: what it throws it catches
  * itself, and anything else falls back to the full CLI.
  */
@@ -138,9 +167,10 @@ async function bundleOne(
     // version.ts finds kbts' root from its own folder; the bundle sits where version.js does. A file
     // URL is made only when asked for: pathToFileURL was a tenth of the CLI bundle's load on Node 20.
     define: { "import.meta.dirname": "__dirname", "import.meta.url": "__kbtsMeta.url" },
-    // Loaded plainly (by require), the bundle has no IMPORT_PARAMETER: its own import() then works.
+    // Loaded plainly (by require), the bundle has no IMPORT_PARAMETER: its own import() then works, of
+    // the ES module a bundled import was made from.
     banner: {
-      js: `const __kbtsMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };\nvar ${IMPORT_PARAMETER} = ${IMPORT_PARAMETER} || ((specifier) => import(specifier));`,
+      js: `const __kbtsMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };\nvar ${IMPORT_PARAMETER} = ${IMPORT_PARAMETER} || ((specifier, unbundled) => import(unbundled ?? specifier));`,
     },
     plugins: [plugin(dirname(outfile), imported)],
   });
@@ -148,14 +178,29 @@ async function bundleOne(
   if (!source && output) {
     let code = output.text;
     for (const path of imported) {
+      const bundled = BUNDLED_IMPORTS[path];
       code = code.replaceAll(
         `import(${JSON.stringify(path)})`,
-        `${IMPORT_PARAMETER}(${JSON.stringify(path)})`,
+        bundled
+          ? `${IMPORT_PARAMETER}(${JSON.stringify(bundled)}, ${JSON.stringify(path)})`
+          : `${IMPORT_PARAMETER}(${JSON.stringify(path)})`,
       );
     }
-    const left = /\bimport\(\s*["'`][^"'`]*["'`]\s*\)/.exec(code);
-    if (left)
-      throw new Error(`${bundle}: ${left[0]} is not made through ${IMPORT_PARAMETER} (cli-bundle.ts)`);
+    // Code read from a code cache has no loader for import() (code-cache.ts): no dynamic import esbuild
+    // kept (the metafile's; a comment may also say "import('./x.js')") may be left unrouted.
+    const dynamic = Object.values(result.metafile.outputs)
+      .flatMap((o) => o.imports)
+      .filter((i) => i.kind === "dynamic-import")
+      .map((i) => i.path);
+    const left = dynamic.filter((path) =>
+      new RegExp(`\\bimport\\(\\s*["'\`]${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]\\s*\\)`).test(
+        code,
+      ),
+    );
+    if (left.length)
+      throw new Error(
+        `${bundle}: import(${left.join(", ")}) is not made through ${IMPORT_PARAMETER} (cli-bundle.ts)`,
+      );
     // Whole or not at all: a kbts started meanwhile (e2e files build while others run) reads the old one.
     writeFileSync(`${outfile}.tmp`, code);
     renameSync(`${outfile}.tmp`, outfile);
@@ -180,12 +225,23 @@ export async function bundleFastPath(root = ROOT, options: { source?: boolean } 
   return bundleOne(root, entry, FAST_PATH_BUNDLE, dynamicImportsBeside, source);
 }
 
+/**
+ * Bundles dist/manifests/command.js into dist/manifests.cjs (or src/manifests/command.ts, with
+ * `source`); returns the files bundled, relative to root.
+ */
+export async function bundleManifests(root = ROOT, options: { source?: boolean } = {}): Promise<string[]> {
+  const source = options.source === true;
+  const entry = source ? "src/manifests/command.ts" : "dist/manifests/command.js";
+  return bundleOne(root, entry, MANIFESTS_BUNDLE, errorsBeside, source);
+}
+
 /** Bundles dist/ts/code-cache.js into dist/code-cache.cjs, which bin/kbts.js loads the bundles with. */
 export async function bundleCodeCache(root = ROOT): Promise<string[]> {
   return bundleOne(root, "dist/ts/code-cache.js", CODE_CACHE_BUNDLE, dynamicImportsBeside, false);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await bundleManifests();
   await bundleCli();
   await bundleFastPath();
   await bundleCodeCache();

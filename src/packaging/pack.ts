@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { KbtsError } from "../errors.js";
 import { KBTS_ROOT } from "../version.js";
-import { CLI_BUNDLE, CODE_CACHE_BUNDLE, cliBundleIsCurrent, FAST_PATH_BUNDLE } from "./cli-bundle.js";
+import { BUNDLES, cliBundleIsCurrent } from "./cli-bundle.js";
 
 /**
  * kbts' two npm packages as tarballs for offline use (`make dist`, and `kbts init` vendoring them into a
@@ -138,7 +138,7 @@ function packCli(root: string, pkg: PackageJson, runtimeTarball: string, destina
     }
     // npm does not keep file times, so bin/kbts.js cannot tell a stale bundle from the tarball: leave a
     // stale one out (the CLI then runs unbundled, the same but slower to start).
-    for (const bundle of [CLI_BUNDLE, FAST_PATH_BUNDLE, CODE_CACHE_BUNDLE]) {
+    for (const bundle of BUNDLES) {
       if (!cliBundleIsCurrent(root, bundle)) rmSync(join(stage, bundle), { force: true });
     }
     for (const doc of ["README.md", "LICENSE"]) {

@@ -1,4 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import Module, { createRequire } from "node:module";
 import { basename, dirname, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,7 +67,8 @@ export const IMPORT_PARAMETER = "__kbtsImport";
  * level and little else. Compiling TypeScript's 9 MB compiler was ~100 ms of every `kbts manifests` on
  * Node 20; on Node 24, compiling the functions `kbts --help` runs was a third of its own time.
  *
- * `importsThroughParameter`: the file is such a bundle; its imports resolve from its own folder.
+ * `importsThroughParameter`: the file is such a bundle; its imports resolve from its own folder
+ * (importBeside).
  */
 export function runCachedCommonJs(
   file: string,
@@ -88,8 +98,7 @@ export function runCachedCommonJs(
   internals._cache[file] = module;
   try {
     const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-    const importer = (specifier: string) =>
-      import(specifier.startsWith(".") ? new URL(specifier, pathToFileURL(file)).href : specifier);
+    const importer = (specifier: string, unbundled?: string) => importBeside(file, specifier, unbundled);
     wrapper.call(module.exports, module.exports, require, module, file, dirname(file), importer);
   } catch (err) {
     delete internals._cache[file];
@@ -97,6 +106,19 @@ export function runCachedCommonJs(
   }
   module.loaded = true;
   return module.exports;
+}
+
+/**
+ * IMPORT_PARAMETER of a bundle at `file`. `import(specifier)`, relative to the bundle; or, with
+ * `unbundled`, `specifier` is another such bundle (src/packaging/cli-bundle.ts writes both names), loaded
+ * with its own code cache, and the module it was made from is imported where it is missing.
+ */
+function importBeside(file: string, specifier: string, unbundled?: string): Promise<unknown> {
+  const url = (s: string) => (s.startsWith(".") ? new URL(s, pathToFileURL(file)).href : s);
+  if (unbundled === undefined) return import(url(specifier));
+  const bundle = join(dirname(file), specifier);
+  if (!existsSync(bundle)) return import(url(unbundled));
+  return Promise.resolve().then(() => runCachedCommonJs(bundle, { importsThroughParameter: true }));
 }
 
 /**
