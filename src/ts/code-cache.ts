@@ -1,3 +1,4 @@
+import { isAscii } from "node:buffer";
 import {
   existsSync,
   mkdirSync,
@@ -84,7 +85,10 @@ export function runCachedCommonJs(
   } catch {
     cachedData = undefined;
   }
-  const source = readFileSync(file, "utf8");
+  const bytes = readFileSync(file);
+  // ASCII (esbuild's bundles, TypeScript's compiler) decoded as latin1 is the same text in half the
+  // time of UTF-8: 12 of 25 ms for the compiler's 9 MB on every cold `kbts manifests`.
+  const source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   const script = new Script(
     options.importsThroughParameter
       ? `(function (exports, require, module, __filename, __dirname, ${IMPORT_PARAMETER}) { ${source}\n});`
