@@ -1,3 +1,5 @@
+import { charactersOf } from "./scalar.js";
+
 /**
  * Mapping-key order of gopkg.in/yaml.v2's sorter, which controller-gen's output inherits:
  * rune by rune; letters by code point; a non-letter sorts before a letter; digit runs compare
@@ -12,8 +14,8 @@ const isLetter = (c: string): boolean => /\p{L}/u.test(c);
 const isDigit = (c: string): boolean => c >= "0" && c <= "9";
 
 function yamlKeyLess(a: string, b: string): boolean {
-  const ar = Array.from(a);
-  const br = Array.from(b);
+  const ar = charactersOf(a);
+  const br = charactersOf(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
     const ac = ar[i] as string;
     const bc = br[i] as string;
