@@ -14,6 +14,30 @@ describe("yaml writer", () => {
     expect(toYaml(input)).toBe(fixture("cases.yaml.golden"));
   });
 
+  // yaml.v2's output (sigs.k8s.io/yaml v1.6.0's JSONToYAML, as controller-gen) for characters beyond
+  // the BMP: libyaml does not count them printable, so it double-quotes them as \U escapes, and
+  // folds the quoted text by the escapes' width.
+  it("double-quotes characters beyond the BMP as yaml.v2 does", () => {
+    const face = "\u{1F600}";
+    const input = {
+      [`k${face}y`]: `${`${face} `.repeat(45)}end`,
+      b: `a lone ${face} surrogate and 'quote' ${"x ".repeat(40)}`,
+      c: `line ${face}\nnext`,
+    };
+    const u = "\\U0001F600";
+    expect(toYaml(input)).toBe(
+      [
+        `b: "a lone ${u} surrogate and 'quote' x x x x x x x x x x x x x x x x x x x`,
+        `  x x x x x x x x x x x x x x x x x x x x x "`,
+        `c: "line ${u}\\nnext"`,
+        `"k${u}y": "${u} ${u} ${u} ${u} ${u} ${u}`,
+        ...Array.from({ length: 4 }, () => `  ${Array(8).fill(u).join(" ")}`),
+        `  ${Array(7).fill(u).join(" ")} end"`,
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("quotes strings that would read back as another type", () => {
     expect(scalarStyle("True", false)).toBe("double");
     expect(scalarStyle("124", false)).toBe("double");

@@ -53,15 +53,17 @@ export const isBreak = (c: string | undefined): boolean =>
   c === "\n" || c === "\r" || c === "\u0085" || c === "\u2028" || c === "\u2029";
 const isBlankz = (c: string | undefined): boolean => c === undefined || c === " " || c === "\t" || isBreak(c);
 
+/**
+ * libyaml's is_printable, on the character's UTF-8 bytes: not NEL (0x85) and nothing beyond the BMP,
+ * which yaml.v2 (and so controller-gen) writes double-quoted as `\N` and `\U0001F600`.
+ */
 export function isPrintable(c: string): boolean {
   const cp = c.codePointAt(0) ?? 0;
   return (
     cp === 0x0a ||
     (cp >= 0x20 && cp <= 0x7e) ||
-    cp === 0x85 ||
     (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
-    (cp >= 0x10000 && cp <= 0x10ffff)
+    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff)
   );
 }
 
