@@ -6,6 +6,7 @@ import { join } from "node:path";
  */
 export function kbtsCacheDir(env: Record<string, string | undefined> = process.env): string {
   // node:os only without $HOME: the CLI's bundles import this file, and loading os costs every start.
-  const home = () => env.HOME || process.getBuiltinModule("node:os").homedir();
-  return join(env.XDG_CACHE_HOME || join(home(), ".cache"), "kbts");
+  const cache =
+    env.XDG_CACHE_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".cache");
+  return join(cache, "kbts");
 }

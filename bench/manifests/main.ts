@@ -17,7 +17,7 @@ import { promisify } from "node:util";
 import { buildCheckout } from "../../e2e/support/build.js";
 import { REPO } from "../../e2e/support/paths.js";
 import { withoutExtraCaCerts } from "../../e2e/support/stats.js";
-import { cliBundleIsCurrent, FAST_PATH_BUNDLE } from "../../src/packaging/cli-bundle.js";
+import { BUNDLES, cliBundleIsCurrent } from "../../src/packaging/cli-bundle.js";
 import {
   CONTROLLER_GEN_VERSION,
   goVersion,
@@ -179,7 +179,7 @@ async function main(): Promise<void> {
         );
       }
     }
-    const bundled = cliBundleIsCurrent(REPO) && cliBundleIsCurrent(REPO, FAST_PATH_BUNDLE);
+    const bundled = BUNDLES.every((bundle) => cliBundleIsCurrent(REPO, bundle));
     console.log(
       `CLI bundles: ${bundled ? "current" : "stale, so bin/kbts.js runs (and this bench times) the unbundled modules"}\n`,
     );

@@ -30,7 +30,7 @@ export const CLI_BUNDLE = "dist/cli.cjs";
 export const FAST_PATH_BUNDLE = "dist/manifests-cached.cjs";
 export const MANIFESTS_BUNDLE = "dist/manifests.cjs";
 export const CODE_CACHE_BUNDLE = "dist/code-cache.cjs";
-/** Every bundle, in the order they are written: one the CLI loads before the CLI. */
+/** Every bundle `make build` writes. */
 export const BUNDLES = [MANIFESTS_BUNDLE, CLI_BUNDLE, FAST_PATH_BUNDLE, CODE_CACHE_BUNDLE];
 /** The modules the CLI imports from a bundle of their own: the module beside dist/cli.cjs, and the bundle. */
 const BUNDLED_IMPORTS: Record<string, string> = { "./manifests/command.js": "./manifests.cjs" };

@@ -47,11 +47,11 @@ function cachePath(file: string): string {
       ? join(file.slice(0, at), "node_modules", ".cache", "kbts", "v8")
       : join(kbtsCacheDir(), "v8");
   const st = statSync(file);
-  return join(
-    dir,
-    `${basename(file)}-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.bin`,
-  );
+  return join(dir, `${cachePrefix(file)}${st.size}-${Math.trunc(st.mtimeMs)}.bin`);
 }
+
+/** What every cache of `file` for this Node is named by; its build's size and mtime follow. */
+const cachePrefix = (file: string): string => `${basename(file)}-${process.version}-${process.arch}-`;
 
 /**
  * The parameter through which the bundles of src/packaging/cli-bundle.ts import a module: code V8 reads
@@ -95,7 +95,8 @@ export function runCachedCommonJs(
       : internals.wrap(source),
     { filename: file, ...(cachedData ? { cachedData } : {}) },
   );
-  if (!cachedData || script.cachedDataRejected) process.once("exit", () => saveCodeCache(script, cache));
+  if (!cachedData || script.cachedDataRejected)
+    process.once("exit", () => saveCodeCache(script, cache, file));
   const module = new internals(file);
   module.filename = file;
   module.paths = internals._nodeModulePaths(dirname(file));
@@ -129,14 +130,14 @@ function importBeside(file: string, specifier: string, unbundled?: string): Prom
  * Writes the cache, and removes the caches of the file's earlier builds for this Node (their names
  * differ only in size and mtime): in a checkout every `make build` makes new ones.
  */
-function saveCodeCache(script: Script, path: string): void {
+function saveCodeCache(script: Script, path: string, file: string): void {
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, script.createCachedData());
     renameSync(tmp, path);
-    const earlier = basename(path).replace(/-\d+-\d+\.bin$/, "-");
+    const earlier = cachePrefix(file);
     for (const name of readdirSync(dir)) {
       if (name.startsWith(earlier) && name.endsWith(".bin") && name !== basename(path))
         rmSync(join(dir, name), { force: true });
