@@ -117,6 +117,11 @@ describe("marker arguments (controller-tools syntax)", () => {
 
   it("ignores other generators' markers", () => {
     expect(parse("+kubebuilder:object:generate=true", "package").kind).toBe("ignored");
+    // A prefix alone, followed by ":" (at any depth) or by "=", is ignored; a longer name is not.
+    for (const m of ["+genclient", "+genclient:nonNamespaced", "+k8s:deepcopy-gen:interfaces", "+enum"])
+      expect(parse(m, "type").kind, m).toBe("ignored");
+    for (const m of ["+genclientx", "+enumerated", "+k8s:deepcopy", "+kubebuilder:object"])
+      expect(parse(m, "type").kind, m).not.toBe("ignored");
   });
 
   it("parses a shape directly", () => {

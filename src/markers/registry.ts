@@ -137,7 +137,7 @@ export function instancesOf<V>(
 export class Registry {
   private byTarget = new Map<Target, Map<string, MarkerDefinition>>();
   private names = new Set<string>();
-  private ignoredPrefixes: string[] = [];
+  private ignoredPrefixes = new Set<string>();
 
   add(...defs: MarkerDefinition[]): this {
     for (const d of defs) {
@@ -157,14 +157,17 @@ export class Registry {
 
   /** Markers of other generators that kbts accepts and ignores (no warning). */
   ignore(...prefixes: string[]): this {
-    this.ignoredPrefixes.push(...prefixes);
+    for (const p of prefixes) this.ignoredPrefixes.add(p);
     return this;
   }
 
+  /** Whether the name is an ignored prefix, or one followed by `:` or `=` (asked of every marker). */
   isIgnored(name: string): boolean {
-    return this.ignoredPrefixes.some(
-      (p) => name === p || name.startsWith(`${p}:`) || name.startsWith(`${p}=`),
-    );
+    if (this.ignoredPrefixes.has(name)) return true;
+    for (let i = name.indexOf(":"); i > 0; i = name.indexOf(":", i + 1))
+      if (this.ignoredPrefixes.has(name.slice(0, i))) return true;
+    const eq = name.indexOf("=");
+    return eq > 0 && this.ignoredPrefixes.has(name.slice(0, eq));
   }
 
   /** controller-tools' lookup: the full name before `=`, else without its last `:segment`. */

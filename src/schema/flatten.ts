@@ -98,7 +98,11 @@ export function mergeInto(dst: JSONSchemaProps, src: JSONSchemaProps): void {
   if (dst.required && dst.required.length > 0) dst.required = [...new Set(dst.required)].sort();
 }
 
-/** The schema of a field of named type: the type's schema with the field's own schema merged in. */
+/**
+ * The schema of a field of named type: the type's schema with the field's own schema merged in.
+ * `typeSchema` is taken apart (the result holds its parts): pass a copy of your own. The callers'
+ * schemas are copies already, and copying them again was a tenth of building a CRD.
+ */
 export function flattenNamed(typeSchema: JSONSchemaProps, fieldSchema: JSONSchemaProps): JSONSchemaProps {
   const out: JSONSchemaProps = {};
   for (const k of DOC_KEYS) {
@@ -107,7 +111,7 @@ export function flattenNamed(typeSchema: JSONSchemaProps, fieldSchema: JSONSchem
     const v = fv !== undefined && fv !== "" ? fv : tv;
     if (v !== undefined && v !== "") (out as Record<string, unknown>)[k] = v;
   }
-  const body = structuredClone(typeSchema);
+  const body = typeSchema;
   for (const k of DOC_KEYS) delete body[k];
   mergeInto(out, body);
   const field = { ...fieldSchema };

@@ -51,7 +51,11 @@ export async function loadKnownTypes(sources: readonly string[]): Promise<void> 
 
 const generatedTypes = () => generated;
 
-/** The schema of a known @kbts/runtime type by its exported name, or undefined. */
+/** Whether kbts knows the schema of the @kbts/runtime type of this exported name. */
+export const isKnownType = (name: string): boolean =>
+  (OVERRIDES[name] ?? generatedTypes()[name]) !== undefined;
+
+/** The schema of a known @kbts/runtime type by its exported name (a copy, the caller's to change), or undefined. */
 export function knownTypeSchema(name: string): JSONSchemaProps | undefined {
   const s = OVERRIDES[name] ?? generatedTypes()[name];
   return s ? structuredClone(s) : undefined;

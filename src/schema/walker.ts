@@ -8,7 +8,7 @@ import { ts } from "../ts/typescript.js";
 import { nodeWhere } from "../ts/where.js";
 import { applySchemaMarkers } from "./apply.js";
 import { FlattenError, flattenNamed } from "./flatten.js";
-import { BASIC_TYPES, FLOAT_TYPES, knownTypeSchema, TYPE_META } from "./known.js";
+import { BASIC_TYPES, FLOAT_TYPES, isKnownType, knownTypeSchema, TYPE_META } from "./known.js";
 
 /**
  * TypeScript types → OpenAPI v3 schemas, as controller-gen maps the Go twin. Schemas are built with
@@ -190,6 +190,7 @@ export class SchemaWalker {
     let out: JSONSchemaProps = { ...schema };
     const ref = schema[REF];
     if (ref) {
+      // Both return a copy of their own, which flattenNamed may take apart.
       const target = ref.startsWith("known:") ? (knownTypeSchema(ref.slice(6)) ?? {}) : this.flatNamed(ref);
       try {
         out = flattenNamed(target, out);
@@ -402,7 +403,7 @@ export class SchemaWalker {
         const basic = BASIC_TYPES[target.name];
         if (basic) return { ...basic };
         if (FLOAT_TYPES.has(target.name)) return this.float(at, owner, target.name);
-        if (knownTypeSchema(target.name)) return this.ref(`known:${target.name}`);
+        if (isKnownType(target.name)) return this.ref(`known:${target.name}`);
         return this.fail(
           at,
           `${owner}: ${target.name} from @kbts/runtime has no known CRD schema`,
