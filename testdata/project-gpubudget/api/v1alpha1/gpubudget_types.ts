@@ -63,7 +63,8 @@ export interface GPUBudgetDeviceClass {
 export interface GPUBudgetReservation {
   // pod is the name of the admitted pod, or of the admitted ResourceClaim (then named "resourceclaim/<name>"),
   // or "grant/<replica>" for room a webhook replica took in advance to admit pods from without a write
-  // (then podUID names the grant); every other replica counts a grant in full.
+  // (then podUID names the grant); every other replica counts a grant in full. "want/<replica>" (0 GPUs)
+  // is a replica's request that the grants be given back now.
   pod: string;
   // podUID is its uid (the claim's, for a claim). A claim's reservation is kept until it expires: the
   // high-water mark below follows the Pod cache only.

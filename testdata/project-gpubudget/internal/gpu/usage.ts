@@ -122,6 +122,17 @@ export function isGrant(r: TrackedReservation): boolean {
   return r.pod?.startsWith(GRANT_PREFIX) === true;
 }
 
+/**
+ * The name of a replica's request, in status.reservations, that the grants on a budget be given back now:
+ * "want/<replica>", 0 GPUs. It is written by a replica that waits on their room, and holds nothing.
+ */
+export const WANT_PREFIX = "want/";
+
+/** Whether a reservation is a replica's request for the budget's grants (see WANT_PREFIX). */
+export function isWant(r: TrackedReservation): boolean {
+  return r.pod?.startsWith(WANT_PREFIX) === true;
+}
+
 /** Where a budget's status keeps fullAtGeneration. */
 export interface FullStatus {
   fullAtGeneration?: number;

@@ -73,6 +73,7 @@ let client: Client;
 /** One replica: its own tracker (cache view) and reservations, sharing the API server (the fake). */
 interface Replica {
   tracker: UsageTracker;
+  reservations: BudgetReservations;
   validator: PodCustomValidator;
 }
 function replica(
@@ -87,7 +88,11 @@ function replica(
     ttlMs: 30_000,
     ...options,
   });
-  return { tracker, validator: new PodCustomValidator({ client: writer, tracker, reservations }) };
+  return {
+    tracker,
+    reservations,
+    validator: new PodCustomValidator({ client: writer, tracker, reservations }),
+  };
 }
 
 /** The shared client, counting the status writes made through it; each write first awaits `gate`. */
@@ -117,7 +122,7 @@ function countingWrites(gate: () => Promise<void> = async () => {}): {
   return { client: counting, writes: () => writes };
 }
 
-async function addBudget(r: Replica[], b: GPUBudget): Promise<GPUBudget> {
+async function addBudget(r: Array<Pick<Replica, "tracker">>, b: GPUBudget): Promise<GPUBudget> {
   const created = await client.create(GPUBudgetKind, b);
   for (const { tracker } of r) {
     tracker.upsertBudget({
@@ -293,7 +298,7 @@ describe("PodCustomValidator", () => {
       deadlineMs: -1,
     });
     const late = new PodCustomValidator({ client, tracker, reservations });
-    await addBudget([{ tracker, validator: late }], budget("cap", 4, { enforcement: "Deny" }));
+    await addBudget([{ tracker }], budget("cap", 4, { enforcement: "Deny" }));
     await expect(late.validateCreate(gpuPod("p", 1))).rejects.toThrow(
       "pod denied: GPUBudget team-a/cap is busy with other admissions; could not reserve 1 GPUs in time, try again",
     );
@@ -565,12 +570,69 @@ describe("grants: room a replica takes in advance", () => {
       b.tracker.upsertPod(pod);
     }
     // To b, 3 counted and 4 granted leave 3: 6 GPUs would be 13/10. In fact 3 are in use (the grant's two
-    // pods are among them), so b waits for a to convert its grant (its use window ends at 300 ms).
+    // pods are among them), so b asks for the grant back and waits for a to convert it: a's cache is
+    // not fed here, so a only does at the end of its use window (300 ms).
     await expect(b.validator.validateCreate(gpuPod("big", 6))).resolves.toEqual([]);
-    expect(await reservationsOf("cap")).toEqual([{ pod: "big", milliGPUs: 6000 }]);
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "want/b", milliGPUs: 0 },
+      { pod: "big", milliGPUs: 6000 },
+    ]);
     await expect(b.validator.validateCreate(gpuPod("more", 2))).rejects.toThrow(
       "9 in use (3 allocated, 6 reserved), this pod asks for 2 (11/10)",
     );
+  });
+
+  it("is given back at once when another replica asks for it", async () => {
+    const a = replica(client, { grants: grants("a", 60_000) });
+    const b = replica(client, { grants: grants("b") });
+    await addBudget([a, b], budget("cap", 10, { enforcement: "Deny" }));
+    const pods = [0, 1, 2].map((i) => gpuPod(`p${i}`, 1, { resourceVersion: String(10 + i) }));
+    for (const pod of pods) await a.validator.validateCreate(pod); // p0 writes a grant of 4; p1, p2 come from it
+    for (const pod of pods) {
+      a.tracker.upsertPod(pod);
+      b.tracker.upsertPod(pod);
+    }
+    // a's cache, as its informer would feed it: every version of the budget b writes reaches a.
+    const seen = (async () => {
+      for (;;) {
+        const now = await client.get(GPUBudgetKind, { namespace: NS, name: "cap" });
+        a.reservations.observe(now);
+        if (!now.status?.reservations?.some((r) => r.pod === "grant/a")) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    // Only a's grant stands in the way of 6 GPUs; its use window is a minute, yet b is admitted within
+    // seconds (the deadline is 7 s): b's want made a convert now.
+    const started = Date.now();
+    await expect(b.validator.validateCreate(gpuPod("big", 6))).resolves.toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await seen;
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "want/b", milliGPUs: 0 },
+      { pod: "big", milliGPUs: 6000 },
+    ]);
+    // And the cap holds: 3 counted and 6 reserved.
+    await expect(b.validator.validateCreate(gpuPod("more", 2))).rejects.toThrow(
+      "9 in use (3 allocated, 6 reserved), this pod asks for 2 (11/10)",
+    );
+  });
+
+  it("takes no grant while another replica's request for them stands", async () => {
+    const a = replica(client, { grants: grants("a") });
+    const created = await addBudget([a], budget("cap", 40, { enforcement: "Deny" }));
+    const wanting = {
+      pod: "want/b",
+      podUID: randomUUID(),
+      milliGPUs: 0,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
+    await client.status().update(GPUBudgetKind, { ...created, status: { reservations: [wanting] } });
+    await a.validator.validateCreate(gpuPod("p0", 1));
+    // 39 GPUs left, well over minRoomMilli: without b's want this write takes a grant of 19 (the first test).
+    expect(await reservationsOf("cap")).toEqual([
+      { pod: "want/b", milliGPUs: 0 },
+      { pod: "p0", milliGPUs: 1000 },
+    ]);
   });
 
   it("refuses past the cap without counting another replica's grant, whose pods it already counts", async () => {

@@ -23,12 +23,14 @@ import { formatGPUs } from "../../gpu/podgpus.js";
 import { BudgetStatusWrites } from "../../gpu/status_writes.js";
 import {
   GRANT_PREFIX,
+  isWant,
   reservationName,
   type SettledMarks,
   setFullAtGeneration,
   setSettledMarks,
   settledMarks,
   type UsageTracker,
+  WANT_PREFIX,
 } from "../../gpu/usage.js";
 
 /**
@@ -67,20 +69,23 @@ import {
  * cluster's admissions do (each namespace's pods come a few per second), so each still cost a write,
  * and a custom resource's status write costs kube-apiserver about four pod creates (schema, managed
  * fields, JSON). So a write that admits pods while the budget has room to spare (grants.minRoomMilli,
- * default 8 GPUs, after it) also takes half of that room for this replica: an entry named
- * "grant/<replica>" in status.reservations. For grants.useMs (1s) this replica admits pods from it in
+ * default 2 GPUs, after it) also takes half of that room for this replica: an entry named
+ * "grant/<replica>" in status.reservations. For grants.useMs (3s) this replica admits pods from it in
  * memory, with no write; then, or at its next write, it converts the grant into what per-pod admission
  * would have written (a reservation for each pod it admitted that its caches have not seen, the seen
  * ones released up to the settled marks) and gives the rest back. Why this and not a counter or a
  * reservation object per namespace: it keeps the one invariant above, on the one object, with the
  * proofs unchanged. Every other replica counts a grant in full, as any reservation, and a pod admitted
  * from it also in its cache once seen: it overcounts, never under. So it never admits past the cap;
- * and where only that overcount would refuse a pod, it waits for the grant to be converted (at most
- * useMs and a write) and decides again, so the cap is also reached exactly. The holder counts its own
- * grant exactly (its admitted pods not yet seen). A grant of a replica that died counts until its
- * expiresAt (use window + --reservation-ttl), like the reservations it would have converted to; on
- * SIGTERM (options.stopping) a replica converts its grants at once and takes no more, so a rollout
- * strands none. Only Deny budgets take grants; near the cap every admission writes, as before.
+ * and where only that overcount would refuse a pod, it waits for the grant to be converted and decides
+ * again, so the cap is also reached exactly. It does not wait out the use window: its write of an entry
+ * "want/<replica>" (0 GPUs, standing WANT_MS) asks the holders, whose caches see it within a watch's
+ * delay, to convert their grants at once and take no new one while it stands (observe); a holder that
+ * does not answer (dead, or partitioned) is waited for until its use window ends and GRANT_CONVERT_MS
+ * more. The holder counts its own grant exactly (its admitted pods not yet seen). A grant of a replica
+ * that died counts until its expiresAt (use window + --reservation-ttl), like the reservations it would
+ * have converted to; on SIGTERM (options.stopping) a replica converts its grants at once and takes no
+ * more, so a rollout strands none. Only Deny budgets take grants; near the cap every admission writes.
  *
  * Refusals need no write at all. If the decision cannot be made before the deadline (a long queue,
  * repeated conflicts) the pod is refused with a message to try again: a budget that says Deny must not
@@ -131,6 +136,8 @@ interface Grant {
   /** The budget's spec when it was taken (cap and generation): any change to it ends the grant. */
   capMilli: number;
   generation?: number;
+  /** When it was taken (this replica's clock): an older request for grants does not end it. */
+  takenAt: number;
   useUntil: number;
   /** Admitting from it; false once a write that converts it has been decided. */
   open: boolean;
@@ -182,6 +189,20 @@ export class BudgetReservations {
       clearTimeout(grant.timer);
       void this.release(grant);
     }
+  }
+
+  /**
+   * A budget as this replica's cache sees it (setupPodWebhookWithManager feeds its informer's events):
+   * when another replica asks for the grants (a "want/" entry written since this replica's grant was
+   * taken), the grant is converted now rather than at the end of its use window.
+   */
+  observe(budget: GPUBudget): void {
+    const id = `${budget.metadata?.namespace}/${budget.metadata?.name}`;
+    const grant = this.own.get(id);
+    if (!grant?.open || !wantedByOthers(budget, this.options.grants?.replica, Date.now(), grant.takenAt))
+      return;
+    clearTimeout(grant.timer);
+    void this.release(grant);
   }
 
   /** Admits `claim` under the Deny budget `key` by reserving its GPUs, or throws AdmissionDenied. */
@@ -450,8 +471,18 @@ export class BudgetReservations {
       writing.push(w);
     }
     const deferred = later.length > 0 ? { budget, open: later, recheckMs: GRANT_RECHECK_MS } : undefined;
+    // Waiting on other replicas' grants: ask their holders to give them back now, once per WANT_MS.
+    const wantName = `${WANT_PREFIX}${grants?.replica ?? "replica"}`;
+    if (later.length > 0 && !kept.some((r) => r.pod === wantName)) {
+      adding.push({
+        pod: wantName,
+        podUID: randomUUID(),
+        milliGPUs: 0,
+        expiresAt: new Date(now + WANT_MS).toISOString(),
+      });
+    }
     const own = this.own.get(id);
-    if (writing.length === 0 && !(convert && own)) return deferred;
+    if (writing.length === 0 && adding.length === 0 && !(convert && own)) return deferred;
     // Pods admitted from the old grant from here on would not be in this write.
     if (own) own.open = false;
     const room = cap - counted - reserved;
@@ -460,9 +491,10 @@ export class BudgetReservations {
       !this.options.stopping?.aborted &&
       writing.length > 0 &&
       later.length === 0 &&
+      !wantedByOthers(budget, grants.replica, now) &&
       budget.spec.enforcement === "Deny" &&
       room >= grants.minRoomMilli
-        ? newGrant(key, Math.floor(room / 2 / 1000) * 1000, budget, now + grants.useMs)
+        ? newGrant(key, Math.floor(room / 2 / 1000) * 1000, budget, now, now + grants.useMs)
         : undefined;
     if (grant) {
       adding.push({
@@ -512,10 +544,18 @@ export class BudgetReservations {
 
 /** How long after another replica's grant's use window ends it is waited for, at most, before a refusal. */
 const GRANT_CONVERT_MS = 1_000;
+/** How long a replica's request for the grants stands (and holders take no new grant on that budget). */
+const WANT_MS = 1_000;
 /** How often an admission that only another replica's grant stands in the way of is decided again. */
 const GRANT_RECHECK_MS = 50;
 
-function newGrant(key: ObjectKey, milliGPUs: number, budget: GPUBudget, useUntil: number): Grant | undefined {
+function newGrant(
+  key: ObjectKey,
+  milliGPUs: number,
+  budget: GPUBudget,
+  takenAt: number,
+  useUntil: number,
+): Grant | undefined {
   if (milliGPUs < 1000) return undefined;
   const capMilli = budget.spec.maxGPUs * 1000;
   const generation = budget.metadata?.generation;
@@ -525,11 +565,25 @@ function newGrant(key: ObjectKey, milliGPUs: number, budget: GPUBudget, useUntil
     milliGPUs,
     capMilli,
     generation,
+    takenAt,
     useUntil,
     open: true,
     admitted: new Map(),
     usedMilli: 0,
   };
+}
+
+/**
+ * Whether another replica than `replica` asks for the budget's grants: a "want/" entry still standing at
+ * `now`, written at `since` or later (its expiresAt less WANT_MS; replicas' clocks may differ a little,
+ * which only gives a grant back early or leaves it to its use window).
+ */
+function wantedByOthers(budget: GPUBudget, replica: string | undefined, now: number, since = 0): boolean {
+  return (budget.status?.reservations ?? []).some((r) => {
+    if (!isWant(r) || r.pod === `${WANT_PREFIX}${replica}`) return false;
+    const expires = Date.parse(r.expiresAt);
+    return expires > now && expires - WANT_MS >= since;
+  });
 }
 
 /** Whether a reservation is for the same pod (or claim) and change as `claim`. */
