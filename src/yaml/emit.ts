@@ -57,7 +57,8 @@ class Writer {
 
   private write(s: string): void {
     this.out.push(s);
-    this.column += codePoints(s);
+    // yaml.v2 counts its column in code points (a surrogate pair is one).
+    this.column += charactersOf(s).length;
   }
 
   private newline(indent: number): void {
@@ -247,19 +248,6 @@ class Writer {
       this.lineEnded = true;
     }
   }
-}
-
-/**
- * The characters of `s` as yaml.v2 counts its column: code points (a surrogate pair is one). Counted
- * in place: Array.from(s) on every write was most of the writer's time.
- */
-function codePoints(s: string): number {
-  let n = s.length;
-  for (let i = 1; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xdc00 && c <= 0xdfff && (s.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
-  }
-  return n;
 }
 
 function escapeChar(c: string): string {
