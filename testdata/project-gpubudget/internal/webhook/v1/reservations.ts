@@ -472,10 +472,10 @@ export class BudgetReservations {
     }
     const deferred = later.length > 0 ? { budget, open: later, recheckMs: GRANT_RECHECK_MS } : undefined;
     // Waiting on other replicas' grants: ask their holders to give them back now, once per WANT_MS.
-    const wantName = `${WANT_PREFIX}${grants?.replica ?? "replica"}`;
-    if (later.length > 0 && !kept.some((r) => r.pod === wantName)) {
+    const want = wantName(grants?.replica);
+    if (later.length > 0 && !kept.some((r) => r.pod === want)) {
       adding.push({
-        pod: wantName,
+        pod: want,
         podUID: randomUUID(),
         milliGPUs: 0,
         expiresAt: new Date(now + WANT_MS).toISOString(),
@@ -573,14 +573,20 @@ function newGrant(
   };
 }
 
+/** The name of a replica's request for the grants ("want/<replica>"; without grants of its own, one shared name). */
+function wantName(replica: string | undefined): string {
+  return `${WANT_PREFIX}${replica ?? "replica"}`;
+}
+
 /**
  * Whether another replica than `replica` asks for the budget's grants: a "want/" entry still standing at
  * `now`, written at `since` or later (its expiresAt less WANT_MS; replicas' clocks may differ a little,
  * which only gives a grant back early or leaves it to its use window).
  */
 function wantedByOthers(budget: GPUBudget, replica: string | undefined, now: number, since = 0): boolean {
+  const own = wantName(replica);
   return (budget.status?.reservations ?? []).some((r) => {
-    if (!isWant(r) || r.pod === `${WANT_PREFIX}${replica}`) return false;
+    if (!isWant(r) || r.pod === own) return false;
     const expires = Date.parse(r.expiresAt);
     return expires > now && expires - WANT_MS >= since;
   });
