@@ -12,6 +12,8 @@
  * the rest; "exact" says every capped namespace holds exactly cap pods. The steady phase then holds one
  * namespace per capped set at `--steady-pods` pods and sends a steady rate of creates that must be refused
  * and of create+delete pairs below the cap, comparing the create latency of budget and quota.
+ * Each set also reads the CPU kube-apiserver, etcd, the operator and the bench spent while it was
+ * created: where a set's time goes on a machine whose cores the creates saturate.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -32,7 +34,15 @@ import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod, ResourceQuota } from "../../runtime/src/api/kinds.js";
 import { type APIClient, createClient, ForbiddenError } from "../../runtime/src/client/index.js";
 import { simulatedNodes } from "../../runtime/src/envtest/index.js";
-import { type Budget, budgetChecks, GPUBudget, pool, refusesDryRun } from "./common.js";
+import {
+  type Budget,
+  budgetChecks,
+  childPids,
+  cpuSeconds,
+  GPUBudget,
+  pool,
+  refusesDryRun,
+} from "./common.js";
 
 /** The three namespace sets, in the order each round measures them. */
 export const SETS = ["none", "quota", "budget"] as const;
@@ -143,6 +153,8 @@ export interface SetFigures {
   /** GPUBudget status writes while this set was created (the webhook's and the controller's), and conflicts (409). */
   statusWrites: number;
   statusConflicts: number;
+  /** CPU seconds each process spent while this set was created. */
+  cpu: CPUSeconds;
 }
 
 /** Several rounds' figures of one set as one: sums, latencies together. */
@@ -163,22 +175,29 @@ export function mergeFigures(runs: readonly SetFigures[]): SetFigures {
     policyRefusals: sum((f) => f.policyRefusals),
     statusWrites: sum((f) => f.statusWrites),
     statusConflicts: sum((f) => f.statusConflicts),
+    cpu: Object.fromEntries(CPU_PROCESSES.map((name) => [name, sum((f) => f.cpu[name])])) as CPUSeconds,
   };
 }
 
 const rate = (f: SetFigures) => f.attempted / f.seconds;
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}`;
 const ms = (x: number) => x.toFixed(1);
+
+/** "8.3 / 1.5 / 1.1 / 4.1 (15.0)": each process's CPU seconds and their sum. */
+function cpuText(cpu: CPUSeconds): string {
+  return `${CPU_PROCESSES.map((name) => cpu[name].toFixed(1)).join(" / ")} (${cpuTotal(cpu).toFixed(1)})`;
+}
 
 /** The per-set table (Markdown). */
 export function setTable(sets: readonly SetFigures[], cap: number): string {
   const lines = [
-    "| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls | policy refusals | budget status writes (409) |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    `| set | pods/s | admitted | refused | failed | create p50 / p99 (ms) | exact | webhook calls | policy refusals | budget status writes (409) | CPU-s: ${CPU_PROCESSES.join(" / ")} (total) |`,
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const f of sets) {
     const exact = f.wrong === undefined ? "n/a (no cap)" : f.wrong.length === 0 ? `yes (${cap} each)` : "NO";
     lines.push(
-      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} | ${f.policyRefusals} | ${f.statusWrites} (${f.statusConflicts}) |`,
+      `| ${LABEL[f.set]} | ${rate(f).toFixed(1)} | ${f.admitted} | ${f.refused} | ${f.failed} | ${ms(percentile(f.latencies, 50))} / ${ms(percentile(f.latencies, 99))} | ${exact} | ${f.webhookCalls} | ${f.policyRefusals} | ${f.statusWrites} (${f.statusConflicts}) | ${cpuText(f.cpu)} |`,
     );
   }
   return lines.join("\n");
@@ -206,6 +225,7 @@ export function roundGoalLines(none: SetFigures, quota: SetFigures, budget: SetF
     `Deny/ResourceQuota create rate ${vsQuota.toFixed(2)} (goal >= ${RATE_GOAL.toFixed(1)}): ${skipped ?? (vsQuota >= RATE_GOAL ? "met" : "NOT met")}`,
     `Deny/none create rate ${(rate(budget) / rate(none)).toFixed(2)}`,
     `Deny p99 − quota p99 = ${(percentile(budget.latencies, 99) - percentile(quota.latencies, 99)).toFixed(0)} ms (p50: ${(percentile(budget.latencies, 50) - percentile(quota.latencies, 50)).toFixed(0)} ms)`,
+    `CPU per create, Deny/ResourceQuota ${(cpuTotal(budget.cpu) / budget.attempted / (cpuTotal(quota.cpu) / quota.attempted)).toFixed(2)}; Deny − ResourceQuota CPU-s: ${CPU_PROCESSES.map((name) => `${name} ${signed(budget.cpu[name] - quota.cpu[name])}`).join(", ")}`,
   ];
   for (const f of [quota, budget]) {
     const wrong = f.wrong ?? [];
@@ -267,6 +287,37 @@ function gpuPod(namespace: string, name: string, gpus: number): PodObject {
 }
 
 type Outcome = "admitted" | "refused" | "failed";
+
+/**
+ * The processes that share the machine's cores, whose CPU each set reads: on 2 saturated cores the
+ * create rates of two sets stand in about the inverse ratio of their CPU per create, so these say
+ * where a set's time goes (the bench's own client included).
+ */
+export const CPU_PROCESSES = ["kube-apiserver", "etcd", "operator", "bench"] as const;
+export type CPUProcess = (typeof CPU_PROCESSES)[number];
+export type CPUSeconds = Record<CPUProcess, number>;
+
+/** CPU seconds so far of each of CPU_PROCESSES (0 for one not running). */
+function cpuByProcess(operatorPid: number | undefined): CPUSeconds {
+  const children = childPids();
+  const of = (pid: number | undefined) => (pid === undefined ? 0 : cpuSeconds(pid));
+  const own = process.cpuUsage();
+  return {
+    "kube-apiserver": of(children.get("kube-apiserver")),
+    etcd: of(children.get("etcd")),
+    operator: of(operatorPid),
+    bench: (own.user + own.system) / 1e6,
+  };
+}
+
+/** Each process's CPU seconds from one reading to the next. */
+export function cpuBetween(before: CPUSeconds, after: CPUSeconds): CPUSeconds {
+  const out = { ...after };
+  for (const name of CPU_PROCESSES) out[name] = after[name] - before[name];
+  return out;
+}
+
+const cpuTotal = (cpu: CPUSeconds) => CPU_PROCESSES.reduce((sum, name) => sum + cpu[name], 0);
 
 /** Creates a pod and times it; a 403 is a refusal (admission said no), anything else thrown is a failure. */
 async function timedCreate(
@@ -339,6 +390,7 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
       logDir: join(work, "logs"),
       extraArgs: ["--zap-log-level=error", `--enable-http2=${options.enableHTTP2}`],
     });
+    const operatorPid = operator.process.pid;
     const perNamespace = createsPerNamespace(options.creates, options.namespaces);
     console.log(
       `${options.rounds} round(s) of none, ResourceQuota, GPUBudget Deny; each set ${options.namespaces} fresh namespaces, cap ${options.cap} one-GPU pods each, ${options.creates} creates (${Math.min(...perNamespace)}-${Math.max(...perNamespace)} per namespace), ${options.concurrency} at a time`,
@@ -430,12 +482,14 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         .sort((a, b) => a.k - b.k || a.i - b.i)
         .map(({ i, k }) => gpuPod(names[i] as string, `p-${k}`, 1));
       const checks0 = await budgetChecks(c);
+      const cpu0 = cpuByProcess(operatorPid);
       const results: { ms: number; outcome: Outcome; error?: string }[] = [];
       const t0 = performance.now();
       await pool(pods, options.concurrency, async (pod) => {
         results.push(await timedCreate(client, pod));
       });
       const seconds = (performance.now() - t0) / 1000;
+      const cpu = cpuBetween(cpu0, cpuByProcess(operatorPid));
       const checks = await budgetChecks(c);
       const calls = checks.webhookCalls - checks0.webhookCalls;
       const refusedByPolicy = checks.policyRefusals - checks0.policyRefusals;
@@ -468,10 +522,14 @@ export async function runVsQuota(options: VsQuotaOptions): Promise<void> {
         policyRefusals: refusedByPolicy,
         statusWrites: checks.statusWrites - checks0.statusWrites,
         statusConflicts: checks.statusConflicts - checks0.statusConflicts,
+        cpu,
       };
       runs.push(figures);
       console.log(
         `round ${round} ${LABEL[set]}: ${rate(figures).toFixed(1)} pods/s, ${figures.admitted} admitted, ${figures.refused} refused, ${figures.failed} failed, p50 ${ms(percentile(figures.latencies, 50))} / p99 ${ms(percentile(figures.latencies, 99))} ms, webhook calls ${calls}, policy refusals ${refusedByPolicy}, budget status writes ${figures.statusWrites} (${figures.statusConflicts} conflicts)${set === "budget" ? `; in kube-apiserver: webhook call p50 ${webhook50} / p99 ${webhook99} ms, status write p50 ${write50} / p99 ${write99} ms` : ""} (load ${loadAverage()})`,
+      );
+      console.log(
+        `  CPU-s while creating: ${CPU_PROCESSES.map((name) => `${name} ${cpu[name].toFixed(2)}`).join(", ")}`,
       );
       const notAdmitted = results.flatMap((r) =>
         r.outcome === "admitted" ? [] : [`${r.outcome}: ${r.error ?? ""}`],
