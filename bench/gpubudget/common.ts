@@ -16,6 +16,7 @@ import type { KubernetesObject } from "../../runtime/src/api/meta.js";
 import { createCache } from "../../runtime/src/cache/index.js";
 import type { Informer } from "../../runtime/src/cache/types.js";
 import type { APIClient } from "../../runtime/src/client/index.js";
+import { cpuSeconds } from "./footprint.js";
 
 export interface Budget extends KubernetesObject {
   spec: { maxGPUs: number };
@@ -117,6 +118,34 @@ export function childPids(): Map<string, number> {
       // gone meanwhile
     }
   }
+  return out;
+}
+
+/**
+ * The processes that share the machine's cores while a bench creates pods: on saturated cores, two
+ * phases' create rates stand in about the inverse ratio of their CPU per create, so these say where a
+ * phase's time goes (the bench's own client included).
+ */
+export const CPU_PROCESSES = ["operator", "kube-apiserver", "etcd", "bench client"] as const;
+export type CPUSeconds = Record<(typeof CPU_PROCESSES)[number], number>;
+
+/** CPU seconds so far of each of CPU_PROCESSES (0 for one not running). */
+export function cpuByProcess(operatorPid: number | undefined): CPUSeconds {
+  const children = childPids();
+  const of = (pid: number | undefined) => (pid === undefined ? 0 : cpuSeconds(pid));
+  const own = process.cpuUsage();
+  return {
+    operator: of(operatorPid),
+    "kube-apiserver": of(children.get("kube-apiserver")),
+    etcd: of(children.get("etcd")),
+    "bench client": (own.user + own.system) / 1e6,
+  };
+}
+
+/** Each process's CPU seconds from one reading to the next. */
+export function cpuBetween(before: CPUSeconds, after: CPUSeconds): CPUSeconds {
+  const out = { ...after };
+  for (const name of CPU_PROCESSES) out[name] = after[name] - before[name];
   return out;
 }
 

@@ -49,8 +49,10 @@ import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import {
   type Budget,
-  childPids,
-  cpuSeconds,
+  CPU_PROCESSES,
+  type CPUSeconds,
+  cpuBetween,
+  cpuByProcess,
   GPUBudget,
   peakRSSMiB,
   pool,
@@ -222,20 +224,9 @@ try {
     `creating ${PODS} pods with the webhook off, then ${PODS} with it on (${CONCURRENCY} at a time)`,
   );
   // Where the CPU goes, per process, in each phase: the webhook's cost is the difference.
-  const children = childPids();
-  const operatorPid = operator.process.pid ?? 0;
-  const cpu = () => ({
-    operator: cpuSeconds(operatorPid),
-    "kube-apiserver": cpuSeconds(children.get("kube-apiserver") ?? 0),
-    etcd: cpuSeconds(children.get("etcd") ?? 0),
-    "bench client": (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
-  });
-  const since = (before: ReturnType<typeof cpu>) => {
-    const now = cpu();
-    return Object.fromEntries(
-      Object.entries(now).map(([k, v]) => [k, v - before[k as keyof typeof before]]),
-    ) as ReturnType<typeof cpu>;
-  };
+  const operatorPid = operator.process.pid;
+  const cpu = () => cpuByProcess(operatorPid);
+  const since = (before: CPUSeconds) => cpuBetween(before, cpu());
   const cpu0 = cpu();
   const rateOff = await rate("off");
   const cpuOff = since(cpu0);
@@ -290,13 +281,11 @@ try {
   );
   for (const line of createRateLines({ pods: PODS, rateOff, rateOn, callsOn })) console.log(line);
   console.log(
-    `CPU while creating (s, webhook off -> on; difference per pod): ${Object.keys(cpuOff)
-      .map((k) => {
-        const off = cpuOff[k as keyof typeof cpuOff];
-        const on = cpuOn[k as keyof typeof cpuOn];
-        return `${k} ${off.toFixed(1)} -> ${on.toFixed(1)} (${(((on - off) / PODS) * 1000).toFixed(2)} ms)`;
-      })
-      .join(", ")}`,
+    `CPU while creating (s, webhook off -> on; difference per pod): ${CPU_PROCESSES.map((k) => {
+      const off = cpuOff[k];
+      const on = cpuOn[k];
+      return `${k} ${off.toFixed(1)} -> ${on.toFixed(1)} (${(((on - off) / PODS) * 1000).toFixed(2)} ms)`;
+    }).join(", ")}`,
   );
   console.log(
     `load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end, on ${availableParallelism()} CPUs`,

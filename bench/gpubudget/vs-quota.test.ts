@@ -28,8 +28,8 @@ const figures = (set: SetFigures["set"], over: Partial<SetFigures> = {}): SetFig
   statusConflicts: set === "budget" ? 2 : 0,
   cpu:
     set === "budget"
-      ? { "kube-apiserver": 4, etcd: 0.5, operator: 1.5, bench: 1 }
-      : { "kube-apiserver": 4, etcd: 1, operator: 0, bench: 1 },
+      ? { operator: 1.5, "kube-apiserver": 4, etcd: 0.5, "bench client": 1 }
+      : { operator: 0, "kube-apiserver": 4, etcd: 1, "bench client": 1 },
   ...over,
 });
 
@@ -94,7 +94,7 @@ describe("roundGoalLines", () => {
       "Deny/ResourceQuota create rate 1.25 (goal >= 1.0): met",
       "Deny/none create rate 0.63",
       "Deny p99 − quota p99 = 13 ms (p50: 1 ms)",
-      "CPU per create, Deny/ResourceQuota 1.17; Deny − ResourceQuota CPU-s: kube-apiserver +0.0, etcd −0.5, operator +1.5, bench +0.0",
+      "CPU per create, Deny/ResourceQuota 1.17; Deny − ResourceQuota CPU-s: operator +1.5, kube-apiserver +0.0, etcd −0.5, bench client +0.0",
       "exact (ResourceQuota): yes",
       "exact (GPUBudget Deny): yes",
     ]);
@@ -136,13 +136,13 @@ describe("mergeFigures and setTable", () => {
     expect(mergeFigures([figures("budget"), figures("budget")])).toMatchObject({
       statusWrites: 140,
       statusConflicts: 4,
-      cpu: { "kube-apiserver": 8, etcd: 1, operator: 3, bench: 2 },
+      cpu: { operator: 3, "kube-apiserver": 8, etcd: 1, "bench client": 2 },
     });
     const table = setTable([figures("none"), merged, figures("budget")], 50).split("\n");
     expect(table.slice(2)).toEqual([
-      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 | 0 | 0 (0) | 4.0 / 1.0 / 0.0 / 1.0 (6.0) |",
-      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 | 0 | 0 (0) | 8.0 / 2.0 / 0.0 / 2.0 (12.0) |",
-      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 | 0 | 70 (2) | 4.0 / 0.5 / 1.5 / 1.0 (7.0) |",
+      "| none | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | n/a (no cap) | 0 | 0 | 0 (0) | 0.0 / 4.0 / 1.0 / 1.0 (6.0) |",
+      "| ResourceQuota | 100.0 | 100 | 100 | 0 | 2.0 / 3.0 | NO | 0 | 0 | 0 (0) | 0.0 / 8.0 / 2.0 / 2.0 (12.0) |",
+      "| GPUBudget Deny | 100.0 | 50 | 50 | 0 | 20.0 / 30.0 | yes (50 each) | 100 | 0 | 70 (2) | 1.5 / 4.0 / 0.5 / 1.0 (7.0) |",
     ]);
   });
 });

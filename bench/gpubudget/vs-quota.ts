@@ -37,8 +37,10 @@ import { simulatedNodes } from "../../runtime/src/envtest/index.js";
 import {
   type Budget,
   budgetChecks,
-  childPids,
-  cpuSeconds,
+  CPU_PROCESSES,
+  type CPUSeconds,
+  cpuBetween,
+  cpuByProcess,
   GPUBudget,
   pool,
   refusesDryRun,
@@ -287,35 +289,6 @@ function gpuPod(namespace: string, name: string, gpus: number): PodObject {
 }
 
 type Outcome = "admitted" | "refused" | "failed";
-
-/**
- * The processes that share the machine's cores, whose CPU each set reads: on 2 saturated cores the
- * create rates of two sets stand in about the inverse ratio of their CPU per create, so these say
- * where a set's time goes (the bench's own client included).
- */
-export const CPU_PROCESSES = ["kube-apiserver", "etcd", "operator", "bench"] as const;
-export type CPUProcess = (typeof CPU_PROCESSES)[number];
-export type CPUSeconds = Record<CPUProcess, number>;
-
-/** CPU seconds so far of each of CPU_PROCESSES (0 for one not running). */
-function cpuByProcess(operatorPid: number | undefined): CPUSeconds {
-  const children = childPids();
-  const of = (pid: number | undefined) => (pid === undefined ? 0 : cpuSeconds(pid));
-  const own = process.cpuUsage();
-  return {
-    "kube-apiserver": of(children.get("kube-apiserver")),
-    etcd: of(children.get("etcd")),
-    operator: of(operatorPid),
-    bench: (own.user + own.system) / 1e6,
-  };
-}
-
-/** Each process's CPU seconds from one reading to the next. */
-export function cpuBetween(before: CPUSeconds, after: CPUSeconds): CPUSeconds {
-  const out = { ...after };
-  for (const name of CPU_PROCESSES) out[name] = after[name] - before[name];
-  return out;
-}
 
 const cpuTotal = (cpu: CPUSeconds) => CPU_PROCESSES.reduce((sum, name) => sum + cpu[name], 0);
 
