@@ -209,15 +209,9 @@ describe("the scaffolded GPUBudget project", () => {
     expect(JSON.stringify(policy)).toContain(ENFORCEMENT_LABEL);
   });
 
-  it("passes its own unit and integration tests", async () => {
-    const result = await execa("npm", ["test"], {
-      cwd: project,
-      all: true,
-      reject: false,
-      env: { KUBEBUILDER_ASSETS: process.env.KUBEBUILDER_ASSETS ?? "" },
-    });
-    expect(result.exitCode, result.all).toBe(0);
-  });
+  // Its own unit and integration tests run in e2e/readme.test.ts (the README's `make test`, on a project
+  // scaffolded by this checkout's CLI like this one) and e2e/published.test.ts (installed from a
+  // registry): a third run here cost about a minute of make test's two cores and proved nothing more.
 
   it("ships Prometheus rules and a dashboard that promtool accepts", async () => {
     const result = await runMake(project, ["check-rules"], {}, { ci: false });
