@@ -103,30 +103,35 @@ endif
 .PHONY: test-all
 test-all: build ## Every test in this tree, in place (what make test runs inside its fresh clone): unit (on this node and the LTS), integration and e2e on a real control plane, the demo on the LTS.
 	@$(MAKE) --no-print-directory -j2 typecheck lint setup-envtest envtest-cluster prometheus node-lts chromium
-	@$(MAKE) --no-print-directory -j2 stage-e2e
+	@$(MAKE) --no-print-directory -j3 stage-e2e
 	@node --import tsx e2e/tools/test-summary.ts .test-results unit unit-lts integration e2e e2e-timed
 	@echo "node: unit tests on $$(node --version) and $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null); integration and e2e on $$(node --version); demo on $$("$(NODE_LTS_BIN)/node" --version 2>/dev/null)"
 
 # test-all first runs the checks and finds the tools two at a time: mostly single-threaded, or waiting on
 # the network (the LTS's download), one at a time they left a core idle for about 20 s.
-# Then its stages, in order: unit (both Node lines), integration, then e2e and the demo on the LTS.
-# The two Go tools only later stages use, controller-gen (the integration tests' oracle) and helm (the
-# e2e), build beside the unit and integration tests at the lowest CPU priority. From empty Go caches they
-# take about 3.5 CPU-minutes (in make test's fresh clone, with the user's Go build cache, about 1),
-# instead of two minutes of wall time before the first test. Each stage waits for the tool it needs. The demo on the LTS runs
-# at the lowest priority beside the timed e2e files, which leave about a core idle while they wait.
-# (Sub-makes share test-all's two job slots, so the last two run side by side.)
-.PHONY: stage-unit stage-integration stage-e2e background-controller-gen background-helm background-demo-lts
+# Then its stages, in order: unit, integration, then e2e and the demo on the LTS. The integration files
+# mostly wait on their control planes (about 1.4 of 2 cores busy), so beside them, at the lowest CPU
+# priority, run what no stage before e2e needs: the unit tests on the LTS (~110 CPU-s; one after the
+# other the two unit runs took 2 minutes) and helm's build. Six integration files at a time instead
+# made a timing test fail; a niced neighbour takes only what the stage leaves idle.
+# controller-gen (the integration tests' oracle) builds beside the unit tests, also niced: from empty
+# Go caches about 40 CPU-s, with the user's Go build cache (make test's fresh clone) about 10.
+# Each stage waits for what it needs. The demo on the LTS runs at the lowest priority beside the timed
+# e2e files, which leave about a core idle while they wait.
+# (Sub-makes share test-all's three job slots: the stage and at most two niced jobs beside it.)
+.PHONY: stage-unit stage-integration stage-e2e background-controller-gen background-helm background-unit-lts background-demo-lts
 stage-unit:
-	@$(MAKE) --no-print-directory test-unit && $(MAKE) --no-print-directory test-unit-lts
+	@$(MAKE) --no-print-directory test-unit
 stage-integration: stage-unit background-controller-gen
 	@$(MAKE) --no-print-directory test-integration
-stage-e2e: stage-integration background-helm
+stage-e2e: stage-integration background-helm background-unit-lts
 	@$(MAKE) --no-print-directory test-e2e-builds && $(MAKE) --no-print-directory test-e2e-timed background-demo-lts
 background-controller-gen:
 	@bash e2e/tools/background.sh .test-results/controller-gen.log nice -n 19 $(MAKE) --no-print-directory controller-gen
 background-helm: background-controller-gen
 	@bash e2e/tools/background.sh .test-results/helm.log nice -n 19 $(MAKE) --no-print-directory helm
+background-unit-lts: stage-unit
+	@bash e2e/tools/background.sh .test-results/unit-lts.log nice -n 19 $(MAKE) --no-print-directory test-unit-lts
 background-demo-lts:
 	@bash e2e/tools/background.sh .test-results/demo-lts.log nice -n 19 $(MAKE) --no-print-directory demo-lts
 
