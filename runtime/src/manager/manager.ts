@@ -364,7 +364,12 @@ class ControllerManager implements Manager {
     });
     this.webhookServer?.drain?.();
     this.log.info({ shutdownDelayMs: delayMs }, "shutting down: not ready, serving while endpoints move");
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // A timer counts from the event loop's clock, read when the loop's current turn began, so on a busy
+    // process it can fire a few ms before delayMs have passed since the signal: wait out what is left.
+    const deadline = performance.now() + delayMs;
+    for (let left = delayMs; left > 0; left = deadline - performance.now()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+    }
   }
 
   /** Runs a leader-only runnable's warmUp when enabled for it (see Runnable.warmUp). */
