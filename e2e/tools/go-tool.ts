@@ -83,7 +83,7 @@ export function cachedGoTool(tool: GoTool): GoToolBinary {
  * The go command line that builds the tool into outDir. `-trimpath` keeps file-system paths out of the
  * binary and out of Go's build cache keys: without it every compile is keyed by where the module
  * cache or checkout sits, so make test's fresh clone (an empty GOMODCACHE of its own) recompiled helm
- * and controller-gen from nothing, ~130 CPU-s, although the user's build cache held the same packages.
+ * and controller-gen from nothing, ~165 CPU-s, although the user's build cache held the same packages.
  */
 function goBuildArgs(tool: GoTool, outDir: string): string[] {
   return "install" in tool.build
