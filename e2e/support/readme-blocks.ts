@@ -8,7 +8,7 @@
  *   fail with that output (up to a trailing "...").
  */
 
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { emptyNpmCache, npmEnv } from "./npm.js";
@@ -152,14 +152,20 @@ export async function runShellSteps(
   );
   chmodSync(join(shims, "kbts"), 0o755);
   const assets = process.env.KUBEBUILDER_ASSETS ?? "";
+  // Removed afterwards: the projects' installs fill it with ~110 MB, left in the temp dir by every run.
+  const npmCache = emptyNpmCache();
   const env: Record<string, string> = {
-    ...npmEnv(emptyNpmCache()),
+    ...npmEnv(npmCache),
     PATH: [shims, assets, process.env.PATH ?? ""].join(":"),
     HOME: process.env.HOME ?? cwd,
     KUBEBUILDER_ASSETS: assets,
   };
   const script = join(cwd, "..", `${section ?? "readme"}.sh`.replaceAll(" ", "-"));
   writeFileSync(script, stepsScript(steps, file));
-  const r = await execa("bash", [script], { cwd, env, extendEnv: false, all: true, reject: false });
-  return { steps, exitCode: r.exitCode ?? 1, output: r.all ?? "" };
+  try {
+    const r = await execa("bash", [script], { cwd, env, extendEnv: false, all: true, reject: false });
+    return { steps, exitCode: r.exitCode ?? 1, output: r.all ?? "" };
+  } finally {
+    rmSync(npmCache, { recursive: true, force: true });
+  }
 }
