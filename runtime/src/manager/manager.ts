@@ -12,6 +12,7 @@ import type { EventRecorder } from "../events/types.js";
 import { type HealthCheck, HealthChecks, ping } from "../healthz/healthz.js";
 import { formatAddress } from "../internal/address.js";
 import { trackConnections } from "../internal/server-shutdown.js";
+import { sleepUnlessAborted } from "../internal/sleep.js";
 import { createLeaderElector, type LeaderElector } from "../leaderelection/elector.js";
 import { fenceWrites } from "../leaderelection/fence.js";
 import { leaseLock } from "../leaderelection/lock.js";
@@ -368,7 +369,7 @@ class ControllerManager implements Manager {
     // process it can fire a few ms before delayMs have passed since the signal: wait out what is left.
     const deadline = performance.now() + delayMs;
     for (let left = delayMs; left > 0; left = deadline - performance.now()) {
-      await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+      await sleepUnlessAborted(Math.ceil(left));
     }
   }
 
