@@ -1,18 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { listDefaultSourceFiles } from "./default-sources.js";
 import { findSourceFiles } from "./sources.js";
 
-let dir: string | undefined;
-afterEach(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
-});
-
 function tree(files: string[]): string {
-  dir = mkdtempSync(join(tmpdir(), "kbts-default-sources-"));
+  const dir = mkdtempSync(join(tmpdir(), "kbts-default-sources-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     writeFileSync(join(dir, f), "export {};\n");

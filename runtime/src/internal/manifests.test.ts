@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { manifestFiles, parseDocuments, readDocuments } from "./manifests.js";
 
 describe("the manifest reader", () => {
@@ -30,6 +30,7 @@ describe("the manifest reader", () => {
 
   it("lists a directory's manifests sorted, and a missing path as the caller says", () => {
     const dir = mkdtempSync(join(tmpdir(), "kbts-manifests-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, "b.yaml"), "kind: B\n");
     writeFileSync(join(dir, "a.json"), '{"kind": "A"}');
     writeFileSync(join(dir, "notes.txt"), "not a manifest");

@@ -1,11 +1,11 @@
 // Acceptance of issue 4 for the controller runtime, against a real etcd + kube-apiserver.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { defineKind } from "../api/kind.js";
 import {
   ConfigMap,
@@ -490,6 +490,7 @@ describe("losing the lease", () => {
   it("ends the process with exit code 1 and a clear log line", async () => {
     await namespace("lost");
     const dir = mkdtempSync(join(tmpdir(), "kbts-lease-lost-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const script = join(dir, "child.mts");
     const runtime = pathToFileURL(join(import.meta.dirname, "..", "index.ts")).href;
     writeFileSync(
@@ -534,6 +535,7 @@ console.log(JSON.stringify({ msg: "start returned" }));
 describe("shutdown within the grace period", () => {
   it("SIGTERM with handshaken-but-silent TLS connections on the webhook and metrics ports exits 0 within 5 s", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kbts-silent-tls-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const ca = CertificateAuthority.create("silent-tls-ca");
     const pair = ca.issue({ commonName: "localhost", hosts: ["localhost", "127.0.0.1"], usage: "server" });
     writeFileSync(join(dir, "tls.crt"), pair.cert);
@@ -600,6 +602,7 @@ describe("a paused leader", () => {
       });
     }
     const dir = mkdtempSync(join(tmpdir(), "kbts-paused-leader-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const script = join(dir, "child.mts");
     const runtime = pathToFileURL(join(import.meta.dirname, "..", "index.ts")).href;
     // The child mirrors every in-N ConfigMap into out-N: each change it sees is a write.

@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 describe("setupSignalHandler", () => {
   it("aborts on the first SIGTERM and exits 1 on the second", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kbts-signals-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const script = join(dir, "child.mts");
     const mod = pathToFileURL(join(import.meta.dirname, "signals.ts")).href;
     writeFileSync(
