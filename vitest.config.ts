@@ -146,6 +146,8 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 900_000,
           maxWorkers: 4,
+          // One npm install per dependency set for the whole run (e2e/support/installs.ts).
+          globalSetup: ["e2e/support/installs.ts"],
           sequence: { groupOrder: 0 },
         },
       },
@@ -163,6 +165,7 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 900_000,
           maxWorkers: 4,
+          globalSetup: ["e2e/support/installs.ts"],
           sequence: { groupOrder: 1 },
         },
       },

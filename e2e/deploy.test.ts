@@ -25,6 +25,7 @@ import { parseAllDocuments } from "yaml";
 import { type BuildResult, buildDockerfile } from "./support/dockerfile.js";
 import { eventually } from "./support/eventually.js";
 import { ENFORCEMENT_LABEL, expectEnforcing } from "./support/gpubudget.js";
+import { installDependencies } from "./support/installs.js";
 import { nodeLtsBin } from "./support/node-lts.js";
 import { budgetManifest, buildProject, gpuPodManifest, scaffoldProject } from "./support/operator.js";
 import { run } from "./support/run.js";
@@ -106,7 +107,7 @@ beforeAll(async () => {
     KUBECTL: join(ASSETS, "kubectl"),
   };
   await scaffoldProject(project);
-  await buildProject(project);
+  await buildProject(project, { install: installDependencies });
   imageNode = await nodeLtsBin();
   // The project links @kbts/runtime and kbts to this checkout (file:), which package-lock.json records
   // relative to the project: the build's stages sit as deep as the project, so npm ci finds them.

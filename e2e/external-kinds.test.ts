@@ -15,8 +15,8 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/commands/index.js";
 import { eventually } from "./support/eventually.js";
+import { installDependencies } from "./support/installs.js";
 import { KUBECTL, runKubectl } from "./support/kubectl.js";
-import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const CRD = new URL("../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url).pathname;
@@ -77,7 +77,7 @@ beforeAll(async () => {
     "CertificateKind",
     "certificate",
   );
-  const install = await npmInstall(project);
+  const install = await installDependencies(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
   // The lines this test wrote into the two controllers take the project's format; the lint below then
   // checks everything kbts wrote as it wrote it.

@@ -19,6 +19,7 @@ import {
   expectEnforcing,
   QUEUE_GATE,
 } from "./support/gpubudget.js";
+import { installDependencies } from "./support/installs.js";
 import {
   budgetManifest,
   buildProject,
@@ -123,7 +124,7 @@ async function events(
 beforeAll(async () => {
   if (!reuse) {
     await scaffoldProject(project);
-    await buildProject(project);
+    await buildProject(project, { install: installDependencies });
   }
   cp = await startControlPlane(project, {
     cluster: {

@@ -29,6 +29,7 @@ import {
   expectEnforcing,
   QUEUE_GATE,
 } from "./support/gpubudget.js";
+import { installDependencies } from "./support/installs.js";
 import { KUBECTL } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
 import {
@@ -99,7 +100,7 @@ async function namespace(name: string): Promise<string> {
 beforeAll(async () => {
   if (!reuse) {
     await scaffoldProject(project);
-    await buildProject(project);
+    await buildProject(project, { install: installDependencies });
   }
   // The gate lets the operator run sharded (--shard-ring: KEP-5866's shardSelector) in "three shards".
   cp = await startControlPlane(project, { apiServerFlags: { "feature-gates": "ShardedListAndWatch=true" } });

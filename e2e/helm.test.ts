@@ -14,7 +14,7 @@ import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
-import { npmInstall } from "./support/npm.js";
+import { installDependencies } from "./support/installs.js";
 import { scaffoldProject } from "./support/operator.js";
 import { KBTS } from "./support/paths.js";
 import { cachedHelm } from "./tools/helm.js";
@@ -123,7 +123,7 @@ beforeAll(async () => {
     HELM_DATA_HOME: join(work, "helm/data"),
   };
   await scaffoldProject(project);
-  const install = await npmInstall(project);
+  const install = await installDependencies(project);
   if (install.exitCode !== 0) throw new Error(`npm install exited ${install.exitCode}:\n${install.all}`);
   await run("make", ["build-installer", `IMG=${IMG}`]);
 }, 600_000);

@@ -16,7 +16,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckout } from "./support/build.js";
 import { freePort } from "./support/free-port.js";
-import { npmInstall } from "./support/npm.js";
+import { installDependencies } from "./support/installs.js";
 import { KBTS } from "./support/paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-flags-"));
@@ -190,7 +190,7 @@ beforeAll(async () => {
     const run = await execa("node", [KBTS, ...args], { cwd: project, reject: false, all: true });
     if (run.exitCode !== 0) throw new Error(`kbts ${args.join(" ")} failed:\n${run.all}`);
   }
-  const install = await npmInstall(project);
+  const install = await installDependencies(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
   const build = await execa("npx", ["--no-install", "tsc", "-p", "tsconfig.build.json"], {
     cwd: project,

@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runCreateWebhook, runInit } from "../src/commands/index.js";
 import { eventually } from "./support/eventually.js";
 import { freePort } from "./support/free-port.js";
+import { installDependencies } from "./support/installs.js";
 import { runKubectl } from "./support/kubectl.js";
-import { npmInstall } from "./support/npm.js";
 
 const CRD = new URL("../testdata/external-crds/cert-manager.io_certificates.yaml", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-named-"));
@@ -104,7 +104,7 @@ beforeAll(async () => {
     'if (memcached.metadata?.name?.startsWith("forbidden")) throw new Error("names starting with forbidden are refused");',
   );
 
-  const install = await npmInstall(project);
+  const install = await installDependencies(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
   await run("biome format", "npx", ["--no-install", "biome", "format", "--write", "internal"]);
   await run("make manifests", "make", ["manifests"]);

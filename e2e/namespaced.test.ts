@@ -13,9 +13,9 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCreateApi, runInit } from "../src/commands/index.js";
 import { eventually } from "./support/eventually.js";
+import { installDependencies } from "./support/installs.js";
 import { KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
-import { npmInstall } from "./support/npm.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
 const work = mkdtempSync(join(tmpdir(), "kbts-e2e-namespaced-"));
@@ -47,7 +47,7 @@ beforeAll(async () => {
   mkdirSync(project, { recursive: true });
   await runInit(project, { domain: "example.com", repo: "example.com/harbor", namespaced: true });
   await runCreateApi(project, { group: "ship", version: "v1", kind: "Frigate" });
-  const install = await npmInstall(project);
+  const install = await installDependencies(project);
   if (install.exitCode !== 0) throw new Error(`npm install failed:\n${install.all}`);
   const make = await runMake(project, ["manifests"], {}, { ci: false });
   if (make.exitCode !== 0) throw new Error(`make manifests failed:\n${make.all}`);

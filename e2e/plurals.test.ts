@@ -26,9 +26,9 @@ import { cachedControllerGen, goVersion, runControllerGen } from "../testdata/co
 import { IRREGULAR_PLURALS } from "../testdata/plurals/kinds.js";
 import { buildCheckout } from "./support/build.js";
 import { eventually } from "./support/eventually.js";
+import { installDependencies } from "./support/installs.js";
 import { ASSETS, KUBECTL, runKubectl } from "./support/kubectl.js";
 import { runMake } from "./support/make.js";
-import { npmInstall } from "./support/npm.js";
 import { REPO } from "./support/paths.js";
 import { serviceAccountKubeconfig } from "./support/service-account.js";
 
@@ -156,7 +156,7 @@ describe.skipIf(!hasGo).sequential("a project with every irregular-plural kind",
   }, 600_000);
 
   it("npm install, make manifests, and the manager compiled", async () => {
-    const install = await npmInstall(project);
+    const install = await installDependencies(project);
     expect(install.exitCode, install.all).toBe(0);
     const manifests = await make(["manifests"]);
     expect(manifests.exitCode, manifests.all).toBe(0);

@@ -1,9 +1,9 @@
 /**
  * Scaffolded projects' own e2e suites, as their CI runs them: `kbts init` and `create api` / `create
- * webhook` (or a plugin's `create api`) with the built CLI, `npm install` from the registry with an empty
- * npm cache, then `make setup-test-e2e test-e2e` (a local control plane in cluster mode, the operator
- * deployed with `make deploy` and run on this host with its pod's identity) and `make cleanup-test-e2e`,
- * which must leave no process behind. Each project pins its suite's test count, so a check that is
+ * webhook` (or a plugin's `create api`) with the built CLI, its dependencies installed
+ * (e2e/support/installs.ts), then `make setup-test-e2e test-e2e` (a local control plane in cluster
+ * mode, the operator deployed with `make deploy` and run on this host with its pod's identity) and
+ * `make cleanup-test-e2e`, which must leave no process behind. Each project pins its suite's test count, so a check that is
  * skipped (or never scaffolded) fails here.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
@@ -13,8 +13,8 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { cmdlineOf, processes } from "../runtime/src/internal/proc.js";
 import { descendantsOf, programsOf, stillRunning } from "./support/envtest-cli.js";
+import { installDependencies } from "./support/installs.js";
 import { runMake } from "./support/make.js";
-import { npmInstall } from "./support/npm.js";
 import { KBTS } from "./support/paths.js";
 
 /** A project to scaffold, and how many checks its scaffolded test/e2e holds. */
@@ -118,13 +118,13 @@ for (const { name, commands, tests } of PROJECTS) {
   const project = join(work, name);
 
   describe.sequential(`the scaffolded test/e2e of ${name}`, () => {
-    it("is scaffolded by the built kbts and installs with an empty npm cache", async () => {
+    it("is scaffolded by the built kbts and its dependencies install", async () => {
       mkdirSync(project, { recursive: true });
       for (const args of commands) {
         const r = await execa("node", [KBTS, ...args], { cwd: project, all: true, reject: false });
         expect(r.exitCode, `kbts ${args.join(" ")}\n${r.all}`).toBe(0);
       }
-      const install = await npmInstall(project);
+      const install = await installDependencies(project);
       expect(install.exitCode, install.all).toBe(0);
     }, 300_000);
 

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCheckout } from "./support/build.js";
+import { installDependencies } from "./support/installs.js";
 import { runKbts } from "./support/kbts.js";
 import { runMake } from "./support/make.js";
-import { npmInstall } from "./support/npm.js";
 
 const ASSETS = process.env.KUBEBUILDER_ASSETS || "/tmp/envtest-bin";
 const KUBECTL = join(ASSETS, "kubectl");
@@ -78,8 +78,8 @@ describe.sequential("a scaffolded project with webhooks", () => {
     expect(again.stderr).toContain("webhook already exists");
   });
 
-  it("npm install (empty npm cache) and make manifests turn the markers into webhook configurations", async () => {
-    const install = await npmInstall(project);
+  it("the dependencies install, and make manifests turns the markers into webhook configurations", async () => {
+    const install = await installDependencies(project);
     expect(install.exitCode, install.all).toBe(0);
     const manifests = await make(["manifests"]);
     expect(manifests.exitCode, manifests.all).toBe(0);

@@ -1,11 +1,12 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { npmInstall } from "./npm.js";
+import { installDependencies } from "./installs.js";
 import { REPO } from "./paths.js";
 
 /**
  * A golden project (testdata/<name>) copied to `dir`, with @kbts/runtime and kbts linked to this
- * checkout (as `kbts init --runtime link` writes them), then installed with an npm cache of its own.
+ * checkout (as `kbts init --runtime link` writes them), then its dependencies installed
+ * (e2e/support/installs.ts).
  * Returns npm's exit code and output for the caller's assertion.
  */
 export async function installGoldenProject(
@@ -21,5 +22,5 @@ export async function installGoldenProject(
   pkg.dependencies["@kbts/runtime"] = `file:${join(REPO, "runtime")}`;
   pkg.devDependencies.kbts = `file:${REPO.replace(/\/$/, "")}`;
   writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
-  return npmInstall(dir);
+  return installDependencies(dir);
 }

@@ -51,8 +51,9 @@ export const SCAFFOLD_COMMANDS = [
 
 /**
  * `kbts init` + `kbts create api --plugins gpu-budget/v1-alpha` in `projectDir` (created, must be
- * empty), with the built CLI. buildProject then runs `npm install` (from the registry, with an npm cache
- * of its own that starts empty: e2e/support/npm.ts), `kbts manifests`, `kbts generate` and `npm run build`.
+ * empty), with the built CLI. buildProject then installs its dependencies (`npm install` from the
+ * registry with an npm cache of its own that starts empty, e2e/support/npm.ts, unless the caller passes
+ * another way), then runs `kbts manifests`, `kbts generate` and `npm run build`.
  */
 export async function scaffoldProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
   mkdirSync(projectDir, { recursive: true });
@@ -60,12 +61,22 @@ export async function scaffoldProject(projectDir: string, options: { show?: bool
     await run("node", [KBTS, ...args], { cwd: projectDir, show: options.show });
 }
 
-export async function buildProject(projectDir: string, options: { show?: boolean } = {}): Promise<void> {
+export async function buildProject(
+  projectDir: string,
+  options: {
+    show?: boolean;
+    /** How the dependencies install; npmInstall by default (e2e files pass installDependencies). */
+    install?: (projectDir: string) => Promise<{ exitCode: number | undefined; all: string }>;
+  } = {},
+): Promise<void> {
   const show = async <T>(label: string, work: Promise<T>) =>
     options.show ? withProgress(label, work) : work;
   const step = (label: string, file: string, args: string[]) =>
     show(label, run(file, args, { cwd: projectDir }));
-  const install = await show("npm install (registry, empty npm cache)", npmInstall(projectDir));
+  const install = await show(
+    "npm install (registry, empty npm cache)",
+    (options.install ?? npmInstall)(projectDir),
+  );
   if (install.exitCode !== 0)
     throw new Error(`npm install exited ${install.exitCode}:\n${install.all ?? ""}`);
   await step("kbts manifests (CRD, RBAC, webhook configuration)", "npx", [
