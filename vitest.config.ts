@@ -124,6 +124,7 @@ export default defineConfig({
           // Four files at a time: they mostly wait on their control planes (at two, 60% of the CPU
           // was idle; four take about 154 s, not 270 s).
           maxWorkers: 4,
+          globalSetup: ["e2e/support/kubectl-cache.ts"],
         },
       },
       {
@@ -147,7 +148,7 @@ export default defineConfig({
           hookTimeout: 900_000,
           maxWorkers: 4,
           // One npm install per dependency set for the whole run (e2e/support/installs.ts).
-          globalSetup: ["e2e/support/installs.ts"],
+          globalSetup: ["e2e/support/kubectl-cache.ts", "e2e/support/installs.ts"],
           sequence: { groupOrder: 0 },
         },
       },
@@ -165,7 +166,7 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 900_000,
           maxWorkers: 4,
-          globalSetup: ["e2e/support/installs.ts"],
+          globalSetup: ["e2e/support/kubectl-cache.ts", "e2e/support/installs.ts"],
           sequence: { groupOrder: 1 },
         },
       },

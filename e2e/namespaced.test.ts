@@ -5,8 +5,8 @@
  * and the permission error is logged while the process keeps running (no crash loop).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Environment, startEnvironment } from "@kbts/runtime/envtest";
 import { execa } from "execa";
@@ -164,4 +164,15 @@ describe("a namespaced operator with only its generated RBAC", () => {
     expect(m.child.exitCode).toBeNull();
     m.child.kill("SIGTERM");
   }, 300_000);
+});
+
+describe("kubectl's cache", () => {
+  it("is the test run's (KUBECACHEDIR): the control plane's port leaves no folder in ~/.kube/cache", async () => {
+    // kubectl names a server's discovery cache folder by its host and port: 127.0.0.1_43121.
+    const folder = new URL(env?.apiServerURL ?? "").host.replace(":", "_");
+    expect((await kubectl(["get", "namespaces"])).exitCode).toBe(0);
+    expect(process.env.KUBECACHEDIR?.startsWith(tmpdir())).toBe(true);
+    expect(existsSync(join(process.env.KUBECACHEDIR ?? "", "discovery", folder))).toBe(true);
+    expect(existsSync(join(homedir(), ".kube/cache/discovery", folder))).toBe(false);
+  });
 });

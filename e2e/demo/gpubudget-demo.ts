@@ -43,6 +43,9 @@ const { values } = parseArgs({
   },
 });
 const work = values.workdir ?? mkdtempSync(join(tmpdir(), "kbts-gpubudget-demo-"));
+// kubectl keeps a cache folder per API server port (~/.kube/cache); the demo's control plane goes when
+// the demo ends, so its cache goes with the work dir.
+process.env.KUBECACHEDIR ??= join(work, "kubectl-cache");
 const project = values.project ?? join(work, "gpubudget");
 
 let cp: ControlPlane | undefined;
