@@ -202,8 +202,11 @@ async function bundleOne(
         `${bundle}: import(${left.join(", ")}) is not made through ${IMPORT_PARAMETER} (cli-bundle.ts)`,
       );
     // Whole or not at all: a kbts started meanwhile (e2e files build while others run) reads the old one.
-    writeFileSync(`${outfile}.tmp`, code);
-    renameSync(`${outfile}.tmp`, outfile);
+    // The temp file is this process's: two builds at once (make demo-lts beside an e2e file's build)
+    // each rename their own, where one shared name made the second rename fail with ENOENT.
+    const temp = `${outfile}.${process.pid}.tmp`;
+    writeFileSync(temp, code);
+    renameSync(temp, outfile);
   }
   return Object.keys(result.metafile.inputs).sort();
 }
