@@ -1,7 +1,8 @@
 import * as crypto from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { CustomResourceDefinition } from "../crd/types.js";
+import { writeFileWhole } from "../files/write-whole.js";
 import type { MarkerWarning } from "../markers/parse.js";
 import { KBTS_ROOT, kbtsVersion } from "../version.js";
 import type { JsonValue } from "../yaml/emit.js";
@@ -202,13 +203,11 @@ export class ManifestCache {
       webhooks: result.webhooks,
       warnings: result.warnings,
     };
-    const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(tmp, JSON.stringify(entry));
-      renameSync(tmp, this.file);
+      writeFileWhole(this.file, JSON.stringify(entry));
     } catch {
-      rmSync(tmp, { force: true });
+      // A read-only or full disk only means the next run generates again.
     }
   }
 }

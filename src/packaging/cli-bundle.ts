@@ -19,10 +19,11 @@
  *
  * Run after `tsc -b` (make build does): `node dist/packaging/cli-bundle.js`.
  */
-import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "esbuild";
+import { writeFileWhole } from "../files/write-whole.js";
 import { IMPORT_PARAMETER } from "../ts/code-cache.js";
 
 /** The bundles, relative to the package root; at dist/'s top so version.ts finds ../package.json. */
@@ -202,11 +203,8 @@ async function bundleOne(
         `${bundle}: import(${left.join(", ")}) is not made through ${IMPORT_PARAMETER} (cli-bundle.ts)`,
       );
     // Whole or not at all: a kbts started meanwhile (e2e files build while others run) reads the old one.
-    // The temp file is this process's: two builds at once (make demo-lts beside an e2e file's build)
-    // each rename their own, where one shared name made the second rename fail with ENOENT.
-    const temp = `${outfile}.${process.pid}.tmp`;
-    writeFileSync(temp, code);
-    renameSync(temp, outfile);
+    // Two builds may run at once (make demo-lts beside an e2e file's build).
+    writeFileWhole(outfile, code);
   }
   return Object.keys(result.metafile.inputs).sort();
 }

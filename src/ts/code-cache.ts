@@ -1,19 +1,11 @@
 import { isAscii } from "node:buffer";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { basename, dirname, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { kbtsCacheDir } from "../cache-dir.js";
+import { writeFileWhole } from "../files/write-whole.js";
 
 interface NodeModule {
   exports: unknown;
@@ -134,9 +126,7 @@ function saveCodeCache(script: Script, path: string, file: string): void {
   try {
     const dir = dirname(path);
     mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData());
-    renameSync(tmp, path);
+    writeFileWhole(path, script.createCachedData());
     const earlier = cachePrefix(file);
     for (const name of readdirSync(dir)) {
       if (name.startsWith(earlier) && name.endsWith(".bin") && name !== basename(path))
