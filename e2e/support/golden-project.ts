@@ -1,6 +1,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installDependencies } from "./installs.js";
+import type { NpmResult } from "./npm.js";
 import { REPO } from "./paths.js";
 
 /**
@@ -9,10 +10,7 @@ import { REPO } from "./paths.js";
  * (e2e/support/installs.ts).
  * Returns npm's exit code and output for the caller's assertion.
  */
-export async function installGoldenProject(
-  name: string,
-  dir: string,
-): Promise<{ exitCode: number | undefined; all: string }> {
+export async function installGoldenProject(name: string, dir: string): Promise<NpmResult> {
   cpSync(join(REPO, "testdata", name), dir, { recursive: true });
   const pkgPath = join(dir, "package.json");
   const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as {

@@ -33,7 +33,7 @@ import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { inject } from "vitest";
 import type { TestProject } from "vitest/node";
 import { eventually } from "./eventually.js";
-import { npmInstall } from "./npm.js";
+import { type NpmResult, npmInstall } from "./npm.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -113,9 +113,7 @@ export function copyLockfiles(from: string, to: string): void {
  * project in this e2e run has installed the same set, else a copy of that install. Outside an e2e run
  * (no globalSetup), always npm install. Returns npm's exit code and output, as npmInstall does.
  */
-export async function installDependencies(
-  projectDir: string,
-): Promise<{ exitCode: number | undefined; all: string }> {
+export async function installDependencies(projectDir: string): Promise<NpmResult> {
   let installs: string | undefined;
   try {
     installs = inject("e2eInstalls");

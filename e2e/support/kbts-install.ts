@@ -8,7 +8,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { packCheckout, type Tarballs } from "../../src/packaging/pack.js";
-import { emptyNpmCache, npmEnv, npmInstall } from "./npm.js";
+import { emptyNpmCache, type NpmResult, npmEnv, npmInstall } from "./npm.js";
 import { REPO } from "./paths.js";
 
 /** kbts installed into a prefix of its own. */
@@ -65,9 +65,7 @@ export async function installKbts(work: string, npmCache: string): Promise<Insta
  * depends on it by version), each package's `prepack` building it. `registryEnv` names the registry
  * and a userconfig that may publish there. Never throws: the caller asserts on the exit code and output.
  */
-export async function publishCheckout(
-  registryEnv: Record<string, string>,
-): Promise<{ exitCode: number | undefined; all: string }> {
+export async function publishCheckout(registryEnv: Record<string, string>): Promise<NpmResult> {
   const cache = emptyNpmCache();
   let all = "";
   try {

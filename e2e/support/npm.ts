@@ -38,14 +38,17 @@ export interface NpmInstallOptions {
   env?: Record<string, string>;
 }
 
+/** What an npm command did: its exit code and its whole output (stdout and stderr interleaved). */
+export interface NpmResult {
+  exitCode: number | undefined;
+  all: string;
+}
+
 /**
  * Runs `npm install` (or `npm ci`) in `cwd` with its own npm cache. Never throws on a non-zero exit:
  * the result carries the exit code and the whole output (`all`) for the caller's assertion.
  */
-export async function npmInstall(
-  cwd: string,
-  options: NpmInstallOptions = {},
-): Promise<{ exitCode: number | undefined; all: string }> {
+export async function npmInstall(cwd: string, options: NpmInstallOptions = {}): Promise<NpmResult> {
   const cache = options.cache ?? emptyNpmCache();
   try {
     const { exitCode, all } = await execa(

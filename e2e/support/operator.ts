@@ -12,7 +12,7 @@ import { parseAllDocuments, parse as parseYaml } from "yaml";
 import { type ClusterOptions, type Environment, startEnvironment } from "../../runtime/src/envtest/index.js";
 import { eventually } from "./eventually.js";
 import { freePort } from "./free-port.js";
-import { npmInstall } from "./npm.js";
+import { type NpmResult, npmInstall } from "./npm.js";
 import { KBTS } from "./paths.js";
 import { run, shellQuote } from "./run.js";
 
@@ -66,7 +66,7 @@ export async function buildProject(
   options: {
     show?: boolean;
     /** How the dependencies install; npmInstall by default (e2e files pass installDependencies). */
-    install?: (projectDir: string) => Promise<{ exitCode: number | undefined; all: string }>;
+    install?: (projectDir: string) => Promise<NpmResult>;
   } = {},
 ): Promise<void> {
   const show = async <T>(label: string, work: Promise<T>) =>
