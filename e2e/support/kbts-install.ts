@@ -4,11 +4,11 @@
  * the tarball, or this checkout published (`npm publish` of both packages) to a registry and installed
  * by name (`npm i -g kbts`). Tests that drive an installed kbts (no checkout, no `file:` links) start here.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { execa } from "execa";
 import { packCheckout, type Tarballs } from "../../src/packaging/pack.js";
-import { emptyNpmCache, type NpmResult, npmEnv, npmInstall } from "./npm.js";
+import { type NpmResult, npmEnv, npmInstall, withEmptyNpmCache } from "./npm.js";
 import { REPO } from "./paths.js";
 
 /** kbts installed into a prefix of its own. */
@@ -66,9 +66,8 @@ export async function installKbts(work: string, npmCache: string): Promise<Insta
  * and a userconfig that may publish there. Never throws: the caller asserts on the exit code and output.
  */
 export async function publishCheckout(registryEnv: Record<string, string>): Promise<NpmResult> {
-  const cache = emptyNpmCache();
-  let all = "";
-  try {
+  return withEmptyNpmCache(async (cache) => {
+    let all = "";
     for (const args of [["--workspace", "runtime"], []]) {
       const publish = await execa("npm", ["publish", ...args], {
         cwd: REPO,
@@ -81,9 +80,7 @@ export async function publishCheckout(registryEnv: Record<string, string>): Prom
       if (publish.exitCode !== 0) return { exitCode: publish.exitCode, all };
     }
     return { exitCode: 0, all };
-  } finally {
-    rmSync(cache, { recursive: true, force: true });
-  }
+  });
 }
 
 /**

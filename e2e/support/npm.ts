@@ -14,6 +14,16 @@ export function emptyNpmCache(): string {
   return mkdtempSync(join(tmpdir(), "kbts-npm-cache-"));
 }
 
+/** Runs `use` with a new, empty npm cache, removed when it settles: an install fills one with ~110 MB. */
+export async function withEmptyNpmCache<T>(use: (cache: string) => Promise<T>): Promise<T> {
+  const cache = emptyNpmCache();
+  try {
+    return await use(cache);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
 /**
  * The environment for an npm command that uses `cache` and the registry: npm_config_offline and
  * prefer-offline from the caller's environment are overridden, so nothing turns the install offline.
@@ -49,21 +59,18 @@ export interface NpmResult {
  * the result carries the exit code and the whole output (`all`) for the caller's assertion.
  */
 export async function npmInstall(cwd: string, options: NpmInstallOptions = {}): Promise<NpmResult> {
-  const cache = options.cache ?? emptyNpmCache();
-  try {
-    const { exitCode, all } = await execa(
-      "npm",
-      [options.command ?? "install", "--no-audit", "--no-fund", ...(options.args ?? [])],
-      {
-        cwd,
-        env: { ...npmEnv(cache), ...options.env },
-        all: true,
-        reject: false,
-        stdin: "ignore",
-      },
-    );
-    return { exitCode, all };
-  } finally {
-    if (options.cache === undefined) rmSync(cache, { recursive: true, force: true });
-  }
+  const { cache } = options;
+  if (cache === undefined) return withEmptyNpmCache((empty) => npmInstall(cwd, { ...options, cache: empty }));
+  const { exitCode, all } = await execa(
+    "npm",
+    [options.command ?? "install", "--no-audit", "--no-fund", ...(options.args ?? [])],
+    {
+      cwd,
+      env: { ...npmEnv(cache), ...options.env },
+      all: true,
+      reject: false,
+      stdin: "ignore",
+    },
+  );
+  return { exitCode, all };
 }

@@ -8,10 +8,10 @@
  *   fail with that output (up to a trailing "...").
  */
 
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { emptyNpmCache, npmEnv } from "./npm.js";
+import { npmEnv, withEmptyNpmCache } from "./npm.js";
 import { REPO } from "./paths.js";
 
 export interface ReadmeStep {
@@ -152,20 +152,16 @@ export async function runShellSteps(
   );
   chmodSync(join(shims, "kbts"), 0o755);
   const assets = process.env.KUBEBUILDER_ASSETS ?? "";
-  // Removed afterwards: the projects' installs fill it with ~110 MB, left in the temp dir by every run.
-  const npmCache = emptyNpmCache();
-  const env: Record<string, string> = {
-    ...npmEnv(npmCache),
-    PATH: [shims, assets, process.env.PATH ?? ""].join(":"),
-    HOME: process.env.HOME ?? cwd,
-    KUBEBUILDER_ASSETS: assets,
-  };
   const script = join(cwd, "..", `${section ?? "readme"}.sh`.replaceAll(" ", "-"));
   writeFileSync(script, stepsScript(steps, file));
-  try {
+  return withEmptyNpmCache(async (npmCache) => {
+    const env: Record<string, string> = {
+      ...npmEnv(npmCache),
+      PATH: [shims, assets, process.env.PATH ?? ""].join(":"),
+      HOME: process.env.HOME ?? cwd,
+      KUBEBUILDER_ASSETS: assets,
+    };
     const r = await execa("bash", [script], { cwd, env, extendEnv: false, all: true, reject: false });
     return { steps, exitCode: r.exitCode ?? 1, output: r.all ?? "" };
-  } finally {
-    rmSync(npmCache, { recursive: true, force: true });
-  }
+  });
 }
