@@ -259,26 +259,38 @@ describe("manager + controllers on a real API server", () => {
         }),
       ),
     );
-    // 50 creates + 950 updates = 1,000 events, 20 in flight at a time.
-    const updates: { name: string; v: number }[] = [];
-    for (let round = 1; round <= 19; round++) for (const name of keys) updates.push({ name, v: round });
-    let next = 0;
+    // 50 creates + 950 updates = 1,000 events, 20 in flight at a time. Each patcher owns its keys and
+    // patches them round by round, so a key's patches land in order and its last state is round 19
+    // (from one shared list, a slow round-18 patch could land after its key's round 19).
     await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next < updates.length) {
-          const u = updates[next++];
-          if (!u) break;
-          await client.patch(
-            ConfigMap,
-            { namespace: "burst", name: u.name },
-            mergePatch({ data: { v: String(u.v) } }),
-          );
+      Array.from({ length: 20 }, async (_, patcher) => {
+        const own = keys.filter((_, i) => i % 20 === patcher);
+        for (let round = 1; round <= 19; round++) {
+          for (const name of own) {
+            await client.patch(
+              ConfigMap,
+              { namespace: "burst", name },
+              mergePatch({ data: { v: String(round) } }),
+            );
+          }
         }
       }),
     );
+    // A timeout names the keys still behind, what their last reconcile read and what the cache holds.
     await until(
       "every key's last state to be reconciled",
-      () => keys.every((k) => lastSeen.get(k) === "19"),
+      async () => {
+        const behind = keys.filter((k) => lastSeen.get(k) !== "19");
+        if (behind.length === 0) return true;
+        const cached = await Promise.all(
+          behind.map(
+            async (k) => (await mgr.getClient().get(ConfigMap, { namespace: "burst", name: k })).data?.v,
+          ),
+        );
+        throw new Error(
+          `behind: ${behind.map((k, i) => `${k} reconciled ${lastSeen.get(k) ?? "never"}, cache ${cached[i]}`).join("; ")}`,
+        );
+      },
       60_000,
     );
     expect(overlaps).toBe(0);
