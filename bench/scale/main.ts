@@ -422,13 +422,23 @@ try {
       for (const o of ops) readings.get(o)?.push(rssMiB(o.process.pid ?? 0));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    // The runtime's own count of what each shard caches (sharded replicas only).
+    // The runtime's own count of what each shard caches (sharded replicas only), and what a TS replica's
+    // RSS is made of: V8's heap (used of total) and what lies outside it (node, buffers, malloc).
     for (const o of ops) {
       const text = await o.metrics().catch(() => "");
       const objects = metricValue(text, "kbts_shard_objects", {});
       const members = metricValue(text, "kbts_shard_members", {});
       if (objects !== undefined)
         console.log(`  ${o.name}: kbts_shard_objects ${objects}, kbts_shard_members ${members ?? "?"}`);
+      const heapUsed = metricValue(text, "nodejs_heap_size_used_bytes", {});
+      const heapTotal = metricValue(text, "nodejs_heap_size_total_bytes", {});
+      const rss = rssMiB(o.process.pid ?? 0);
+      if (heapUsed !== undefined && heapTotal !== undefined) {
+        const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+        console.log(
+          `  ${o.name}: RSS ${rss.toFixed(0)} MiB = V8 heap ${mib(heapTotal)} MiB (${mib(heapUsed)} used) + ${(rss - heapTotal / 2 ** 20).toFixed(0)} MiB outside it`,
+        );
+      }
     }
     audit.poll();
     const owners = [...lastWriters(audit.writes, replicaOf).values()];
