@@ -6,6 +6,7 @@
  * registry) and the scaffold's conversion stubs (which read the project's CRDs through the orchestrator's entry, generate.ts) reach into
  * manifests/; and no module imports itself round a circle.
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -112,6 +113,15 @@ describe("the README's repository layout", () => {
   const unlisted = (block: string, names: string[]) =>
     names.filter((name) => !new RegExp(`^  ${name}/`, "m").test(block));
 
+  it("names every folder at the top of the repository that git tracks", () => {
+    const tracked = execFileSync("git", ["ls-files"], { cwd: fileURLToPath(new URL("..", import.meta.url)) })
+      .toString()
+      .split("\n");
+    const top = [...new Set(tracked.filter((f) => f.includes("/")).map((f) => f.slice(0, f.indexOf("/"))))];
+    expect(top.length).toBeGreaterThan(5);
+    const lines = layout.split("\n");
+    expect(top.filter((name) => !lines.some((line) => line.startsWith(`${name}/`)))).toEqual([]);
+  });
   it("names every folder of src/", () => expect(unlisted(cli, folders("."))).toEqual([]));
   it("names every folder of runtime/src/", () =>
     expect(unlisted(runtime, folders("../runtime/src/"))).toEqual([]));
