@@ -35,11 +35,17 @@ function expectedOwners(members: string[]): Map<string, string> {
 
 /**
  * Waits until, over the last second, each member reconciled exactly the objects the ring gives it
- * and published exactly its ranges; returns when that first held.
+ * and published exactly its ranges; returns when that first held. A timeout names the first member
+ * that was off and how (the objects it owns and those it reconciled, or the ranges on its Lease).
  */
 async function settled(members: string[], timeoutMs = 25_000): Promise<number> {
   const owners = expectedOwners(members);
   const ranges = ringRanges(members);
+  const names = (keys: Iterable<string>) =>
+    [...keys]
+      .map((k) => k.slice(NS.length + 1))
+      .sort()
+      .join(" ");
   return eventually(
     `reconciles split over ${members.join(", ")}`,
     async () => {
@@ -48,10 +54,12 @@ async function settled(members: string[], timeoutMs = 25_000): Promise<number> {
       for (const m of members) {
         const mine = new Set([...owners].filter(([, o]) => o === m).map(([k]) => k));
         const did = new Set(recent.filter((w) => w.replica === m).map((w) => w.key));
-        if (did.size !== mine.size || [...mine].some((k) => !did.has(k))) return undefined;
+        if (did.size !== mine.size || [...mine].some((k) => !did.has(k)))
+          throw new Error(`${m} owns [${names(mine)}] but reconciled [${names(did)}] in the last second`);
         const lease = await client.get(Lease, { namespace: "shards", name: m });
-        if (lease.metadata?.annotations?.[RANGES_ANNOTATION] !== formatRanges(ranges.get(m) ?? []))
-          return undefined;
+        const published = lease.metadata?.annotations?.[RANGES_ANNOTATION];
+        const want = formatRanges(ranges.get(m) ?? []);
+        if (published !== want) throw new Error(`${m}'s Lease publishes ranges ${published}, not ${want}`);
       }
       return now;
     },
