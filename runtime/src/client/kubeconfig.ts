@@ -42,6 +42,8 @@ export class LoadedKubeConfig implements KubeConfig {
   private fileAuth?: FileAuth;
   private execAuth?: Promise<ExecAuth>;
   private clientNode?: Promise<ClientNodeKubeConfig>;
+  /** base64 certificate data decoded once: applyToHTTPSOptions runs for every request. */
+  private readonly decoded = new Map<string, Buffer>();
 
   /** Parses a kubeconfig file; relative certificate paths are taken from the file's directory, as kubectl does. */
   static fromFile(path: string): LoadedKubeConfig {
@@ -133,11 +135,11 @@ export class LoadedKubeConfig implements KubeConfig {
     // Files are read per request, as client-node does: certificates and tokens on disk may be rotated.
     if (cluster?.skipTLSVerify) opts.rejectUnauthorized = false;
     if (cluster?.tlsServerName) opts.servername = cluster.tlsServerName;
-    const ca = fileOrBase64(cluster?.caFile, cluster?.caData);
+    const ca = this.fileOrBase64(cluster?.caFile, cluster?.caData);
     if (ca) opts.ca = ca;
-    const cert = fileOrBase64(user.certFile, user.certData);
+    const cert = this.fileOrBase64(user.certFile, user.certData);
     if (cert) opts.cert = cert;
-    const key = fileOrBase64(user.keyFile, user.keyData);
+    const key = this.fileOrBase64(user.keyFile, user.keyData);
     if (key) opts.key = key;
     // Headers as an object (the REST layer passes one); client-node assumes the same.
     opts.headers ??= {};
@@ -153,6 +155,17 @@ export class LoadedKubeConfig implements KubeConfig {
     }
     if (user.token) headers.Authorization = `Bearer ${user.token}`;
     if (user.username) opts.auth = `${user.username}:${user.password}`;
+  }
+
+  private fileOrBase64(file: string | undefined, data: string | undefined): Buffer | undefined {
+    if (file) return readFileSync(file);
+    if (!data) return undefined;
+    let decoded = this.decoded.get(data);
+    if (!decoded) {
+      decoded = Buffer.from(data, "base64");
+      this.decoded.set(data, decoded);
+    }
+    return decoded;
   }
 
   /** client-node's KubeConfig over the same entries, for what only it implements. */
@@ -185,12 +198,6 @@ function fileParser(): { parseYaml: typeof import("yaml").parse } & ConfigTypes 
   }
   const load = process.getBuiltinModule("node:module").createRequire(import.meta.url);
   return { parseYaml: load("yaml").parse, ...load("@kubernetes/client-node/dist/config_types.js") };
-}
-
-function fileOrBase64(file: string | undefined, data: string | undefined): Buffer | undefined {
-  if (file) return readFileSync(file);
-  if (data) return Buffer.from(data, "base64");
-  return undefined;
 }
 
 /** client-node's ExecAuth.isAuthProvider. */

@@ -11,6 +11,8 @@ function servingTLS(): https.ServerOptions {
   return { key: cert.key, cert: cert.cert };
 }
 
+type KubeConfigOfRest = ConstructorParameters<typeof RestClient>[0];
+
 function kubeConfig(server: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
@@ -157,7 +159,7 @@ describe("RestClient.watch", () => {
 
 describe("RestClient connections", () => {
   /** A TLS server that answers a list, then a watch of one event, counting the connections it accepts. */
-  async function countingServer() {
+  async function countingServer(kubeConfigFor: (server: string) => KubeConfigOfRest = kubeConfig) {
     let connections = 0;
     const srv = https.createServer(servingTLS(), (req, res) => {
       req.resume();
@@ -171,7 +173,9 @@ describe("RestClient connections", () => {
     srv.on("secureConnection", () => connections++);
     await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
     closers.push(() => srv.close());
-    const rest = new RestClient(kubeConfig(`https://127.0.0.1:${(srv.address() as net.AddressInfo).port}`));
+    const rest = new RestClient(
+      kubeConfigFor(`https://127.0.0.1:${(srv.address() as net.AddressInfo).port}`),
+    );
     closers.push(() => rest.close());
     return { rest, connections: () => connections };
   }
@@ -184,6 +188,28 @@ describe("RestClient connections", () => {
       await rest.watch("/api/v1/configmaps?watch=true", () => {});
     }
     expect(connections()).toBe(1);
+  });
+
+  it("keeps one connection while the credentials stay the same, and opens another when they change", async () => {
+    // Credentials as a kubeconfig gives them: read again (new Buffers) for every request.
+    let identity = selfSignedServingCertificate(LOOPBACK_HOSTS, "client-1");
+    const rotating = (server: string): KubeConfigOfRest => {
+      const kc = kubeConfig(server);
+      return Object.assign(Object.create(kc) as KubeConfig, {
+        async applyToHTTPSOptions(opts: https.RequestOptions) {
+          opts.rejectUnauthorized = false;
+          opts.cert = Buffer.from(identity.cert);
+          opts.key = Buffer.from(identity.key);
+        },
+      });
+    };
+    const { rest, connections } = await countingServer(rotating);
+    for (let i = 0; i < 3; i++) await rest.request({ method: "GET", path: "/api/v1/configmaps" });
+    expect(connections()).toBe(1);
+    // A rotated client certificate: the next request must present it, on a connection of its own.
+    identity = selfSignedServingCertificate(LOOPBACK_HOSTS, "client-2");
+    for (let i = 0; i < 3; i++) await rest.request({ method: "GET", path: "/api/v1/configmaps" });
+    expect(connections()).toBe(2);
   });
 
   it("keeps other requests off the watch connections, so a burst of writes never holds up a watch", async () => {

@@ -10,7 +10,6 @@
  * rest_client_requests_total and to map Status bodies to typed errors. Authentication stays
  * client-node's: `applyToHTTPSOptions` gives certs, tokens, exec-plugin and OIDC credentials.
  */
-import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { createSecureContext, TLSSocket } from "node:tls";
@@ -83,7 +82,7 @@ export class RestClient {
   private readonly kc: KubeConfig;
   private readonly options: Required<Omit<RestClientOptions, "onWarning">> &
     Pick<RestClientOptions, "onWarning">;
-  private agents = new Map<string, http.Agent>();
+  private agents: PooledAgent[] = [];
   /** Requests sent and not yet answered (headers), with when they were sent. */
   private readonly awaiting = new Map<http.ClientRequest, number>();
 
@@ -236,7 +235,7 @@ export class RestClient {
    * its own timeout on the next dead one, one after the other (issue 19, item 4).
    */
   dropIdleConnections(): void {
-    for (const agent of this.agents.values()) {
+    for (const { agent } of this.agents) {
       for (const sockets of Object.values(agent.freeSockets)) for (const s of sockets ?? []) s.destroy();
     }
   }
@@ -272,8 +271,8 @@ export class RestClient {
 
   /** Drops pooled connections (for shutdown and tests). */
   close(): void {
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
+    for (const { agent } of this.agents) agent.destroy();
+    this.agents = [];
   }
 
   private async send(
@@ -395,32 +394,60 @@ export class RestClient {
   private agentFor(opts: https.RequestOptions, isHttps: boolean, streaming: boolean): http.Agent {
     const cluster = this.kc.getCurrentCluster();
     if (cluster?.proxyUrl && opts.agent) return opts.agent as http.Agent;
-    const id = createHash("sha256");
-    id.update(streaming ? "watch" : "rest");
-    for (const part of [opts.ca, opts.cert, opts.key, opts.servername, String(opts.rejectUnauthorized)]) {
-      id.update("|");
-      if (part !== undefined) id.update(Array.isArray(part) ? part.join("\n") : String(part));
-    }
-    const key = id.digest("hex");
-    let agent = this.agents.get(key);
-    if (!agent) {
-      const common = { keepAlive: true, maxSockets: streaming ? Number.POSITIVE_INFINITY : 64 };
-      const identity = { ca: opts.ca, cert: opts.cert, key: opts.key };
-      agent = isHttps
-        ? new https.Agent({
-            ...common,
-            ...identity,
-            // Parsed once for all of the agent's connections; tls.connect would parse the CA, cert
-            // and key again for each (about 0.3 ms of CPU a connection).
-            secureContext: createSecureContext(identity),
-            servername: opts.servername,
-            ...(opts.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: opts.rejectUnauthorized }),
-          })
-        : new http.Agent(common);
-      this.agents.set(key, agent);
-    }
+    const identity: TLSIdentity = {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      servername: opts.servername,
+      rejectUnauthorized: opts.rejectUnauthorized,
+    };
+    // Found by comparing the credentials, not by hashing them: this runs for every request, and a
+    // SHA-256 of the CA, certificate and key cost more than the comparison of a few KiB.
+    const pooled = this.agents.find((p) => p.streaming === streaming && sameValue(p.identity, identity));
+    if (pooled) return pooled.agent;
+    const common = { keepAlive: true, maxSockets: streaming ? Number.POSITIVE_INFINITY : 64 };
+    const agent = isHttps
+      ? new https.Agent({
+          ...common,
+          // Parsed once for all of the agent's connections; tls.connect would parse the CA, cert
+          // and key again for each (about 0.3 ms of CPU a connection). The agent is not given them
+          // as well: it would base64 them into its pool's name on every request.
+          secureContext: createSecureContext({ ca: opts.ca, cert: opts.cert, key: opts.key }),
+          servername: opts.servername,
+          ...(opts.rejectUnauthorized === undefined ? {} : { rejectUnauthorized: opts.rejectUnauthorized }),
+        })
+      : new http.Agent(common);
+    this.agents.push({ streaming, identity, agent });
     return agent;
   }
+}
+
+/** What a request's connection presents and trusts, as applyToHTTPSOptions set it. */
+type TLSIdentity = Pick<https.RequestOptions, "ca" | "cert" | "key" | "servername" | "rejectUnauthorized">;
+
+/** One keep-alive agent, for watches or for the other requests, and the identity it connects with. */
+interface PooledAgent {
+  streaming: boolean;
+  identity: TLSIdentity;
+  agent: http.Agent;
+}
+
+/** Deep equality of credentials: strings, Buffers, arrays of them, and { pem, passphrase } keys. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Buffer.isBuffer(a) || Buffer.isBuffer(b))
+    return Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
+    );
+  }
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 const KEEPALIVE_IDLE_MS = 5_000;
