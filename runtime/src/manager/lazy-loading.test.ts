@@ -166,7 +166,7 @@ function loadedParts(
     return loaded.files.some((f) => (chunk ? basename(f) === chunk : re.test(f)));
   };
   const is: Record<Part, () => boolean> = {
-    kubeconfigParser: () => file("kubeconfigParser", /\/node_modules\/yaml\//),
+    kubeconfigParser: () => file("kubeconfigParser", /\/node_modules\/js-yaml\//),
     webhookServer: () => file("webhookServer", /\/runtime\/src\/webhookcerts\/serving\.ts$/),
     http2: () => loaded.builtins.includes("node:http2"),
     opentelemetry: () => file("opentelemetry", /\/node_modules\/@opentelemetry\//),
