@@ -157,6 +157,39 @@ describe("RestClient.watch", () => {
   });
 });
 
+describe("RestClient request paths", () => {
+  /** A plain HTTP server recording each request's path as it arrived on the request line. */
+  async function recording() {
+    const seen: string[] = [];
+    const srv = http.createServer((req, res) => {
+      seen.push(req.url ?? "");
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.end("{}");
+    });
+    await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+    closers.push(() => srv.close());
+    return { port: (srv.address() as net.AddressInfo).port, seen };
+  }
+
+  it("puts every path under the server URL's own path, as client-go does (a proxy such as Rancher's)", async () => {
+    const { port, seen } = await recording();
+    const rest = new RestClient(kubeConfig(`http://127.0.0.1:${port}/k8s/clusters/c-1/`));
+    await rest.request({ method: "GET", path: "/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx" });
+    expect(seen).toEqual(["/k8s/clusters/c-1/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx"]);
+  });
+
+  it("percent-encodes what a request line cannot carry, and sends the rest as it is", async () => {
+    const { port, seen } = await recording();
+    const rest = new RestClient(kubeConfig(`http://127.0.0.1:${port}`));
+    await rest.request({ method: "GET", path: "/api/v1/namespaces/a b/configmaps/é" });
+    await rest.request({ method: "GET", path: "/apis/x.io/v1/things/a%2Fb?watch=true&fieldSelector=a%3Db" });
+    expect(seen).toEqual([
+      "/api/v1/namespaces/a%20b/configmaps/%C3%A9",
+      "/apis/x.io/v1/things/a%2Fb?watch=true&fieldSelector=a%3Db",
+    ]);
+  });
+});
+
 describe("RestClient connections", () => {
   /** A TLS server that answers a list, then a watch of one event, counting the connections it accepts. */
   async function countingServer(kubeConfigFor: (server: string) => KubeConfigOfRest = kubeConfig) {

@@ -79,6 +79,13 @@ const NEWLINE = 0x0a;
 
 export class RestClient {
   readonly server: URL;
+  /**
+   * The server URL's own path, without a trailing slash ("" for most): a proxy's prefix such as
+   * Rancher's /k8s/clusters/<id>. Every request path goes under it, as client-go joins them.
+   */
+  private readonly pathPrefix: string;
+  /** The server's host name as http.request takes it: an IPv6 address without its brackets. */
+  private readonly hostname: string;
   private readonly kc: KubeConfig;
   private readonly options: Required<Omit<RestClientOptions, "onWarning">> &
     Pick<RestClientOptions, "onWarning">;
@@ -95,6 +102,8 @@ export class RestClient {
     }
     this.kc = kubeConfig;
     this.server = new URL(cluster.server);
+    this.pathPrefix = this.server.pathname.replace(/\/+$/, "");
+    this.hostname = this.server.hostname.replace(/^\[(.*)\]$/, "$1");
     liveClients.add(new WeakRef(this));
     this.options = {
       userAgent: options.userAgent ?? `kbts-runtime/0.1.0 (node ${process.version})`,
@@ -294,12 +303,17 @@ export class RestClient {
       headers["Content-Type"] = req.contentType ?? "application/json";
       headers["Content-Length"] = String(payload.length);
     }
-    const url = new URL(req.path, this.server);
-    const isHttps = url.protocol === "https:";
+    const { server } = this;
+    const isHttps = server.protocol === "https:";
     const agent = this.agentFor(opts, isHttps, streaming || req.onWatchConnections === true);
     const method = req.method;
     return new Promise<http.IncomingMessage>((resolve, reject) => {
-      const request = (isHttps ? https : http).request(url, {
+      // Options, not a URL: parsing one for every request cost more than the rest of this setup.
+      const request = (isHttps ? https : http).request({
+        protocol: server.protocol,
+        hostname: this.hostname,
+        port: server.port,
+        path: this.requestPath(req.path),
         method,
         headers,
         agent,
@@ -332,7 +346,7 @@ export class RestClient {
       request.on("response", (res) => {
         settled = true;
         this.awaiting.delete(request);
-        restClientRequestsTotal.inc({ code: String(res.statusCode ?? 0), method, host: url.host });
+        restClientRequestsTotal.inc({ code: String(res.statusCode ?? 0), method, host: server.host });
         if (this.options.onWarning) for (const w of warningsOf(res)) this.options.onWarning(w);
         if (streaming) {
           // The stream's own lifetime belongs to the caller; keep abort wired until it ends.
@@ -350,7 +364,7 @@ export class RestClient {
       request.on("error", (err) => {
         cleanup();
         if (!settled) {
-          restClientRequestsTotal.inc({ code: "<error>", method, host: url.host });
+          restClientRequestsTotal.inc({ code: "<error>", method, host: server.host });
           const code = (err as NodeJS.ErrnoException).code;
           if (request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) staleSocketErrors.add(err);
           reject(req.signal?.aborted ? new RequestAbortedError("request aborted") : err);
@@ -384,6 +398,17 @@ export class RestClient {
         else socket.once(socket instanceof TLSSocket ? "secureConnect" : "connect", go);
       });
     });
+  }
+
+  /**
+   * The request line's path: under the server's own path, and percent-encoded where a request line
+   * cannot carry a character as is (as new URL would; the client's own paths never need it).
+   */
+  private requestPath(path: string): string {
+    const full = this.pathPrefix + path;
+    if (REQUEST_PATH.test(full)) return full;
+    const url = new URL(full, this.server);
+    return url.pathname + url.search;
   }
 
   /**
@@ -449,6 +474,9 @@ function sameValue(a: unknown, b: unknown): boolean {
     keys.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
   );
 }
+
+/** A path (and query) that can go on a request line as it is: printable ASCII, starting with "/". */
+const REQUEST_PATH = /^\/[\x21-\x7e]*$/;
 
 const KEEPALIVE_IDLE_MS = 5_000;
 
