@@ -13,6 +13,7 @@
 import http from "node:http";
 import https from "node:https";
 import { createSecureContext, TLSSocket } from "node:tls";
+import { isDeepStrictEqual } from "node:util";
 import { sleepUnlessAborted } from "../internal/sleep.js";
 import { restClientRequestsTotal } from "../metrics/registry.js";
 import { type ReportStatus, traceRequest } from "../tracing/tracing.js";
@@ -426,9 +427,11 @@ export class RestClient {
       servername: opts.servername,
       rejectUnauthorized: opts.rejectUnauthorized,
     };
-    // Found by comparing the credentials, not by hashing them: this runs for every request, and a
-    // SHA-256 of the CA, certificate and key cost more than the comparison of a few KiB.
-    const pooled = this.agents.find((p) => p.streaming === streaming && sameValue(p.identity, identity));
+    // Found by comparing the credentials (Buffers compared as bytes), not by hashing them: this runs
+    // for every request, and a SHA-256 of the CA, certificate and key cost more than the comparison.
+    const pooled = this.agents.find(
+      (p) => p.streaming === streaming && isDeepStrictEqual(p.identity, identity),
+    );
     if (pooled) return pooled.agent;
     const common = { keepAlive: true, maxSockets: streaming ? Number.POSITIVE_INFINITY : 64 };
     const agent = isHttps
@@ -455,24 +458,6 @@ interface PooledAgent {
   streaming: boolean;
   identity: TLSIdentity;
   agent: http.Agent;
-}
-
-/** Deep equality of credentials: strings, Buffers, arrays of them, and { pem, passphrase } keys. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Buffer.isBuffer(a) || Buffer.isBuffer(b))
-    return Buffer.isBuffer(a) && Buffer.isBuffer(b) && a.equals(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]))
-    );
-  }
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-  );
 }
 
 /** A path (and query) that can go on a request line as it is: printable ASCII, starting with "/". */
