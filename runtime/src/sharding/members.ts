@@ -3,8 +3,11 @@
  * is live while its Lease is held by itself (holderIdentity = the Lease's name) and has changed
  * within its duration, judged on this replica's clock from when the change was seen (never from
  * renewTime, so clock skew between replicas does not matter), as the leader elector judges expiry.
+ * A watch of the Leases times each change as it arrives (saw); the periodic list (observe) says who
+ * the members are, and times what the watch missed.
  */
 import type { Lease } from "../api/kinds.js";
+import { compareResourceVersions } from "../client/own-writes.js";
 
 export type MemberState =
   /** Held by the member and renewed within its duration. */
@@ -20,13 +23,27 @@ export interface Member {
   lease: Lease;
   /** How long (ms, our clock) since the Lease last changed. */
   unchangedForMs: number;
+  /** When (our clock) the Lease is judged expired unless it changes first. */
+  expiresAt: number;
 }
 
-/** Remembers when each Lease last changed, across list rounds. */
+interface Seen {
+  raw: string;
+  at: number;
+  resourceVersion: string | undefined;
+}
+
+/** Remembers when each Lease last changed, across list rounds and watch events. */
 export class MemberTracker {
-  private readonly seen = new Map<string, { raw: string; at: number }>();
+  private readonly seen = new Map<string, Seen>();
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /** A Lease as a watch delivers it: a change is timed when it arrives, not at the next list. */
+  saw(lease: Lease): void {
+    const name = lease.metadata?.name;
+    if (name) this.record(name, lease, this.now());
+  }
 
   /** The members the listed Leases describe, sorted by name. */
   observe(leases: Lease[]): Member[] {
@@ -37,19 +54,48 @@ export class MemberTracker {
       const name = lease.metadata?.name;
       if (!name) continue;
       names.add(name);
-      const raw = JSON.stringify(lease.spec ?? {});
-      let seen = this.seen.get(name);
-      if (!seen || seen.raw !== raw) {
-        seen = { raw, at: t };
-        this.seen.set(name, seen);
-      }
+      const seen = this.record(name, lease, t);
       const spec = lease.spec ?? {};
       const unchangedForMs = t - seen.at;
+      const expiresAt = seen.at + (spec.leaseDurationSeconds ?? 0) * 1000;
       const held = spec.holderIdentity === name;
-      const fresh = unchangedForMs < (spec.leaseDurationSeconds ?? 0) * 1000;
-      members.push({ name, lease, unchangedForMs, state: !held ? "dead" : fresh ? "live" : "expired" });
+      const state = !held ? "dead" : t < expiresAt ? "live" : "expired";
+      members.push({ name, lease, unchangedForMs, expiresAt, state });
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
     return members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
+
+  /**
+   * Notes a version of a Lease seen at `t`. A version older than the one seen last (the watch and
+   * the list can each be behind the other) is not a change: timing it would make a dead member
+   * look renewed.
+   */
+  private record(name: string, lease: Lease, t: number): Seen {
+    const raw = JSON.stringify(lease.spec ?? {});
+    const resourceVersion = lease.metadata?.resourceVersion;
+    const seen = this.seen.get(name);
+    if (seen?.resourceVersion && resourceVersion) {
+      const order = compareResourceVersions(resourceVersion, seen.resourceVersion);
+      if (order !== undefined && order < 0) return seen;
+    }
+    if (seen && seen.raw === raw) {
+      seen.resourceVersion = resourceVersion ?? seen.resourceVersion;
+      return seen;
+    }
+    const now = { raw, at: t, resourceVersion };
+    this.seen.set(name, now);
+    return now;
+  }
+}
+
+/** The first moment a live member other than `self` would be judged expired, if any is live. */
+export function firstExpiry(members: Member[], self: string): number | undefined {
+  let first: number | undefined;
+  for (const m of members) {
+    if (m.state === "live" && m.name !== self && (first === undefined || m.expiresAt < first)) {
+      first = m.expiresAt;
+    }
+  }
+  return first;
 }

@@ -12,7 +12,7 @@ function member(name: string, state: MemberState, ranges: HashRange[] | string):
       annotations: { [RANGES_ANNOTATION]: typeof ranges === "string" ? ranges : formatRanges(ranges) },
     },
   };
-  return { name, state, lease, unchangedForMs: 0 };
+  return { name, state, lease, unchangedForMs: 0, expiresAt: 15_000 };
 }
 
 describe("publishedOwner", () => {

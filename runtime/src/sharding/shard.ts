@@ -26,10 +26,11 @@
  * silently, which checkServerShards detects.
  */
 import { hostname } from "node:os";
+import { isDeepStrictEqual } from "node:util";
 import { groupKindOf, type Kind, metadataOnly } from "../api/kind.js";
 import { Lease, Namespace } from "../api/kinds.js";
 import type { KubernetesObject } from "../api/meta.js";
-import type { InformerCache } from "../cache/cache.js";
+import { createCache, type InformerCache } from "../cache/cache.js";
 import type { SharedInformer } from "../cache/informer.js";
 import { listSequence } from "../cache/reflector.js";
 import { transformKey } from "../cache/scope.js";
@@ -59,7 +60,7 @@ import {
   shardLabel,
   WEBHOOK_ANNOTATION,
 } from "./labels.js";
-import { type Member, MemberTracker } from "./members.js";
+import { firstExpiry, type Member, MemberTracker } from "./members.js";
 import { publishedOwner, publishedRanges, splitHostPort } from "./owner.js";
 import {
   balancedRanges,
@@ -169,6 +170,10 @@ export class Shard implements ShardView {
   private servingChangedAt = 0;
   /** Where this replica's webhook server is reached, when a forwarding webhook asked to advertise it. */
   private webhookAddressOf: (() => string | undefined) | undefined;
+  /** Set by a Lease event that arrived during a round: the next round starts at once (untilNextRound). */
+  private roundDue = false;
+  /** Ends the wait for the next round early, while one waits. */
+  private wakeSleep: (() => void) | undefined;
 
   constructor(
     options: ShardingOptions,
@@ -578,6 +583,7 @@ export class Shard implements ShardView {
   }
 
   private async membershipLoop(signal: AbortSignal): Promise<void> {
+    const leaseWatch = this.watchLeases(signal);
     try {
       while (!signal.aborted) {
         try {
@@ -591,12 +597,65 @@ export class Shard implements ShardView {
           if (!signal.aborted) this.log.error({ err }, "could not publish this member's webhook address");
         });
         this.reportObjects();
-        await sleepUnlessAborted(this.retryPeriodMs, signal);
+        await this.untilNextRound(signal);
       }
     } finally {
       await this.sharder?.stop();
       this.sharder = undefined;
+      await leaseWatch;
     }
+  }
+
+  /**
+   * A watch of the ring's Leases (its own small cache) beside the rounds' lists: it times every
+   * renewal as it arrives, so an expiry is judged a Lease duration after the member's last renewal
+   * rather than up to a retry later, and it starts a round at once when a member joins, leaves, is
+   * taken over or publishes, so the others need not wait a retry to see it.
+   */
+  private watchLeases(signal: AbortSignal): Promise<void> {
+    const cache = createCache(this.context.kubeConfig, {
+      logger: this.log,
+      namespaces: [this.namespace],
+      byObject: { [transformKey(Lease)]: { labelSelector: `${RING_LABEL}=${this.ring}` } },
+    });
+    void cache.getInformer(Lease).then((informer) =>
+      informer.addEventHandler((event) => {
+        const lease = event.object;
+        if (event.type !== "delete") this.tracker.saw(lease);
+        const known = this.members.find((m) => m.name === lease.metadata?.name)?.lease;
+        const changed =
+          event.type === "delete" ||
+          known?.spec?.holderIdentity !== lease.spec?.holderIdentity ||
+          !isDeepStrictEqual(known?.metadata?.annotations ?? {}, lease.metadata?.annotations ?? {});
+        if (changed) this.wakeRound();
+      }),
+    );
+    return cache.start(signal);
+  }
+
+  private wakeRound(): void {
+    this.roundDue = true;
+    this.wakeSleep?.();
+  }
+
+  /**
+   * Waits a retry period for the next round, or less: until the first live member would be judged
+   * expired (the sharder takes it over then, not up to a retry later), or until the Lease watch
+   * sees a member change (wakeRound).
+   */
+  private async untilNextRound(signal: AbortSignal): Promise<void> {
+    const expiry = firstExpiry(this.members, this.identity);
+    const ms =
+      expiry === undefined
+        ? this.retryPeriodMs
+        : Math.min(this.retryPeriodMs, Math.max(0, expiry + 1 - Date.now()));
+    if (!this.roundDue && ms > 0) {
+      const woken = new AbortController();
+      this.wakeSleep = () => woken.abort();
+      await sleepUnlessAborted(ms, AbortSignal.any([signal, woken.signal]));
+      this.wakeSleep = undefined;
+    }
+    this.roundDue = false;
   }
 
   private async refreshMembers(): Promise<void> {

@@ -137,9 +137,9 @@ describe("three sharded replicas", () => {
       takenOver.push(...first.values());
     }
     const slowest = Math.max(...takenOver) - killedAt;
-    // The Lease is judged expired a duration after its last renewal was seen (up to a retry after it
-    // was sent), and the sharder looks every retry: duration + one retry, plus a second for the
-    // relabel to reach the new owner's watch and its reconcile to start.
+    // The sharder watches the Leases, so it judges the Lease expired a duration after the victim's
+    // last renewal (sent before the kill) and takes it over then: within the duration. The retry
+    // and a second are for the takeover, the relabel reaching the new owner's watch, and its reconcile.
     expect(slowest).toBeLessThan(LEASE_MS + RETRY_MS + 1_000);
     // The dead member's Lease was taken over by the sharder, so it could never renew and write again.
     const lease = await client.get(Lease, { namespace: "shards", name: victim });

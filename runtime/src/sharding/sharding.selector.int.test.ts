@@ -139,8 +139,9 @@ describe("three replicas sharded by the API server", () => {
       const mine = orphans.filter((k) => after.get(k) === r);
       if (mine.length > 0) takenOver.push(...(await replicas.reconciledSince(r, mine, killedAt)).values());
     }
-    // Expiry (a duration after the last renewal was seen), the takeover and the new owner's claim,
-    // each at most a retry late, plus a second for the relist and the first reconcile.
+    // Expiry a duration after the victim's last renewal reached the sharder's watch (before the
+    // kill), the takeover then, the new owner's claim as soon as its watch sees the takeover; the
+    // retry and a second are for those writes, the relist and the first reconcile.
     expect(Math.max(...takenOver) - killedAt).toBeLessThan(LEASE_MS + RETRY_MS + 1_000);
     const lease = await client.get(Lease, { namespace: "shards", name: victim });
     expect(lease.spec?.holderIdentity).toBe("shard-a");
