@@ -87,6 +87,18 @@ describe("the members of a ring", () => {
     expect(fresh.observe([lease("a", "a", "t2", "20")])[0]?.unchangedForMs).toBe(2_000);
   });
 
+  it("judges a member by the newest version seen: a list behind the watch does not undo a takeover", () => {
+    let now = 0;
+    const tracker = new MemberTracker(() => now);
+    tracker.observe([lease("b", "b", "t0", "10")]);
+    now = 3_000;
+    tracker.saw(lease("b", "sharder", "t1", "12"));
+    now = 3_100;
+    const [b] = tracker.observe([lease("b", "b", "t0", "10")]);
+    expect(b?.state).toBe("dead");
+    expect(b?.lease.spec?.holderIdentity).toBe("sharder");
+  });
+
   it("counts no expiry while no other member is live", () => {
     const tracker = new MemberTracker(() => 0);
     expect(firstExpiry(tracker.observe([lease("a", "a", "t0"), lease("b", "sharder", "t0")]), "a")).toBe(

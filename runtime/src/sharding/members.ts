@@ -28,9 +28,11 @@ export interface Member {
 }
 
 interface Seen {
+  /** The newest version seen, and its spec as JSON. */
+  lease: Lease;
   raw: string;
+  /** When the spec last changed. */
   at: number;
-  resourceVersion: string | undefined;
 }
 
 /** Remembers when each Lease last changed, across list rounds and watch events. */
@@ -54,13 +56,14 @@ export class MemberTracker {
       const name = lease.metadata?.name;
       if (!name) continue;
       names.add(name);
+      // The newest version seen: the watch may already have delivered a newer one than the list.
       const seen = this.record(name, lease, t);
-      const spec = lease.spec ?? {};
+      const spec = seen.lease.spec ?? {};
       const unchangedForMs = t - seen.at;
       const expiresAt = seen.at + (spec.leaseDurationSeconds ?? 0) * 1000;
       const held = spec.holderIdentity === name;
       const state = !held ? "dead" : t < expiresAt ? "live" : "expired";
-      members.push({ name, lease, unchangedForMs, expiresAt, state });
+      members.push({ name, lease: seen.lease, unchangedForMs, expiresAt, state });
     }
     for (const name of this.seen.keys()) if (!names.has(name)) this.seen.delete(name);
     return members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -68,24 +71,25 @@ export class MemberTracker {
 
   /**
    * Notes a version of a Lease seen at `t`. A version older than the one seen last (the watch and
-   * the list can each be behind the other) is not a change: timing it would make a dead member
-   * look renewed.
+   * the list can each be behind the other) is not a change: timing it would make a dead member look
+   * renewed, and judging by it would undo a takeover already seen.
    */
   private record(name: string, lease: Lease, t: number): Seen {
-    const raw = JSON.stringify(lease.spec ?? {});
-    const resourceVersion = lease.metadata?.resourceVersion;
     const seen = this.seen.get(name);
-    if (seen?.resourceVersion && resourceVersion) {
-      const order = compareResourceVersions(resourceVersion, seen.resourceVersion);
+    const version = lease.metadata?.resourceVersion;
+    const seenVersion = seen?.lease.metadata?.resourceVersion;
+    if (seen && version && seenVersion) {
+      const order = compareResourceVersions(version, seenVersion);
       if (order !== undefined && order < 0) return seen;
     }
+    const raw = JSON.stringify(lease.spec ?? {});
     if (seen && seen.raw === raw) {
-      seen.resourceVersion = resourceVersion ?? seen.resourceVersion;
+      seen.lease = lease;
       return seen;
     }
-    const now = { raw, at: t, resourceVersion };
-    this.seen.set(name, now);
-    return now;
+    const next = { lease, raw, at: t };
+    this.seen.set(name, next);
+    return next;
   }
 }
 
