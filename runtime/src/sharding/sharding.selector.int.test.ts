@@ -15,6 +15,7 @@ import { overlaps, Replicas } from "./testdata/harness.js";
 const LEASE_MS = 3_000;
 const RETRY_MS = 500;
 const NS = "selected";
+const FOUR = ["shard-a", "shard-b", "shard-c", "shard-d"];
 
 let env: Environment;
 let client: Client;
@@ -74,7 +75,14 @@ beforeAll(async () => {
   replicas = new Replicas(env.kubeconfigPath, "shardSelector");
   await client.create(Namespace, { metadata: { name: "shards" } });
   await client.create(Namespace, { metadata: { name: NS } });
-  for (let i = 0; i < 16; i++) {
+  // 16 objects, and more until every member owns one on the rings of 3 and of 4 members: the API
+  // server picks the uids, and with 16 alone a member sometimes owned none (a fresh clone failed so).
+  const ownsOne = (members: string[]) => {
+    const owners = new Set(expectedOwners(members).values());
+    return members.every((m) => owners.has(m));
+  };
+  for (let i = 0; i < 16 || !ownsOne(["shard-a", "shard-b", "shard-c"]) || !ownsOne(FOUR); i++) {
+    if (i === 64) throw new Error("64 objects, and still a member of the ring owns none of them");
     const cm = await client.create(ConfigMap, {
       metadata: { name: `config-${i}`, namespace: NS, labels: { app: "sharded" } },
     });
