@@ -5,11 +5,12 @@
 // asserts them.
 // Run: KUBEBUILDER_ASSETS=... node --import tsx bench/chaos/main.ts   (needs `npx tsc -b` for the runtime)
 // To repeat some faults: --only 'kube-apiserver' --rounds 20 (a regular expression on the fault names).
-import { parseArgs } from "node:util";
 import { chaosTable, runChaos } from "../../e2e/chaos/scenario.js";
+import { benchArgs } from "../args.js";
 
-const { values } = parseArgs({
-  options: { only: { type: "string" }, rounds: { type: "string", default: "1" } },
+const { values } = benchArgs("bench/chaos", {
+  only: { type: "string" },
+  rounds: { type: "string", default: "1" },
 });
 const rounds = Number(values.rounds);
 if (!(Number.isInteger(rounds) && rounds > 0)) {

@@ -7,7 +7,6 @@
  *
  *   KUBEBUILDER_ASSETS=... npx tsx bench/failover/main.ts [--pods 10000] [--runs 1]
  */
-import { parseArgs } from "node:util";
 import {
   createPods,
   describeTiming,
@@ -16,9 +15,11 @@ import {
 } from "../../e2e/support/failover.js";
 import { startEnvironment } from "../../runtime/src/envtest/index.js";
 import { createClient } from "../../runtime/src/index.js";
+import { benchArgs } from "../args.js";
 
-const { values } = parseArgs({
-  options: { pods: { type: "string", default: "10000" }, runs: { type: "string", default: "1" } },
+const { values } = benchArgs("bench/failover", {
+  pods: { type: "string", default: "10000" },
+  runs: { type: "string", default: "1" },
 });
 const PODS = Number(values.pods);
 const RUNS = Number(values.runs);

@@ -33,7 +33,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { eventually } from "../../e2e/support/eventually.js";
 import {
   buildProject,
@@ -47,6 +46,7 @@ import { loadAverage, percentile } from "../../e2e/support/stats.js";
 import type { Pod as PodObject } from "../../runtime/src/api/core.js";
 import { Namespace, Pod } from "../../runtime/src/api/kinds.js";
 import { createClient } from "../../runtime/src/client/index.js";
+import { benchArgs } from "../args.js";
 import {
   type Budget,
   CPU_PROCESSES,
@@ -64,34 +64,32 @@ import {
 import { waitForIdle } from "./footprint.js";
 import { createRateLines } from "./rate.js";
 
-const { values } = parseArgs({
-  options: {
-    pods: { type: "string", default: "10000" },
-    // No default here: --vs-quota's is 30, the other figures' 100.
-    namespaces: { type: "string" },
-    samples: { type: "string", default: "200" },
-    concurrency: { type: "string", default: "32" },
-    burst: { type: "string", default: "200" },
-    project: { type: "string" },
-    // The operator's webhook and metrics servers offer HTTP/2 (the scaffold's --enable-http2).
-    "enable-http2": { type: "boolean", default: false },
-    // Deny (with room for every pod) sends each pod to the webhook; Report sends none (rate.ts).
-    enforcement: { type: "string", default: "Deny" },
-    // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
-    cluster: { type: "boolean", default: false },
-    nodes: { type: "string", default: "20" },
-    // --compare-go: the TS operator against its Kubebuilder (Go) port, TS, Go, TS, Go (compare-go.ts).
-    "compare-go": { type: "boolean", default: false },
-    rounds: { type: "string", default: "2" },
-    "max-concurrent-reconciles": { type: "string", default: "4" },
-    // --vs-quota: Deny GPUBudget against ResourceQuota and against nothing, interleaved (vs-quota.ts).
-    "vs-quota": { type: "boolean", default: false },
-    creates: { type: "string" },
-    cap: { type: "string" },
-    "steady-rate": { type: "string" },
-    "steady-seconds": { type: "string" },
-    "steady-pods": { type: "string" },
-  },
+const { values } = benchArgs("bench/gpubudget", {
+  pods: { type: "string", default: "10000" },
+  // No default here: --vs-quota's is 30, the other figures' 100.
+  namespaces: { type: "string" },
+  samples: { type: "string", default: "200" },
+  concurrency: { type: "string", default: "32" },
+  burst: { type: "string", default: "200" },
+  project: { type: "string" },
+  // The operator's webhook and metrics servers offer HTTP/2 (the scaffold's --enable-http2).
+  "enable-http2": { type: "boolean", default: false },
+  // Deny (with room for every pod) sends each pod to the webhook; Report sends none (rate.ts).
+  enforcement: { type: "string", default: "Deny" },
+  // --cluster: the same pods made by Deployments on envtest's cluster mode (see cluster.ts).
+  cluster: { type: "boolean", default: false },
+  nodes: { type: "string", default: "20" },
+  // --compare-go: the TS operator against its Kubebuilder (Go) port, TS, Go, TS, Go (compare-go.ts).
+  "compare-go": { type: "boolean", default: false },
+  rounds: { type: "string", default: "2" },
+  "max-concurrent-reconciles": { type: "string", default: "4" },
+  // --vs-quota: Deny GPUBudget against ResourceQuota and against nothing, interleaved (vs-quota.ts).
+  "vs-quota": { type: "boolean", default: false },
+  creates: { type: "string" },
+  cap: { type: "string" },
+  "steady-rate": { type: "string" },
+  "steady-seconds": { type: "string" },
+  "steady-pods": { type: "string" },
 });
 if (values["vs-quota"]) {
   const { vsQuotaMain } = await import("./vs-quota.js");

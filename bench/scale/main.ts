@@ -32,7 +32,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { eventually } from "../../e2e/support/eventually.js";
 import { nodeLtsBin } from "../../e2e/support/node-lts.js";
 import {
@@ -52,6 +51,7 @@ import { createCache } from "../../runtime/src/cache/index.js";
 import { createClient } from "../../runtime/src/client/index.js";
 import { RANGES_ANNOTATION } from "../../runtime/src/sharding/index.js";
 import { evenSplit, fnv1a64, type HashRange, parseRanges } from "../../runtime/src/sharding/ranges.js";
+import { benchArgs } from "../args.js";
 import { childPids, GPUBudget, ns, pool, statusLatencies } from "../gpubudget/common.js";
 import { productionBuild } from "../gpubudget/compare-go.js";
 import { cpuSeconds, peakRSSMiB, rssMiB } from "../gpubudget/footprint.js";
@@ -70,26 +70,24 @@ import {
   writeWindows,
 } from "./figures.js";
 
-const { values } = parseArgs({
-  options: {
-    pods: { type: "string", default: "150000" },
-    namespaces: { type: "string", default: "10000" },
-    project: { type: "string" },
-    "create-seconds": { type: "string", default: "600" },
-    "control-plane-share": { type: "string", default: "0.4" },
-    samples: { type: "string", default: "100" },
-    concurrency: { type: "string", default: "32" },
-    "max-concurrent-reconciles": { type: "string", default: "4" },
-    shards: { type: "string", default: "3" },
-    "no-go": { type: "boolean", default: false },
-    "no-sharded": { type: "boolean", default: false },
-    // Each replica in a memory cgroup of this many MiB, as its pod's limit puts it (cgroup.ts).
-    "memory-limit": { type: "string" },
-    // Keep the work directory: the operators' logs and the API server's audit log.
-    keep: { type: "boolean", default: false },
-    // The operators' --zap-log-level (info logs each status write; error keeps logging out of the figures).
-    "log-level": { type: "string", default: "error" },
-  },
+const { values } = benchArgs("bench/scale", {
+  pods: { type: "string", default: "150000" },
+  namespaces: { type: "string", default: "10000" },
+  project: { type: "string" },
+  "create-seconds": { type: "string", default: "600" },
+  "control-plane-share": { type: "string", default: "0.4" },
+  samples: { type: "string", default: "100" },
+  concurrency: { type: "string", default: "32" },
+  "max-concurrent-reconciles": { type: "string", default: "4" },
+  shards: { type: "string", default: "3" },
+  "no-go": { type: "boolean", default: false },
+  "no-sharded": { type: "boolean", default: false },
+  // Each replica in a memory cgroup of this many MiB, as its pod's limit puts it (cgroup.ts).
+  "memory-limit": { type: "string" },
+  // Keep the work directory: the operators' logs and the API server's audit log.
+  keep: { type: "boolean", default: false },
+  // The operators' --zap-log-level (info logs each status write; error keeps logging out of the figures).
+  "log-level": { type: "string", default: "error" },
 });
 const count = (flag: keyof typeof values) => {
   const text = String(values[flag]);

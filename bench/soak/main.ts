@@ -11,11 +11,11 @@
  *
  *   KUBEBUILDER_ASSETS=... node --import tsx bench/soak/main.ts [--hours 0.25]
  */
-import { parseArgs } from "node:util";
 import type { JournalAccount } from "../../e2e/chaos/journal.js";
 import { chaosTable, runChaos } from "../../e2e/chaos/scenario.js";
+import { benchArgs } from "../args.js";
 
-const { values } = parseArgs({ options: { hours: { type: "string", default: "0.25" } } });
+const { values } = benchArgs("bench/soak", { hours: { type: "string", default: "0.25" } });
 const hours = Number(values.hours);
 if (!(hours > 0)) {
   console.error(`--hours ${values.hours}: give a positive number of hours (e.g. --hours 1 or --hours 0.25)`);
