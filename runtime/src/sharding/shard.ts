@@ -170,10 +170,11 @@ export class Shard implements ShardView {
   private servingChangedAt = 0;
   /** Where this replica's webhook server is reached, when a forwarding webhook asked to advertise it. */
   private webhookAddressOf: (() => string | undefined) | undefined;
-  /** Set by a Lease event that arrived during a round: the next round starts at once (untilNextRound). */
-  private roundDue = false;
-  /** Ends the wait for the next round early, while one waits. */
-  private wakeSleep: (() => void) | undefined;
+  /**
+   * Aborted by a Lease event that changes a member: ends the wait for the next round, or, when it came
+   * during a round, makes the next one start at once. Renewed when the wait ends, as in the elector.
+   */
+  private wake = new AbortController();
 
   constructor(
     options: ShardingOptions,
@@ -627,21 +628,16 @@ export class Shard implements ShardView {
           event.type === "delete" ||
           known?.spec?.holderIdentity !== lease.spec?.holderIdentity ||
           !isDeepStrictEqual(known?.metadata?.annotations ?? {}, lease.metadata?.annotations ?? {});
-        if (changed) this.wakeRound();
+        if (changed) this.wake.abort();
       }),
     );
     return cache.start(signal);
   }
 
-  private wakeRound(): void {
-    this.roundDue = true;
-    this.wakeSleep?.();
-  }
-
   /**
    * Waits a retry period for the next round, or less: until the first live member would be judged
    * expired (the sharder takes it over then, not up to a retry later), or until the Lease watch
-   * sees a member change (wakeRound).
+   * sees a member change (wake).
    */
   private async untilNextRound(signal: AbortSignal): Promise<void> {
     const expiry = firstExpiry(this.members, this.identity);
@@ -649,13 +645,8 @@ export class Shard implements ShardView {
       expiry === undefined
         ? this.retryPeriodMs
         : Math.min(this.retryPeriodMs, Math.max(0, expiry + 1 - Date.now()));
-    if (!this.roundDue && ms > 0) {
-      const woken = new AbortController();
-      this.wakeSleep = () => woken.abort();
-      await sleepUnlessAborted(ms, AbortSignal.any([signal, woken.signal]));
-      this.wakeSleep = undefined;
-    }
-    this.roundDue = false;
+    if (ms > 0) await sleepUnlessAborted(ms, AbortSignal.any([signal, this.wake.signal]));
+    if (this.wake.signal.aborted) this.wake = new AbortController();
   }
 
   private async refreshMembers(): Promise<void> {
