@@ -17,6 +17,7 @@ import {
   deployedObjects,
   expectBudgetStatus,
   expectEnforcing,
+  expectFullLabel,
   QUEUE_GATE,
 } from "./support/gpubudget.js";
 import { installDependencies } from "./support/installs.js";
@@ -180,6 +181,7 @@ describe("GPUBudget on a cluster that schedules", () => {
     // pod with the budget-full policy, without a webhook call (a scale-up that only partly fits goes to
     // the webhook: the burst race the Job test below is about).
     await expectStatus(ns, "cap", { allocated: 4, podCount: 2 });
+    await expectFullLabel(kubectl, ns);
     await kubectl(["scale", "replicaset", "infer", "-n", ns, "--replicas=4"]);
     await eventually(async () => {
       const refusals = (await events(ns, "infer")).filter((e) => e.reason === "FailedCreate");

@@ -27,6 +27,8 @@ import {
   enforcingCondition,
   expectBudgetStatus,
   expectEnforcing,
+  expectFullLabel,
+  FULL_LABEL,
   QUEUE_GATE,
 } from "./support/gpubudget.js";
 import { installDependencies } from "./support/installs.js";
@@ -159,7 +161,7 @@ describe("the scaffolded GPUBudget project", () => {
     expect(defaulter?.matchConditions.map((c) => c.name)).toEqual(["asks-for-an-extended-resource"]);
   });
 
-  it("installs the budget-full admission policy with the webhook, bound to Deny namespaces", async () => {
+  it("installs the budget-full admission policy with the webhook, bound to Deny namespaces labelled full", async () => {
     const docs = await deployedObjects(kubectl, project);
     type Doc = { kind: string; metadata: { name: string }; spec: Record<string, unknown> };
     const full = docs.filter((d) => JSON.stringify(d?.metadata ?? {}).includes("budget-full")) as Doc[];
@@ -178,6 +180,7 @@ describe("the scaffolded GPUBudget project", () => {
         namespaceSelector: {
           matchExpressions: [
             { key: ENFORCEMENT_LABEL, operator: "In", values: ["Deny", "DenyAndQueue"] },
+            { key: FULL_LABEL, operator: "In", values: ["true"] },
             {},
           ],
         },
@@ -483,6 +486,7 @@ describe("one operator", () => {
     await enforcing("full", "cap");
     await apply(gpuPodManifest("full", "first", 1));
     await expectStatus("full", "cap", { allocated: 1, podCount: 1 });
+    await expectFullLabel(kubectl, "full");
     const before = await webhookCalls();
     const refused = await cp.kubectl(["apply", "-f", "-"], {
       input: gpuPodManifest("full", "second", 1),

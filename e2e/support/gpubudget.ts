@@ -92,12 +92,38 @@ export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement
 /** The scheduling gate a Queue budget's pods wait behind (QUEUE_GATE in the scaffold). */
 export const QUEUE_GATE = "capacity.lab.example.com/gpubudget-queue";
 
+/** The namespace label that binds the budget-full policy there while a Deny budget is full (FULL_LABEL in the scaffold). */
+export const FULL_LABEL = "capacity.lab.example.com/gpubudget-full";
+
 /** The namespace's enforcement label, or undefined. */
 export async function enforcementLabel(kubectl: Kubectl, namespace: string): Promise<string | undefined> {
+  return namespaceLabel(kubectl, namespace, ENFORCEMENT_LABEL);
+}
+
+async function namespaceLabel(
+  kubectl: Kubectl,
+  namespace: string,
+  label: string,
+): Promise<string | undefined> {
   const out = await kubectl(["get", "namespace", namespace, "-o", "json"]);
   return (JSON.parse(out.stdout) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.[
-    ENFORCEMENT_LABEL
+    label
   ];
+}
+
+/**
+ * Waits until the operator has labelled the namespace full (its Deny budget's status says so): from then
+ * kube-apiserver refuses its GPU pods with the budget-full policy, without a webhook call.
+ */
+export async function expectFullLabel(
+  kubectl: Kubectl,
+  namespace: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  await eventually(
+    async () => expect(await namespaceLabel(kubectl, namespace, FULL_LABEL)).toBe("true"),
+    timeoutMs,
+  );
 }
 
 /** A manifest as `make deploy` applies it: `kubectl kustomize config/default` of the project, one object each. */

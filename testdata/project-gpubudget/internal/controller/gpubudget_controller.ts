@@ -118,6 +118,20 @@ export const BUDGET_NAMESPACE_INDEX = "gpubudget.namespace";
  */
 export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement";
 
+/**
+ * The namespace label ("true") that binds the budget-full admission policy
+ * (config/webhook/budget_full_policy.yaml) to a namespace: set while one of its Deny budgets is full by
+ * its status, as the policy judges it. Evaluating the policy costs kube-apiserver a conversion of the pod
+ * for CEL: in a burst of bench/gpubudget --vs-quota, with every pod of a Deny namespace evaluated, it took
+ * 14 % of kube-apiserver's CPU (its CPU profile), more than the webhook calls (5 %). So it is evaluated
+ * only where it can refuse. It is a hint, never a bypass: without it a pod goes to the webhook, which decides; with it, the
+ * policy still refuses only what the budget's status says is full. So a tenant who edits it only changes
+ * where its refusals cost CPU. It is removed FULL_LABEL_HOLD_MS after the budget last had room, so a
+ * budget at its cap under churn does not rewrite its namespace at every pod.
+ */
+export const FULL_LABEL = "capacity.lab.example.com/gpubudget-full";
+export const FULL_LABEL_HOLD_MS = 30_000;
+
 export interface GPUBudgetReconcilerOptions {
   client: Client;
   /** Where to read a budget again after a write conflict; the API server (mgr.getAPIReader()) is fresh. */
@@ -658,6 +672,17 @@ function isDeny(budget: GPUBudget): boolean {
   return budget.spec?.enforcement === "Deny";
 }
 
+/** Whether the budget-full policy refuses a GPU pod the budget selects: its `full` variable, in TypeScript. */
+export function fullByStatus(budget: GPUBudget): boolean {
+  if (!isDeny(budget)) return false;
+  const status = budget.status;
+  const counted =
+    status?.allocatedMilliGPUs !== undefined && status.allocatedMilliGPUs >= budget.spec.maxGPUs * 1000;
+  const marked =
+    status?.fullAtGeneration !== undefined && status.fullAtGeneration === budget.metadata?.generation;
+  return counted || marked;
+}
+
 /**
  * A Deny budget's Enforcing condition: True only once its namespace carries ENFORCEMENT_LABEL in the
  * operator's cache, so "kubectl wait --for=condition=Enforcing" is how to know pods are being checked.
@@ -881,11 +906,23 @@ export async function setupGPUBudgetController(
 }
 
 /**
- * Keeps ENFORCEMENT_LABEL=Deny on a namespace exactly while it holds a Deny budget, read from the
- * cache's budget index, with a merge patch of that one label (nothing else on the namespace is touched).
+ * Keeps ENFORCEMENT_LABEL=Deny on a namespace exactly while it holds a Deny budget, and FULL_LABEL while
+ * one of them is full, read from the cache's budget index, with a merge patch of those labels (nothing
+ * else on the namespace is touched).
  */
 export class GPUBudgetNamespaceReconciler implements Reconciler {
-  constructor(private readonly client: Client) {}
+  /** When each namespace carrying FULL_LABEL was first seen with room again (FULL_LABEL_HOLD_MS). */
+  private readonly roomSince = new Map<string, number>();
+  private readonly holdMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: Client,
+    options: { holdMs?: number; now?: () => number } = {},
+  ) {
+    this.holdMs = options.holdMs ?? FULL_LABEL_HOLD_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   async reconcile(request: Request): Promise<Result> {
     let ns: Namespace;
@@ -904,13 +941,38 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     const deny = budgets.some(isDeny);
     const queue = budgets.some(isQueueBudget);
     const want = deny && queue ? "DenyAndQueue" : deny ? "Deny" : queue ? "Queue" : undefined;
-    if (ns.metadata?.labels?.[ENFORCEMENT_LABEL] === want) return {};
+    const { full, requeueAfter } = this.fullLabel(request.name, ns, budgets);
+    const labels = ns.metadata?.labels ?? {};
+    if (labels[ENFORCEMENT_LABEL] === want && (labels[FULL_LABEL] === "true") === full)
+      return requeueAfter ? { requeueAfter } : {};
     await this.client.patch(
       Namespace,
       { name: request.name },
-      mergePatch({ metadata: { labels: { [ENFORCEMENT_LABEL]: want ?? null } } }),
+      mergePatch({
+        metadata: { labels: { [ENFORCEMENT_LABEL]: want ?? null, [FULL_LABEL]: full ? "true" : null } },
+      }),
     );
-    return {};
+    return requeueAfter ? { requeueAfter } : {};
+  }
+
+  /** Whether the namespace should carry FULL_LABEL now, and when to look again while it is held. */
+  private fullLabel(
+    name: string,
+    ns: Namespace,
+    budgets: GPUBudget[],
+  ): { full: boolean; requeueAfter?: number } {
+    const full = budgets.some(fullByStatus);
+    if (full || ns.metadata?.labels?.[FULL_LABEL] !== "true" || !budgets.some(isDeny)) {
+      this.roomSince.delete(name);
+      return { full };
+    }
+    const now = this.now();
+    const since = this.roomSince.get(name) ?? now;
+    this.roomSince.set(name, since);
+    const left = since + this.holdMs - now;
+    if (left > 0) return { full: true, requeueAfter: left };
+    this.roomSince.delete(name);
+    return { full: false };
   }
 }
 
@@ -923,10 +985,14 @@ const enforcementLabelChanged: Predicate<Namespace> = {
   generic: () => false,
 };
 
-/** Budget events that can change whether its namespace needs the label. */
+/** Budget events that can change whether its namespace needs the labels. */
 const enforcementChanged: Predicate<GPUBudget> = {
   create: () => true,
-  update: ({ objectOld, objectNew }) => objectOld?.spec?.enforcement !== objectNew?.spec?.enforcement,
+  update: ({ objectOld, objectNew }) =>
+    objectOld?.spec?.enforcement !== objectNew?.spec?.enforcement ||
+    (objectOld !== undefined &&
+      objectNew !== undefined &&
+      fullByStatus(objectOld) !== fullByStatus(objectNew)),
   delete: () => true,
   generic: () => false,
 };

@@ -31,6 +31,7 @@ import type { BudgetMetrics } from "../metrics/metrics.js";
 import {
   BUDGET_NAMESPACE_INDEX,
   ENFORCEMENT_LABEL,
+  FULL_LABEL,
   GPUBudgetNamespaceReconciler,
   GPUBudgetReconciler,
   podCountMayChange,
@@ -532,6 +533,91 @@ describe("enforcement: the namespace label the Pod webhook's namespaceSelector r
     await client.update(GPUBudgetKind, { ...deny, spec: { ...deny.spec, enforcement: "Report" } });
     await reconcile("deny");
     expect(await enforcing("deny")).toBeUndefined();
+  });
+});
+
+describe("the full label: where kube-apiserver evaluates the budget-full policy", () => {
+  const HOLD = 30_000;
+  let clock = 0;
+  let labeller: GPUBudgetNamespaceReconciler;
+  const labels = async (name = NS) => (await client.get(Namespace, { name })).metadata?.labels ?? {};
+  const withStatus = async (name: string, status: GPUBudget["status"], namespace = NS) => {
+    const current = await client.get(GPUBudgetKind, { namespace, name });
+    await client.status().update(GPUBudgetKind, { ...current, status });
+  };
+  beforeEach(async () => {
+    clock = 1_000_000;
+    labeller = new GPUBudgetNamespaceReconciler(client, { holdMs: HOLD, now: () => clock });
+    await client.create(Namespace, {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: NS, labels: { team: "a" } },
+    });
+  });
+
+  it("labels a namespace while a Deny budget there is full by its status, counted or marked full", async () => {
+    await client.create(GPUBudgetKind, budget("deny", 2, { enforcement: "Deny" }));
+    await withStatus("deny", { allocatedMilliGPUs: 1500 });
+    await labeller.reconcile({ name: NS });
+    expect(await labels()).toEqual({ team: "a", [ENFORCEMENT_LABEL]: "Deny" });
+    await withStatus("deny", { allocatedMilliGPUs: 2000 });
+    await labeller.reconcile({ name: NS });
+    expect(await labels()).toEqual({ team: "a", [ENFORCEMENT_LABEL]: "Deny", [FULL_LABEL]: "true" });
+
+    await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "marked" } });
+    const marked = await client.create(GPUBudgetKind, budget("deny", 2, { enforcement: "Deny" }, "marked"));
+    await withStatus(
+      "deny",
+      { allocatedMilliGPUs: 0, fullAtGeneration: marked.metadata?.generation },
+      "marked",
+    );
+    await labeller.reconcile({ name: "marked" });
+    expect((await labels("marked"))[FULL_LABEL]).toBe("true");
+    // A mark for another generation (an earlier spec) says nothing of this one.
+    await client.create(Namespace, { apiVersion: "v1", kind: "Namespace", metadata: { name: "stale" } });
+    await client.create(GPUBudgetKind, budget("deny", 2, { enforcement: "Deny" }, "stale"));
+    await withStatus("deny", { allocatedMilliGPUs: 0, fullAtGeneration: 7 }, "stale");
+    await labeller.reconcile({ name: "stale" });
+    expect((await labels("stale"))[FULL_LABEL]).toBeUndefined();
+  });
+
+  it("never labels a namespace for a full Report budget, which refuses nothing", async () => {
+    await client.create(GPUBudgetKind, budget("report", 2));
+    await withStatus("report", { allocatedMilliGPUs: 4000 });
+    await labeller.reconcile({ name: NS });
+    expect(await labels()).toEqual({ team: "a" });
+  });
+
+  it("keeps the label for a hold after the budget has room again, then removes it", async () => {
+    await client.create(GPUBudgetKind, budget("deny", 2, { enforcement: "Deny" }));
+    await withStatus("deny", { allocatedMilliGPUs: 2000 });
+    await labeller.reconcile({ name: NS });
+    await withStatus("deny", { allocatedMilliGPUs: 1000 });
+    expect(await labeller.reconcile({ name: NS })).toEqual({ requeueAfter: HOLD });
+    clock += HOLD / 2;
+    // Full again within the hold, then room: the hold starts over.
+    await withStatus("deny", { allocatedMilliGPUs: 2000 });
+    expect(await labeller.reconcile({ name: NS })).toEqual({});
+    await withStatus("deny", { allocatedMilliGPUs: 1000 });
+    expect(await labeller.reconcile({ name: NS })).toEqual({ requeueAfter: HOLD });
+    clock += HOLD - 1;
+    expect(await labeller.reconcile({ name: NS })).toEqual({ requeueAfter: 1 });
+    expect((await labels())[FULL_LABEL]).toBe("true");
+    clock += 1;
+    expect(await labeller.reconcile({ name: NS })).toEqual({});
+    expect(await labels()).toEqual({ team: "a", [ENFORCEMENT_LABEL]: "Deny" });
+  });
+
+  it("removes the label at once with the namespace's last Deny budget", async () => {
+    const deny = await client.create(GPUBudgetKind, budget("deny", 2, { enforcement: "Deny" }));
+    await withStatus("deny", { allocatedMilliGPUs: 2000 });
+    await labeller.reconcile({ name: NS });
+    await client.update(GPUBudgetKind, {
+      ...(await get("deny")),
+      spec: { ...deny.spec, enforcement: "Report" },
+    });
+    expect(await labeller.reconcile({ name: NS })).toEqual({});
+    expect(await labels()).toEqual({ team: "a" });
   });
 });
 
