@@ -132,6 +132,21 @@ export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement
 export const FULL_LABEL = "capacity.lab.example.com/gpubudget-full";
 export const FULL_LABEL_HOLD_MS = 30_000;
 
+/**
+ * Sets FULL_LABEL on a namespace now. The webhook calls it when its reservation fills a budget: in a burst
+ * every namespace fills at about the same moment, and waiting for the namespace controller's patches, one
+ * at a time behind the pod events, let half the rest of the burst reach the webhook (bench/gpubudget
+ * --vs-quota). The controller still owns the label, and removes it once the budget has had room for
+ * FULL_LABEL_HOLD_MS.
+ */
+export async function labelFull(client: Client, namespace: string): Promise<void> {
+  await client.patch(
+    Namespace,
+    { name: namespace },
+    mergePatch({ metadata: { labels: { [FULL_LABEL]: "true" } } }),
+  );
+}
+
 export interface GPUBudgetReconcilerOptions {
   client: Client;
   /** Where to read a budget again after a write conflict; the API server (mgr.getAPIReader()) is fresh. */

@@ -78,7 +78,7 @@ interface Replica {
 }
 function replica(
   writer: Client = client,
-  options: Pick<ReservationOptions, "grants" | "stopping"> = {},
+  options: Pick<ReservationOptions, "grants" | "stopping" | "onFull"> = {},
 ): Replica {
   const tracker = new UsageTracker();
   const reservations = new BudgetReservations({
@@ -198,17 +198,23 @@ describe("PodCustomValidator", () => {
   });
 
   it("says in the write that fills the budget that it is full (the budget-full policy's cue), for that spec only", async () => {
-    const r = replica();
+    const filledNamespaces: string[] = [];
+    const r = replica(client, { onFull: (namespace) => filledNamespaces.push(namespace) });
     await addBudget([r], budget("cap", 3, { enforcement: "Deny" }));
     const fullAt = async () =>
       (await client.get(GPUBudgetKind, { namespace: NS, name: "cap" })).status?.fullAtGeneration;
     await r.validator.validateCreate(gpuPod("p0", 1));
     await r.validator.validateCreate(gpuPod("p1", 1));
     expect(await fullAt()).toBeUndefined();
+    expect(filledNamespaces).toEqual([]);
     // Nothing is counted yet: three reservations fill it.
     await r.validator.validateCreate(gpuPod("p2", 1));
     const filled = await client.get(GPUBudgetKind, { namespace: NS, name: "cap" });
     expect(filled.status?.fullAtGeneration).toBe(filled.metadata?.generation);
+    // The writer that filled it says so at once, for the namespace's full label; a refusal writes nothing.
+    expect(filledNamespaces).toEqual([NS]);
+    await expect(r.validator.validateCreate(gpuPod("over", 1))).rejects.toThrow("pod denied");
+    expect(filledNamespaces).toEqual([NS]);
     // A raised cap is a new generation, which the mark does not cover; the next write leaves room and removes it.
     const raised = await client.update(GPUBudgetKind, { ...filled, spec: { ...filled.spec, maxGPUs: 5 } });
     expect(raised.metadata?.generation).not.toBe(filled.status?.fullAtGeneration);
@@ -216,6 +222,7 @@ describe("PodCustomValidator", () => {
     expect(await fullAt()).toBeUndefined();
     await r.validator.validateCreate(gpuPod("p4", 1));
     expect(await fullAt()).toBe(raised.metadata?.generation);
+    expect(filledNamespaces).toEqual([NS, NS]);
   });
 
   it("refuses at once a pod that does not fit even without the write in flight", async () => {

@@ -23,7 +23,7 @@ import {
   webhookManagedBy,
 } from "@kbts/runtime";
 import { GPUBudgetKind } from "../../../api/v1alpha1/zz_generated.kinds.js";
-import { statusWritesFor, usageTrackerFor } from "../../controller/gpubudget_controller.js";
+import { labelFull, statusWritesFor, usageTrackerFor } from "../../controller/gpubudget_controller.js";
 import { ResourceClaimKind } from "../../gpu/claims.js";
 import { budgetResources, isCounted, podMilliGPUs, selectorMatches } from "../../gpu/podgpus.js";
 import { type BudgetCheckOptions, checkBudgets } from "./budget_check.js";
@@ -142,6 +142,8 @@ export async function setupPodWebhookWithManager(
     grants:
       options.grants === false ? undefined : { replica: hostname(), ...(options.grants ?? DEFAULT_GRANTS) },
     stopping: options.stopping,
+    // A failed patch is only a lag: the namespace controller labels the namespace from the budget's status.
+    onFull: (namespace) => void labelFull(client, namespace).catch(() => {}),
   });
   // A grant another replica waits on is given back as soon as this replica's cache sees it asked for.
   (await mgr.getCache().getInformer(GPUBudgetKind)).addEventHandler((event) => {

@@ -116,6 +116,12 @@ export interface ReservationOptions {
   grants?: GrantOptions;
   /** Aborted when the process is told to stop (setupSignalHandler()): grants are given back. */
   stopping?: AbortSignal;
+  /**
+   * Called with the budget's namespace when a write of this replica leaves a budget full that was not
+   * (status.fullAtGeneration set): the namespace is labelled for the budget-full policy at once
+   * (labelFull), not after the namespace controller's turn.
+   */
+  onFull?: (namespace: string) => void;
 }
 
 export interface GrantOptions {
@@ -514,6 +520,9 @@ export class BudgetReservations {
     try {
       const written = await client.status().update(GPUBudgetKind, { ...budget, status });
       this.writes.record(id, written);
+      const generation = budget.metadata?.generation;
+      if (status.fullAtGeneration !== undefined && budget.status?.fullAtGeneration !== generation)
+        this.options.onFull?.(key.namespace ?? "");
       if (own && this.own.get(id) === own) {
         clearTimeout(own.timer);
         this.own.delete(id);
