@@ -200,7 +200,8 @@ describe("the scaffolded GPUBudget project", () => {
         (d) =>
           d?.kind === kind &&
           !JSON.stringify(d).includes("enforcement-label-guard") &&
-          !JSON.stringify(d).includes("budget-full"),
+          // The policy's name, not its text: the guard names the namespace's gpubudget-full label too.
+          !JSON.stringify(d?.metadata ?? {}).includes("budget-full"),
       ) as Policy;
     const policy = guard("ValidatingAdmissionPolicy");
     const binding = guard("ValidatingAdmissionPolicyBinding");
@@ -211,6 +212,7 @@ describe("the scaffolded GPUBudget project", () => {
       "request.userInfo.username == 'system:serviceaccount:gpubudget-system:gpubudget-controller-manager'",
     );
     expect(JSON.stringify(policy)).toContain(ENFORCEMENT_LABEL);
+    expect(JSON.stringify(policy)).toContain(FULL_LABEL);
   });
 
   // Its own unit and integration tests run in e2e/readme.test.ts (the README's `make test`, on a project

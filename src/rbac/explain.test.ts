@@ -26,12 +26,12 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     const patch = lines.slice(marker + 1).find((l) => l.startsWith("  patch namespaces:"));
     expect(patch).toMatch(
       new RegExp(
-        `^  patch namespaces: used by this\\.client\\.patch\\(Namespace\\) at ${CONTROLLER}:\\d+:\\d+$`,
+        `^  patch namespaces: used by client\\.patch\\(Namespace\\) at ${CONTROLLER}:\\d+:\\d+, this\\.client\\.patch\\(Namespace\\) at ${CONTROLLER}:\\d+:\\d+$`,
       ),
     );
     expect(lines[lines.indexOf(patch as string) + 1]).toMatch(
       new RegExp(
-        `^ {4}guarded: may change only metadata\\.labels\\['capacity\\.lab\\.example\\.com/gpubudget-enforcement'\\] \\(${CONTROLLER}:\\d+:\\d+\\)$`,
+        `^ {4}guarded: may change only metadata\\.labels\\['capacity\\.lab\\.example\\.com/gpubudget-enforcement'\\], metadata\\.labels\\['capacity\\.lab\\.example\\.com/gpubudget-full'\\] \\(${CONTROLLER}:\\d+:\\d+\\)$`,
       ),
     );
     expect(out).toMatch(
@@ -63,7 +63,7 @@ describe("kbts manifests --explain-rbac", { timeout: 60_000 }, () => {
     writeFileSync(file, text.replace(/^\/\/ \+kbts:guard:groups="",resources=namespaces.*\n/m, ""));
     const out = await explain(dir);
     expect(out).toContain(
-      "  patch namespaces: used by this.client.patch(Namespace) at internal/controller/gpubudget_controller.ts:",
+      "  patch namespaces: used by client.patch(Namespace) at internal/controller/gpubudget_controller.ts:",
     );
     expect(out).toContain(
       "    warning: cluster-wide patch on every namespaces and no +kbts:guard narrows it: add one naming the fields the code changes\n",

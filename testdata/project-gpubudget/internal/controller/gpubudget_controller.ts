@@ -124,10 +124,10 @@ export const ENFORCEMENT_LABEL = "capacity.lab.example.com/gpubudget-enforcement
  * its status, as the policy judges it. Evaluating the policy costs kube-apiserver a conversion of the pod
  * for CEL: in a burst of bench/gpubudget --vs-quota, with every pod of a Deny namespace evaluated, it took
  * 14 % of kube-apiserver's CPU (its CPU profile), more than the webhook calls (5 %). So it is evaluated
- * only where it can refuse. It is a hint, never a bypass: without it a pod goes to the webhook, which decides; with it, the
- * policy still refuses only what the budget's status says is full. So a tenant who edits it only changes
- * where its refusals cost CPU. It is removed FULL_LABEL_HOLD_MS after the budget last had room, so a
- * budget at its cap under churn does not rewrite its namespace at every pod.
+ * only where it can refuse. It is a hint, never a bypass: without it a pod goes to the webhook, which
+ * decides; with it, the policy still refuses only what the budget's status says is full. So a tenant who
+ * edits it only changes where its refusals cost CPU. It is removed FULL_LABEL_HOLD_MS after the budget
+ * last had room, so a budget at its cap under churn does not rewrite its namespace at every pod.
  */
 export const FULL_LABEL = "capacity.lab.example.com/gpubudget-full";
 export const FULL_LABEL_HOLD_MS = 30_000;
@@ -188,9 +188,10 @@ export interface GPUBudgetReconcilerOptions {
 // claims are counted, and checked by the webhook, when the resourceclaim controller creates them.
 // +kubebuilder:rbac:groups=resource.k8s.io,resources=resourceclaims,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;patch
-// RBAC cannot say "only this label": the guard lets the manager's ServiceAccount change nothing else of a
-// namespace (not Pod Security Admission's labels), enforced by config/rbac/write_guards.yaml.
-// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=metadata.labels['capacity.lab.example.com/gpubudget-enforcement']
+// RBAC cannot say "only these labels": the guard lets the manager's ServiceAccount change nothing else of
+// a namespace (not Pod Security Admission's labels) than its enforcement and full labels, enforced by
+// config/rbac/write_guards.yaml.
+// +kbts:guard:groups="",resources=namespaces,verbs=patch,fields=metadata.labels['capacity.lab.example.com/gpubudget-enforcement'];metadata.labels['capacity.lab.example.com/gpubudget-full']
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 
 /**
