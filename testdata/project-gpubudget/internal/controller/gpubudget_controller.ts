@@ -1084,8 +1084,11 @@ export async function budgetsAndCohortPeers(
   namespace: string | undefined,
 ): Promise<Request[]> {
   if (!namespace) return [];
+  // These map functions run for every pod event and only read names: the cache's own (frozen) copies
+  // serve, without a deep copy of each budget (reservations and all) per event.
   const budgets = await client.list(GPUBudgetKind, {
     matchingFields: { [BUDGET_NAMESPACE_INDEX]: namespace },
+    unsafeDisableDeepCopy: true,
   });
   const requests = new Map<string, Request>(
     budgets.map((b) => [`${namespace}/${b.metadata?.name}`, { namespace, name: b.metadata?.name ?? "" }]),
@@ -1099,7 +1102,10 @@ export async function budgetsAndCohortPeers(
 export async function cohortPeers(client: Client, budget: GPUBudget): Promise<Request[]> {
   const cohort = budget.spec?.cohort;
   if (!cohort) return [];
-  const peers = await client.list(GPUBudgetKind, { matchingFields: { [BUDGET_COHORT_INDEX]: cohort } });
+  const peers = await client.list(GPUBudgetKind, {
+    matchingFields: { [BUDGET_COHORT_INDEX]: cohort },
+    unsafeDisableDeepCopy: true,
+  });
   return peers
     .filter((p) => p.metadata?.uid !== budget.metadata?.uid)
     .map((p) => ({ namespace: p.metadata?.namespace ?? "", name: p.metadata?.name ?? "" }));
@@ -1110,6 +1116,7 @@ export async function budgetsInNamespace(client: Client, namespace: string | und
   if (!namespace) return [];
   const budgets = await client.list(GPUBudgetKind, {
     matchingFields: { [BUDGET_NAMESPACE_INDEX]: namespace },
+    unsafeDisableDeepCopy: true,
   });
   return budgets.map((b) => ({ namespace, name: b.metadata?.name ?? "" }));
 }
