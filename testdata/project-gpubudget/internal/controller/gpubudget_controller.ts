@@ -945,8 +945,10 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     try {
       ns = await this.client.get(Namespace, { name: request.name });
     } catch (err) {
-      if (isNotFound(err)) return {};
-      throw err;
+      if (!isNotFound(err)) throw err;
+      // A namespace deleted during its hold leaves nothing behind here.
+      this.roomSince.delete(request.name);
+      return {};
     }
     const budgets = await this.client.list(GPUBudgetKind, {
       matchingFields: { [BUDGET_NAMESPACE_INDEX]: request.name },
@@ -957,7 +959,7 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     const deny = budgets.some(isDeny);
     const queue = budgets.some(isQueueBudget);
     const want = deny && queue ? "DenyAndQueue" : deny ? "Deny" : queue ? "Queue" : undefined;
-    const { full, requeueAfter } = this.fullLabel(request.name, ns, budgets);
+    const { full, requeueAfter } = this.fullLabel(request.name, ns, budgets, deny);
     const labels = ns.metadata?.labels ?? {};
     if (labels[ENFORCEMENT_LABEL] === want && (labels[FULL_LABEL] === "true") === full)
       return requeueAfter ? { requeueAfter } : {};
@@ -976,9 +978,10 @@ export class GPUBudgetNamespaceReconciler implements Reconciler {
     name: string,
     ns: Namespace,
     budgets: GPUBudget[],
+    deny: boolean,
   ): { full: boolean; requeueAfter?: number } {
     const full = budgets.some(fullByStatus);
-    if (full || ns.metadata?.labels?.[FULL_LABEL] !== "true" || !budgets.some(isDeny)) {
+    if (full || ns.metadata?.labels?.[FULL_LABEL] !== "true" || !deny) {
       this.roomSince.delete(name);
       return { full };
     }
